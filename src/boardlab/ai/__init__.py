@@ -1,0 +1,1 @@
+"""Bots generic over the game protocol, and the arena."""

@@ -1,0 +1,1 @@
+"""The boardlab command line."""

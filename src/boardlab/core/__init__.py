@@ -1,0 +1,1 @@
+"""Core: the game protocol, boards, moves and the move language."""

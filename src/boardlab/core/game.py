@@ -1,0 +1,390 @@
+"""The game protocol every boardlab game implements: :class:`Game` and :class:`State`.
+
+Modelled on OpenSpiel's small protocol and python-chess's value semantics:
+
+* a :class:`Game` is an immutable rule set, parameterised by named options
+  (``boardlab.load("connect-four", rows=6)``), with metadata (players,
+  description, rules text and source, option schema with defaults);
+* a :class:`State` is a position: whose turn it is, the legal moves in a
+  deterministic order, :meth:`State.play` returning a new state, a fast in-place
+  :meth:`State.apply`/:meth:`State.undo` pair for search, :meth:`State.outcome`
+  (``None`` while the game goes on, else one number per player), a Zobrist-style
+  :meth:`State.key`, and a text form and JSON that round-trip.
+
+Returns are points: a win is 1 and a loss 0, a draw 1/2 each; games with scoring
+(Goff's quantum tic-tac-toe) may give other fractions, as exact ``Fraction``s.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from boardlab.core.move import Move
+from boardlab.errors import IllegalMoveError, NotationError, OptionError
+
+Returns = tuple[Fraction, ...]
+WIN: Returns = (Fraction(1), Fraction(0))
+LOSS: Returns = (Fraction(0), Fraction(1))
+DRAW: Returns = (Fraction(1, 2), Fraction(1, 2))
+
+
+def win_for(player: int, players: int = 2) -> Returns:
+    """Returns where ``player`` scores 1 and everybody else 0."""
+    return tuple(Fraction(1 if p == player else 0) for p in range(players))
+
+
+def draw(players: int = 2) -> Returns:
+    """Returns of a draw: 1/n each."""
+    return tuple(Fraction(1, players) for _ in range(players))
+
+
+@dataclass(frozen=True)
+class Option:
+    """One named option of a game, with its type, default and allowed values."""
+
+    name: str
+    default: Any
+    help: str = ""
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+    @property
+    def type(self) -> type:
+        """The Python type of the option's values (that of the default)."""
+        return type(self.default)
+
+    def validate(self, value: Any) -> Any:
+        """``value`` converted to the option's type, or :class:`OptionError`."""
+        if isinstance(value, str) and self.type is not str:
+            value = self.parse(value)
+        if self.type is bool:
+            if not isinstance(value, bool):
+                raise OptionError(f"option {self.name!r} must be true or false, got {value!r}")
+        elif self.type is int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise OptionError(f"option {self.name!r} must be an integer, got {value!r}")
+        elif not isinstance(value, self.type):
+            raise OptionError(f"option {self.name!r} must be {self.type.__name__}, "
+                              f"got {value!r}")
+        if self.choices is not None and value not in self.choices:
+            raise OptionError(f"option {self.name!r} must be one of "
+                              f"{', '.join(map(str, self.choices))}; got {value!r}")
+        if self.minimum is not None and value < self.minimum:
+            raise OptionError(f"option {self.name!r} must be >= {self.minimum}, got {value}")
+        if self.maximum is not None and value > self.maximum:
+            raise OptionError(f"option {self.name!r} must be <= {self.maximum}, got {value}")
+        return value
+
+    def parse(self, text: str) -> Any:
+        """Read a value of this option from command-line text."""
+        t = self.type
+        if t is bool:
+            low = text.strip().lower()
+            if low in ("1", "true", "yes", "on"):
+                return True
+            if low in ("0", "false", "no", "off"):
+                return False
+            raise OptionError(f"option {self.name!r} must be true or false, got {text!r}")
+        if t is int:
+            try:
+                return int(text)
+            except ValueError:
+                raise OptionError(f"option {self.name!r} must be an integer, "
+                                  f"got {text!r}") from None
+        if t is float:
+            try:
+                return float(text)
+            except ValueError:
+                raise OptionError(f"option {self.name!r} must be a number, "
+                                  f"got {text!r}") from None
+        return text
+
+    def describe(self) -> dict[str, Any]:
+        """The option as JSON-ready data."""
+        out: dict[str, Any] = {"name": self.name, "type": self.type.__name__,
+                               "default": self.default, "help": self.help}
+        if self.choices is not None:
+            out["choices"] = list(self.choices)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        return out
+
+
+class Game(ABC):
+    """An immutable rule set. Subclasses set the class attributes and implement
+    :meth:`initial_state` and :meth:`parse_state`.
+
+    Games are equal when they are the same class with the same options.
+    """
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    source: ClassVar[str] = ""
+    player_names: ClassVar[tuple[str, ...]] = ("first", "second")
+    option_schema: ClassVar[tuple[Option, ...]] = ()
+    #: Published perft counts from the initial state with default options (depth 1, 2, ...),
+    #: checked by the tests (shallow levels) and ``benchmarks/perft.py`` (all levels).
+    known_perft: ClassVar[tuple[int, ...]] = ()
+
+    def __init__(self, **options: Any):
+        schema = {o.name: o for o in self.option_schema}
+        for key in options:
+            if key not in schema:
+                known = ", ".join(schema) or "none"
+                raise OptionError(f"{self.name}: unknown option {key!r} (options: {known})")
+        values = {o.name: o.validate(options.get(o.name, o.default)) for o in self.option_schema}
+        self._options = MappingProxyType(values)
+        self._check_options()
+
+    def _check_options(self) -> None:
+        """Hook for cross-option validation; raise :class:`OptionError`."""
+
+    @property
+    def options(self) -> Mapping[str, Any]:
+        """The game's option values (defaults filled in), read-only."""
+        return self._options
+
+    @property
+    def num_players(self) -> int:
+        """Number of players."""
+        return len(self.player_names)
+
+    @property
+    def rules(self) -> str:
+        """The rules as text: the game class's docstring, else its module's."""
+        import inspect
+        import sys
+
+        doc = type(self).__doc__ or sys.modules[type(self).__module__].__doc__ or ""
+        return inspect.cleandoc(doc)
+
+    def max_length(self) -> int:
+        """An upper bound on the number of moves of any game (conformance tests use it)."""
+        return 10_000
+
+    @abstractmethod
+    def initial_state(self) -> State:
+        """The position a game starts from."""
+
+    @abstractmethod
+    def parse_state(self, text: str) -> State:
+        """The state whose text form (``str(state)``) is ``text``."""
+
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        """The state written by :meth:`State.to_json`."""
+        if not isinstance(data, Mapping) or "position" not in data:
+            raise NotationError("JSON state needs a 'position' field")
+        if data.get("game", self.name) != self.name:
+            raise NotationError(f"JSON state is of game {data.get('game')!r}, not {self.name!r}")
+        return self.parse_state(data["position"])
+
+    def evaluate(self, state: State, player: int) -> float | None:
+        """A heuristic value of a non-terminal ``state`` for ``player`` in [-1, 1];
+        ``None`` means no heuristic (bots then use 0 or playouts)."""
+        return None
+
+    def info(self) -> dict[str, Any]:
+        """Metadata as JSON-ready data."""
+        return {"name": self.name, "description": self.description, "source": self.source,
+                "players": list(self.player_names),
+                "options": [o.describe() for o in self.option_schema],
+                "values": dict(self.options)}
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.options == self.options  # type: ignore
+
+    def __hash__(self) -> int:
+        return hash((type(self), tuple(sorted(self.options.items()))))
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"load({self.name!r}{', ' if opts else ''}{opts})"
+
+
+class State(ABC):
+    """A position of a game. Mutable only through :meth:`apply`/:meth:`undo`, the fast
+    path for search; everything else treats states as values (:meth:`play` copies).
+
+    Equality compares the game and :meth:`signature` (by default the text form).
+    """
+
+    game: Game
+
+    # --- what subclasses implement ------------------------------------------------
+    @property
+    @abstractmethod
+    def to_move(self) -> int:
+        """Index of the player to move (meaningless once terminal)."""
+
+    @abstractmethod
+    def legal_moves(self) -> list[Move]:
+        """The legal moves in a deterministic order; empty iff terminal."""
+
+    @abstractmethod
+    def apply(self, move: Move) -> None:
+        """Play ``move`` in place, without a legality check; :meth:`undo` reverts it."""
+
+    @abstractmethod
+    def undo(self) -> None:
+        """Revert the last :meth:`apply` not yet undone."""
+
+    @abstractmethod
+    def clone(self) -> State:
+        """An independent copy (its undo history may be empty)."""
+
+    @abstractmethod
+    def outcome(self) -> Returns | None:
+        """``None`` while the game goes on, else the points of every player."""
+
+    @abstractmethod
+    def key(self) -> int:
+        """A 64-bit hash of the position (Zobrist-style), equal for equal states."""
+
+    @abstractmethod
+    def __str__(self) -> str:
+        """The text form; ``game.parse_state(str(s)) == s``."""
+
+    # --- provided -----------------------------------------------------------------
+    def signature(self) -> Any:
+        """What equality compares; override with something cheaper than the text."""
+        return str(self)
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, State) and other.game == self.game
+                and other.signature() == self.signature())
+
+    def __hash__(self) -> int:
+        return self.key()
+
+    def __repr__(self) -> str:
+        return f"<{self.game.name} state {str(self)!r}>"
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.outcome() is not None
+
+    def returns(self) -> Returns:
+        """The points of every player; raises if the game is not over."""
+        out = self.outcome()
+        if out is None:
+            raise ValueError("the game is not over")
+        return out
+
+    def play(self, move: Move | str) -> State:
+        """A new state after the legal ``move`` (a :class:`Move` or its notation);
+        :class:`IllegalMoveError` if it is not legal."""
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        elif move not in self.legal_moves():
+            raise IllegalMoveError(move.notation)
+        new = self.clone()
+        new.apply(move)
+        return new
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move written ``text``.
+
+        Raises :class:`NotationError` if ``text`` is not a move at all and
+        :class:`IllegalMoveError` if it is one but not legal here.
+        """
+        wanted = " ".join(text.split())
+        if not wanted:
+            raise NotationError("empty move", where=repr(text))
+        legal = self.legal_moves()
+        if self.is_terminal():
+            raise IllegalMoveError(wanted, "the game is over")
+        for m in legal:
+            if m.notation == wanted:
+                return m
+        folded = [m for m in legal if m.notation.lower() == wanted.lower()]
+        if len(folded) == 1:
+            return folded[0]
+        self.check_notation(wanted)
+        raise IllegalMoveError(wanted, "not legal in this position")
+
+    def check_notation(self, text: str) -> None:
+        """Raise :class:`NotationError` if ``text`` is not a move of this game at all.
+        The default accepts everything, so unknown text is reported as illegal."""
+
+    def render(self) -> str:
+        """A human-friendly drawing for the terminal (defaults to the text form)."""
+        return str(self)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data that :meth:`Game.state_from_json` reads back."""
+        return {"game": self.game.name, "options": dict(self.game.options),
+                "position": str(self), "to_move": self.to_move}
+
+    def rollout(self, rng: random.Random) -> Returns:
+        """Returns of a uniformly random playout from here; the state is left unchanged.
+
+        Games may override this with a compiled fast path.
+        """
+        depth = 0
+        while True:
+            out = self.outcome()
+            if out is not None:
+                break
+            moves = self.legal_moves()
+            self.apply(moves[rng.randrange(len(moves))])
+            depth += 1
+        for _ in range(depth):
+            self.undo()
+        return out
+
+    def play_all(self, moves: Iterable[Move | str]) -> State:
+        """The state after playing ``moves`` in order; an illegal one raises
+        :class:`IllegalMoveError` carrying its 1-based index."""
+        state: State = self
+        for i, move in enumerate(moves, start=1):
+            try:
+                state = state.play(move)
+            except IllegalMoveError as e:
+                raise IllegalMoveError(e.move, e.reason, index=i) from None
+            except NotationError as e:
+                raise NotationError(f"{e} (move {i})") from None
+        return state
+
+
+def zobrist_table(size: int, seed: str | int) -> list[int]:
+    """``size`` deterministic pseudo-random 64-bit numbers for Zobrist hashing."""
+    rng = random.Random(f"zobrist:{seed}")
+    return [rng.getrandbits(64) for _ in range(size)]
+
+
+def perft(state: State, depth: int) -> list[int]:
+    """Leaf counts at depths 1..``depth`` (terminal positions are not expanded).
+
+    >>> from boardlab import load
+    >>> perft(load("tic-tac-toe").initial_state(), 2)
+    [9, 72]
+    """
+    counts = [0] * depth
+
+    def walk(level: int) -> None:
+        moves = state.legal_moves()
+        counts[level] += len(moves)
+        if level + 1 == depth:
+            return
+        for m in moves:
+            state.apply(m)
+            walk(level + 1)
+            state.undo()
+
+    if depth > 0 and not state.is_terminal():
+        walk(0)
+    return counts
+
+
+def player_names_text(names: Sequence[str]) -> str:
+    """Player names joined for messages."""
+    return ", ".join(names)

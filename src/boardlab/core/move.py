@@ -1,0 +1,182 @@
+"""Moves as immutable lists of atomic actions.
+
+Every game, however its moves are generated, expresses a move as a tuple of
+actions on board cells (integers indexing a :class:`~boardlab.core.board.Board`):
+
+* :class:`Shift` moves a piece from one cell to another (``a1-b2``);
+* :class:`Capture` removes the piece on a cell (``xb2``);
+* :class:`Place` drops a piece, from its owner's reserve or created (``X@b2``);
+* :class:`Change` replaces the piece on a cell, changing its type or owner (``b2=Q``).
+
+Actions of one move happen *simultaneously*: all captures and lifts first, then
+all drops, then all changes. That is what makes a push of a line of pieces (each
+moving into the cell the next one leaves) a plain list of shifts.
+
+A move also carries its notation, the string a player types. Games choose their
+notation; :func:`format_actions` gives a generic one that :func:`parse_actions`
+reads back.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from boardlab.errors import NotationError
+
+if TYPE_CHECKING:
+    from boardlab.core.board import Board
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Piece:
+    """A piece: its owner (player index) and its type name."""
+
+    owner: int
+    kind: str = "man"
+
+    def __str__(self) -> str:
+        return f"{self.owner}:{self.kind}"
+
+
+@dataclass(frozen=True, slots=True)
+class Shift:
+    """Move the piece on ``source`` to ``target``."""
+
+    source: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class Capture:
+    """Remove the piece on ``cell`` from the board."""
+
+    cell: int
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Put ``piece`` on the empty ``cell``; ``from_reserve`` takes it from its owner's hand."""
+
+    cell: int
+    piece: Piece
+    from_reserve: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """Replace the piece on ``cell`` (after shifts) by ``piece``: promotion or conversion."""
+
+    cell: int
+    piece: Piece
+
+
+Action = Shift | Capture | Place | Change
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """An immutable move: a notation string and the actions it performs.
+
+    Two moves are equal when both their notation and their actions are equal.
+    ``tag`` is free for a game's own use (for example a move class name or a
+    direction) and does not take part in equality.
+
+    >>> Move("b2", (Place(4, Piece(0, "X")),))
+    Move('b2')
+    """
+
+    notation: str
+    actions: tuple[Action, ...] = ()
+    tag: object = field(default=None, compare=False, hash=False)
+
+    def __str__(self) -> str:
+        return self.notation
+
+    def __repr__(self) -> str:
+        return f"Move({self.notation!r})"
+
+    def moved_cells(self) -> list[tuple[int, int]]:
+        """The (source, target) pairs of the move's shifts, in order."""
+        return [(a.source, a.target) for a in self.actions if isinstance(a, Shift)]
+
+
+def format_action(action: Action, board: Board, piece_names: dict[Piece, str] | None = None
+                  ) -> str:
+    """The generic notation of one action on ``board``."""
+    name = board.cell_name
+    if isinstance(action, Shift):
+        return f"{name(action.source)}-{name(action.target)}"
+    if isinstance(action, Capture):
+        return f"x{name(action.cell)}"
+    if isinstance(action, Place):
+        return f"{_piece_text(action.piece, piece_names)}@{name(action.cell)}"
+    return f"{name(action.cell)}={_piece_text(action.piece, piece_names)}"
+
+
+def format_actions(actions: Sequence[Action], board: Board,
+                   piece_names: dict[Piece, str] | None = None) -> str:
+    """The generic notation of a move: its actions separated by spaces.
+
+    >>> from boardlab.core.board import Board
+    >>> b = Board.square(3, 3)
+    >>> format_actions([Shift(0, 4), Capture(8)], b)
+    'a1-b2 xc3'
+    """
+    return " ".join(format_action(a, board, piece_names) for a in actions)
+
+
+_ACTION = re.compile(
+    r"^(?:(?P<src>[^\s@=x-][^\s@=-]*)-(?P<dst>[^\s@=-]+)"
+    r"|x(?P<cap>[^\s@=-]+)"
+    r"|(?P<drop>[^\s@=-]+)@(?P<at>[^\s@=-]+)"
+    r"|(?P<cell>[^\s@=-]+)=(?P<to>[^\s@=-]+))$"
+)
+
+
+def parse_actions(text: str, board: Board, piece_names: dict[Piece, str] | None = None
+                  ) -> tuple[Action, ...]:
+    """Read the generic notation written by :func:`format_actions`.
+
+    Raises :class:`NotationError` naming the token that is malformed or the cell
+    that does not exist.
+
+    >>> from boardlab.core.board import Board
+    >>> parse_actions("a1-b2 xc3", Board.square(3, 3))
+    (Shift(source=0, target=4), Capture(cell=8))
+    """
+    if not text.strip():
+        raise NotationError("empty move", where=repr(text))
+    by_name = {v: k for k, v in (piece_names or {}).items()}
+    actions: list[Action] = []
+    for token in text.split():
+        m = _ACTION.match(token)
+        if m is None:
+            raise NotationError("not an action (expected a1-b2, xb2, P@b2 or b2=P)",
+                                where=repr(token))
+        if m["src"] is not None:
+            actions.append(Shift(board.cell(m["src"]), board.cell(m["dst"])))
+        elif m["cap"] is not None:
+            actions.append(Capture(board.cell(m["cap"])))
+        elif m["drop"] is not None:
+            actions.append(Place(board.cell(m["at"]), _piece_from_text(m["drop"], by_name)))
+        else:
+            actions.append(Change(board.cell(m["cell"]), _piece_from_text(m["to"], by_name)))
+    return tuple(actions)
+
+
+def _piece_text(piece: Piece, names: dict[Piece, str] | None) -> str:
+    if names and piece in names:
+        return names[piece]
+    return f"{piece.owner}:{piece.kind}"
+
+
+def _piece_from_text(text: str, by_name: dict[str, Piece]) -> Piece:
+    if text in by_name:
+        return by_name[text]
+    owner, sep, kind = text.partition(":")
+    if not sep or not owner.isdigit() or not kind:
+        raise NotationError("unknown piece", where=repr(text))
+    return Piece(int(owner), kind)

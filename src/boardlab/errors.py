@@ -1,0 +1,57 @@
+"""Specific exceptions of boardlab, each carrying where the problem is.
+
+The CLI turns every :class:`BoardlabError` into one clear line and exit status 2;
+anything else escaping is a bug.
+"""
+
+from __future__ import annotations
+
+
+class BoardlabError(Exception):
+    """Base class of every error boardlab reports to a user."""
+
+
+class UnknownGameError(BoardlabError, KeyError):
+    """No game is registered under the requested name."""
+
+    def __init__(self, name: str, known: list[str]):
+        self.name = name
+        self.known = known
+        super().__init__(f"unknown game {name!r}; known games: {', '.join(known)}")
+
+    def __str__(self) -> str:  # KeyError would quote the whole message
+        return self.args[0]
+
+
+class OptionError(BoardlabError, ValueError):
+    """A game option is unknown or its value is invalid."""
+
+
+class NotationError(BoardlabError, ValueError):
+    """A move or position text cannot be parsed.
+
+    ``where`` names the offending text (a move, a line, a cell).
+    """
+
+    def __init__(self, message: str, where: str | None = None):
+        self.where = where
+        super().__init__(message if where is None else f"{where}: {message}")
+
+
+class IllegalMoveError(BoardlabError, ValueError):
+    """A well-formed move that is not legal in the position.
+
+    ``index`` is the 1-based position of the move in a sequence, when known.
+    """
+
+    def __init__(self, move: str, reason: str = "not legal in this position",
+                 index: int | None = None):
+        self.move = move
+        self.reason = reason
+        self.index = index
+        at = f" (move {index})" if index is not None else ""
+        super().__init__(f"illegal move {move!r}{at}: {reason}")
+
+
+class BoardError(BoardlabError, ValueError):
+    """A board definition is inconsistent (unknown cell, duplicate name, bad link)."""

@@ -1,0 +1,1 @@
+"""Games, one module per family; each registers itself."""

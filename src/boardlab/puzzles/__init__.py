@@ -1,0 +1,1 @@
+"""Puzzles, one package per kind."""
