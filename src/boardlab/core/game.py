@@ -147,6 +147,7 @@ class Game(ABC):
 
     def _check_options(self) -> None:
         """Hook for cross-option validation; raise :class:`OptionError`."""
+        return None
 
     @property
     def options(self) -> Mapping[str, Any]:
@@ -314,6 +315,7 @@ class State(ABC):
     def check_notation(self, text: str) -> None:
         """Raise :class:`NotationError` if ``text`` is not a move of this game at all.
         The default accepts everything, so unknown text is reported as illegal."""
+        return None
 
     def render(self) -> str:
         """A human-friendly drawing for the terminal (defaults to the text form)."""

@@ -1,0 +1,354 @@
+"""A generic position of pieces on a board, for games written in the move language.
+
+:class:`PieceGame` is a :class:`~boardlab.core.game.Game` whose state is a
+:class:`PieceState`: one piece or nothing per cell, per-player reserves for drops,
+the side to move and the ply count. Its moves come from a
+:class:`~boardlab.core.rules.Rules` object; a game only declares its board,
+pieces, initial placement, rules and end conditions.
+
+Applying a move performs its actions simultaneously (captures and lifts, then
+drops, then changes; see :mod:`boardlab.core.move`), and :meth:`PieceState.undo`
+restores every touched cell, reserve and counter exactly.
+
+Text form: on a square board the rows from the top, ``/``-separated, one symbol per
+cell (``.`` empty), e.g. ``pp/../PP``; on any other board the occupied cells as
+``cell=symbol`` pairs separated by commas (``-`` when the board is empty). Then the
+side to move, then ``reserve:`` counts when the game has reserves.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Iterable, Mapping
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from boardlab.core.board import Board
+from boardlab.core.game import Game, Returns, State, win_for, zobrist_table
+from boardlab.core.move import Capture, Change, Move, Piece, Place, Shift, format_actions
+from boardlab.errors import NotationError
+
+if TYPE_CHECKING:
+    from boardlab.core.rules import Rules
+
+
+class PieceGame(Game):
+    """A game of pieces on one board whose moves come from the move language.
+
+    Subclasses define :attr:`pieces` (symbol -> piece, one character each),
+    :meth:`make_board`, :meth:`initial_placement`, :meth:`make_rules` and
+    :meth:`result`; optionally :meth:`initial_reserves` and :meth:`no_moves`.
+    """
+
+    #: One-character symbol -> piece; upper/lower case conventionally by owner.
+    pieces: ClassVar[Mapping[str, Piece]]
+
+    @abstractmethod
+    def make_board(self) -> Board:
+        """The board for the current options."""
+
+    @abstractmethod
+    def initial_placement(self) -> Mapping[str, Piece]:
+        """Cell name -> piece at the start."""
+
+    @abstractmethod
+    def make_rules(self) -> Rules:
+        """The move templates, priorities and invariants."""
+
+    def initial_reserves(self) -> Mapping[Piece, int]:
+        """Pieces in hand at the start, for drops (none by default)."""
+        return {}
+
+    @abstractmethod
+    def result(self, state: PieceState) -> Returns | None:
+        """The outcome if the game ended with the last move, else ``None``
+        (the case of no legal moves is :meth:`no_moves`)."""
+
+    def no_moves(self, state: PieceState) -> Returns:
+        """Outcome when the side to move has no legal move: by default it loses."""
+        return win_for(1 - state.to_move, self.num_players)
+
+    def next_player(self, state: PieceState, move: Move) -> int:
+        """Who moves after ``move`` (``state`` is already updated); alternates by default."""
+        return (state.to_move + 1) % self.num_players
+
+    def notation(self, state: PieceState, actions: tuple) -> str:
+        """Notation of a generated move: the generic action notation by default."""
+        return format_actions(actions, self.board, self.piece_names)
+
+    # --- derived, cached per game instance -------------------------------------------
+    @cached_property
+    def board(self) -> Board:
+        """The board (built once per game)."""
+        return self.make_board()
+
+    @cached_property
+    def move_rules(self) -> Rules:
+        """The rules (built once per game)."""
+        return self.make_rules()
+
+    @cached_property
+    def piece_list(self) -> tuple[Piece, ...]:
+        """The pieces in symbol order; Zobrist keys index this."""
+        return tuple(self.pieces.values())
+
+    @cached_property
+    def piece_names(self) -> dict[Piece, str]:
+        """Piece -> symbol."""
+        return {p: s for s, p in self.pieces.items()}
+
+    @cached_property
+    def _zobrist(self) -> list[int]:
+        n = self.board.size * len(self.piece_list)
+        return zobrist_table(n + self.num_players + 64 * len(self.piece_list), self.name)
+
+    def initial_state(self) -> PieceState:
+        """The start position."""
+        cells: list[Piece | None] = [None] * self.board.size
+        for name, piece in self.initial_placement().items():
+            cells[self.board.cell(name)] = piece
+        return PieceState(self, cells, 0, dict(self.initial_reserves()), 0)
+
+    def parse_state(self, text: str) -> PieceState:
+        """Read the text form (see the module docstring)."""
+        parts = text.split()
+        if len(parts) < 2:
+            raise NotationError("expected 'cells side [ply] [reserve:...]'", where=repr(text))
+        board = self.board
+        cells: list[Piece | None] = [None] * board.size
+        layout = parts[0]
+        if _grid_shape(board) is not None:
+            width, height = _grid_shape(board)  # type: ignore[misc]
+            rows = layout.split("/")
+            if len(rows) != height or any(len(r) != width for r in rows):
+                raise NotationError(f"expected {height} rows of {width} cells", where=layout)
+            for i, row in enumerate(rows):
+                for x, ch in enumerate(row):
+                    cells[(height - 1 - i) * width + x] = self._piece_of(ch, f"row {i + 1}")
+        elif layout != "-":
+            for item in layout.split(","):
+                name, sep, sym = item.partition("=")
+                if not sep:
+                    raise NotationError("expected cell=symbol", where=repr(item))
+                cells[board.cell(name)] = self._piece_of(sym, name)
+        names = [n.lower() for n in self.player_names]
+        if parts[1].lower() not in names:
+            raise NotationError(f"side to move must be one of {', '.join(names)}",
+                                where=repr(parts[1]))
+        reserves: dict[Piece, int] = dict.fromkeys(self.initial_reserves(), 0)
+        ply = 0
+        for extra in parts[2:]:
+            if extra.startswith("reserve:"):
+                for item in filter(None, extra[len("reserve:"):].split(",")):
+                    sym, sep, count = item.partition("=")
+                    if not sep or not count.isdigit():
+                        raise NotationError("expected symbol=count", where=repr(item))
+                    piece = self._piece_of(sym, "reserve")
+                    assert piece is not None
+                    reserves[piece] = int(count)
+            elif extra.startswith("ply:") and extra[4:].isdigit():
+                ply = int(extra[4:])
+            else:
+                raise NotationError("unknown field", where=repr(extra))
+        return PieceState(self, cells, names.index(parts[1].lower()), reserves, ply)
+
+    def _piece_of(self, symbol: str, where: str) -> Piece | None:
+        if symbol == ".":
+            return None
+        try:
+            return self.pieces[symbol]
+        except KeyError:
+            raise NotationError(f"unknown piece symbol {symbol!r}", where=where) from None
+
+
+def _grid_shape(board: Board) -> tuple[int, int] | None:
+    if board.kind != "square" or board.layer_names:
+        return None
+    width = max(c[0] for c in board.coords) + 1
+    height = max(c[1] for c in board.coords) + 1
+    if width * height != board.size:
+        return None  # cells were removed: fall back to the list form
+    return width, height
+
+
+class PieceState(State):
+    """Pieces on the cells of a :class:`PieceGame`'s board, reserves, side to move, ply."""
+
+    __slots__ = ("game", "cells", "_to_move", "reserves", "ply", "_history", "_key", "_cache")
+
+    def __init__(self, game: PieceGame, cells: list[Piece | None], to_move: int,
+                 reserves: dict[Piece, int], ply: int):
+        self.game: PieceGame = game
+        self.cells = cells
+        self._to_move = to_move
+        self.reserves = reserves
+        self.ply = ply
+        self._history: list[tuple[Any, ...]] = []
+        self._cache: dict[str, Any] = {}
+        self._key = self._full_key()
+
+    # --- hashing ----------------------------------------------------------------------
+    def _piece_key(self, cell: int, piece: Piece) -> int:
+        game = self.game
+        return game._zobrist[cell * len(game.piece_list) + game.piece_list.index(piece)]
+
+    def _reserve_key(self, piece: Piece, count: int) -> int:
+        game = self.game
+        base = game.board.size * len(game.piece_list) + game.num_players
+        return game._zobrist[base + game.piece_list.index(piece) * 64 + min(count, 63)]
+
+    def _full_key(self) -> int:
+        key = self.game._zobrist[self.game.board.size * len(self.game.piece_list)
+                                 + self._to_move]
+        for cell, piece in enumerate(self.cells):
+            if piece is not None:
+                key ^= self._piece_key(cell, piece)
+        for piece, count in self.reserves.items():
+            key ^= self._reserve_key(piece, count)
+        return key
+
+    # --- protocol ---------------------------------------------------------------------
+    @property
+    def to_move(self) -> int:
+        return self._to_move
+
+    def legal_moves(self) -> list[Move]:
+        moves = self._cache.get("moves")
+        if moves is None:
+            if self.game.result(self) is not None:
+                moves = []
+            else:
+                moves = self.game.move_rules.generate(self)
+            self._cache["moves"] = moves
+        return moves
+
+    def outcome(self) -> Returns | None:
+        if "outcome" not in self._cache:
+            out = self.game.result(self)
+            if out is None and not self.legal_moves():
+                out = self.game.no_moves(self)
+            self._cache["outcome"] = out
+        return self._cache["outcome"]
+
+    def apply(self, move: Move) -> None:
+        cells = self.cells
+        touched: dict[int, Piece | None] = {}
+        key = self._key
+
+        def put(cell: int, piece: Piece | None) -> None:
+            nonlocal key
+            if cell not in touched:
+                touched[cell] = cells[cell]
+            old = cells[cell]
+            if old is not None:
+                key ^= self._piece_key(cell, old)
+            if piece is not None:
+                key ^= self._piece_key(cell, piece)
+            cells[cell] = piece
+
+        actions = move.actions
+        shifts = [(a.target, cells[a.source], a.source) for a in actions if isinstance(a, Shift)]
+        reserve_changes: list[tuple[Piece, int]] = []
+        for a in actions:
+            if isinstance(a, Capture):
+                put(a.cell, None)
+        for _, _, source in shifts:
+            put(source, None)
+        for target, piece, _ in shifts:
+            put(target, piece)
+        for a in actions:
+            if isinstance(a, Place):
+                put(a.cell, a.piece)
+                if a.from_reserve:
+                    count = self.reserves.get(a.piece, 0)
+                    reserve_changes.append((a.piece, count))
+                    key ^= self._reserve_key(a.piece, count) ^ self._reserve_key(a.piece,
+                                                                                 count - 1)
+                    self.reserves[a.piece] = count - 1
+            elif isinstance(a, Change):
+                put(a.cell, a.piece)
+        self._history.append((touched, reserve_changes, self._to_move, self._key, self._cache))
+        self._key = key
+        self._cache = {}
+        self.ply += 1
+        nxt = self.game.next_player(self, move)
+        base = self.game.board.size * len(self.game.piece_list)
+        self._key ^= self.game._zobrist[base + self._to_move] ^ self.game._zobrist[base + nxt]
+        self._to_move = nxt
+
+    def undo(self) -> None:
+        touched, reserve_changes, to_move, key, cache = self._history.pop()
+        for cell, piece in touched.items():
+            self.cells[cell] = piece
+        for piece, count in reversed(reserve_changes):
+            self.reserves[piece] = count
+        self._to_move = to_move
+        self._key = key
+        self._cache = cache
+        self.ply -= 1
+
+    def clone(self) -> PieceState:
+        new = PieceState.__new__(PieceState)
+        new.game = self.game
+        new.cells = self.cells[:]
+        new._to_move = self._to_move
+        new.reserves = dict(self.reserves)
+        new.ply = self.ply
+        new._history = []
+        new._key = self._key
+        new._cache = dict(self._cache)
+        return new
+
+    def key(self) -> int:
+        return self._key
+
+    def signature(self) -> tuple[Any, ...]:
+        return (tuple(self.cells), self._to_move, tuple(sorted(self.reserves.items())),
+                self.ply)
+
+    # --- helpers for rules and results ---------------------------------------------------
+    def pieces_of(self, player: int) -> list[int]:
+        """Cells holding ``player``'s pieces, in cell order."""
+        return [c for c, p in enumerate(self.cells) if p is not None and p.owner == player]
+
+    def occupied(self) -> Iterable[tuple[int, Piece]]:
+        """(cell, piece) for every occupied cell."""
+        return ((c, p) for c, p in enumerate(self.cells) if p is not None)
+
+    # --- text -----------------------------------------------------------------------------
+    def __str__(self) -> str:
+        game = self.game
+        names = game.piece_names
+        shape = _grid_shape(game.board)
+        if shape is not None:
+            width, height = shape
+            rows = ["".join(names[p] if (p := self.cells[y * width + x]) is not None else "."
+                            for x in range(width)) for y in reversed(range(height))]
+            layout = "/".join(rows)
+        else:
+            layout = ",".join(f"{game.board.cell_name(c)}={names[p]}"
+                              for c, p in self.occupied()) or "-"
+        out = f"{layout} {game.player_names[self._to_move].lower()}"
+        if self.ply:
+            out += f" ply:{self.ply}"
+        if self.reserves:
+            out += " reserve:" + ",".join(f"{names[p]}={n}" for p, n in self.reserves.items())
+        return out
+
+    def render(self) -> str:
+        game = self.game
+        names = game.piece_names
+        shape = _grid_shape(game.board)
+        turn = f"{game.player_names[self._to_move]} to move"
+        if shape is None:
+            return str(self) + "\n" + turn
+        width, height = shape
+        files = [game.board.cell_name(x)[:-1] for x in range(width)]
+        lines = []
+        for y in reversed(range(height)):
+            row = " ".join(names[p] if (p := self.cells[y * width + x]) is not None else "."
+                           for x in range(width))
+            lines.append(f"{y + 1:>2}  {row}")
+        lines.append("    " + " ".join(files))
+        lines.append(turn)
+        return "\n".join(lines)

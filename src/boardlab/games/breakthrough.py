@@ -1,0 +1,104 @@
+"""Breakthrough, written in boardlab's move language.
+
+Rules (Dan Troyka, 2000; Wikipedia, "Breakthrough (board game)"): an 8x8 board,
+each player's two home rows filled with pieces; White (rows 1-2) moves first. A
+piece moves one cell straight forward or diagonally forward onto an empty cell,
+and captures only diagonally forward (moving onto the enemy piece). A player wins
+by reaching the opponent's home row or by capturing every enemy piece; a player
+with no legal move loses.
+
+Moves are written ``a2-a3`` and, for captures, ``b4xc5``. Text form: the rows from
+the top (``w`` white, ``b`` black, ``.`` empty), then the side to move, as in
+``bbbbbbbb/bbbbbbbb/8 dots.../wwwwwwww/wwwwwwww white``.
+
+Options ``rows`` and ``columns`` (default 8) play smaller or larger boards.
+Perft from the start: 22, 484, 11132, 256036, 6182818.
+"""
+
+from __future__ import annotations
+
+from boardlab.core.board import Board
+from boardlab.core.game import Option, Returns, State, win_for
+from boardlab.core.move import Capture, Piece, Shift
+from boardlab.core.position import PieceGame, PieceState
+from boardlab.core.registry import register
+from boardlab.core.rules import EMPTY, FRIEND, Add, Rules, Step, Template, Verify, not_
+
+WHITE, BLACK = Piece(0, "pawn"), Piece(1, "pawn")
+
+
+@register
+class Breakthrough(PieceGame):
+    """Breakthrough: race a piece to the opponent's home row."""
+
+    name = "breakthrough"
+    description = "Breakthrough (Troyka 2000): race a piece to the far row, diagonal captures"
+    source = "Dan Troyka, 2000; Wikipedia, 'Breakthrough (board game)'"
+    player_names = ("white", "black")
+    pieces = {"w": WHITE, "b": BLACK}
+    option_schema = (
+        Option("rows", 8, "board rows", minimum=4, maximum=26),
+        Option("columns", 8, "board columns", minimum=2, maximum=26),
+    )
+    known_perft = (22, 484, 11132, 256036, 6182818)
+
+    def make_board(self) -> Board:
+        """A square board on which Black's directions are turned by 180 degrees."""
+        return Board.square(self.options["columns"], self.options["rows"]).rotated_for(1)
+
+    def initial_placement(self) -> dict[str, Piece]:
+        """Two full home rows each."""
+        rows, cols = self.options["rows"], self.options["columns"]
+        board = Board.square(cols, rows)
+        out = {}
+        for x in range(cols):
+            for y in (0, 1):
+                out[board.cell_name(y * cols + x)] = WHITE
+                out[board.cell_name((rows - 1 - y) * cols + x)] = BLACK
+        return out
+
+    def make_rules(self) -> Rules:
+        """Forward onto an empty cell; diagonally forward onto a cell without a friend."""
+        return Rules([
+            Template((Step("n"), Verify(EMPTY), Add()), name="step"),
+            Template((Step("nw"), Verify(not_(FRIEND)), Add()), name="diagonal"),
+            Template((Step("ne"), Verify(not_(FRIEND)), Add()), name="diagonal"),
+        ])
+
+    def result(self, state: PieceState) -> Returns | None:
+        """A piece on the far row, or a side without pieces, ends the game."""
+        cols = self.options["columns"]
+        cells = state.cells
+        last = len(cells) - cols
+        for c in range(cols):
+            if cells[last + c] == WHITE:
+                return win_for(0)
+            if cells[c] == BLACK:
+                return win_for(1)
+        owners = {p.owner for p in cells if p is not None}
+        if len(owners) < 2:
+            return win_for(owners.pop() if owners else 1 - state.to_move)
+        return None
+
+    def notation(self, state: PieceState, actions: tuple) -> str:
+        """``a2-a3`` or ``b4xc5``."""
+        shift = next(a for a in actions if isinstance(a, Shift))
+        sep = "x" if any(isinstance(a, Capture) for a in actions) else "-"
+        name = self.board.cell_name
+        return f"{name(shift.source)}{sep}{name(shift.target)}"
+
+    def max_length(self) -> int:
+        """Every move takes a piece one row forward."""
+        return 4 * self.options["columns"] * (self.options["rows"] - 1)
+
+    def evaluate(self, state: State, player: int) -> float | None:
+        """Material and advancement."""
+        assert isinstance(state, PieceState)
+        cols, rows = self.options["columns"], self.options["rows"]
+        score = 0.0
+        for cell, piece in state.occupied():
+            y = cell // cols
+            advance = y if piece.owner == 0 else rows - 1 - y
+            value = 1.0 + 0.1 * advance * advance / rows
+            score += value if piece.owner == player else -value
+        return max(-1.0, min(1.0, score / (2 * cols)))

@@ -1,0 +1,59 @@
+"""Shared test helpers: a sandbox game for exercising the move language."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pytest
+
+from boardlab.core.board import Board
+from boardlab.core.game import Returns
+from boardlab.core.move import Piece
+from boardlab.core.position import PieceGame, PieceState
+from boardlab.core.rules import Rules, Template
+
+FRIEND_MAN = Piece(0, "man")
+ENEMY_MAN = Piece(1, "man")
+
+
+def sandbox(board: Board, templates: Sequence[Template], placement: Mapping[str, str],
+            *, pieces: Mapping[str, Piece] | None = None, invariants=(),
+            reserves: Mapping[Piece, int] | None = None, to_move: int = 0) -> PieceState:
+    """A position of an unregistered game with the given board, rules and pieces.
+
+    ``placement`` maps cell names to symbols (``X`` = player 0's man, ``O`` = player 1's
+    unless ``pieces`` says otherwise). The game never ends by itself.
+    """
+    symbols = dict(pieces or {"X": FRIEND_MAN, "O": ENEMY_MAN})
+
+    class Sandbox(PieceGame):
+        name = "sandbox"
+        description = "test game"
+        player_names = ("x", "o")
+
+        def make_board(self) -> Board:
+            return board
+
+        def initial_placement(self):
+            return {cell: symbols[s] for cell, s in placement.items()}
+
+        def initial_reserves(self):
+            return dict(reserves or {})
+
+        def make_rules(self) -> Rules:
+            return Rules(list(templates), invariants=list(invariants))
+
+        def result(self, state: PieceState) -> Returns | None:
+            return None
+
+    Sandbox.pieces = symbols
+    state = Sandbox().initial_state()
+    if to_move:
+        state._to_move = to_move  # a test-only shortcut; keys are not compared here
+    return state
+
+
+@pytest.fixture
+def make_sandbox():
+    """The :func:`sandbox` factory as a fixture."""
+    return sandbox

@@ -1,0 +1,344 @@
+"""The move language on small boards: pushes, broadsides, long pushes, castling, group
+products, priorities, invariants and drops. Expected moves are worked out by hand from
+the games' rules, independently of the interpreter."""
+
+from __future__ import annotations
+
+from boardlab.core.board import Board
+from boardlab.core.move import Capture, Piece, Place, Shift
+from boardlab.core.rules import (
+    EMPTY,
+    ENEMY,
+    FRIEND,
+    ON_BOARD,
+    Add,
+    Back,
+    Cascade,
+    ChangeOwner,
+    Drop,
+    From,
+    Group,
+    If,
+    Inc,
+    Mark,
+    SetVar,
+    Step,
+    Template,
+    To,
+    Verify,
+    While,
+    all_of,
+    any_of,
+    for_directions,
+    not_,
+    piece_is,
+    var,
+)
+from tests.conftest import sandbox
+
+HEX = Board.hexagon(5)  # Abalone's 61 cells, named a1..i9
+
+
+def cells(state, names):
+    return {state.game.board.cell(n) for n in names}
+
+
+def occupancy(state):
+    board = state.game.board
+    return {board.cell_name(c): state.game.piece_names[p] for c, p in state.occupied()}
+
+
+def abalone_inline(d):
+    """An in-line move of 1-3 marbles from the tail marble; pushes need numbers (sumito)."""
+    return (
+        SetVar("own", 1),
+        Step(d),
+        While(FRIEND, (Inc("own"), Verify(lambda c: var("own")(c) <= 3), Cascade(), Step(d))),
+        If(EMPTY, (Add(),)),
+        Verify(ENEMY),
+        SetVar("enemy", 0),
+        While(ENEMY, (Inc("enemy"), Verify(lambda c: var("enemy")(c) < var("own")(c)),
+                      Cascade(), Step(d, may_leave=True))),
+        If(not_(ON_BOARD), (Add(),)),
+        Verify(EMPTY),
+        Add(),
+    )
+
+
+def moves_by_shifts(state):
+    return {frozenset(m.actions): m for m in state.legal_moves()}
+
+
+def test_inline_push_three_against_two():
+    # Own line e3 e4 e5 pushes enemies e6 e7 east; e8 is empty.
+    state = sandbox(HEX, [Template(abalone_inline("e"))],
+                    {"e3": "X", "e4": "X", "e5": "X", "e6": "O", "e7": "O"})
+    e = HEX.cell
+    push = frozenset({Shift(e("e3"), e("e4")), Shift(e("e4"), e("e5")),
+                      Shift(e("e5"), e("e6")), Shift(e("e6"), e("e7")),
+                      Shift(e("e7"), e("e8"))})
+    assert push in moves_by_shifts(state)
+    after = state.play(moves_by_shifts(state)[push])
+    assert occupancy(after) == {"e4": "X", "e5": "X", "e6": "X", "e7": "O", "e8": "O"}
+
+
+def test_sumito_numbers():
+    e = HEX.cell
+    # 2 v 2 is forbidden, 2 v 1 is allowed.
+    two_v_two = sandbox(HEX, [Template(abalone_inline("e"))],
+                        {"e4": "X", "e5": "X", "e6": "O", "e7": "O"})
+    sources = {frozenset(a.source for a in m.actions if isinstance(a, Shift))
+               for m in two_v_two.legal_moves()}
+    assert frozenset({e("e4"), e("e5"), e("e6"), e("e7")}) not in sources
+    assert frozenset({e("e5"), e("e6")}) not in sources  # 1 v 2
+    two_v_one = sandbox(HEX, [Template(abalone_inline("e"))],
+                        {"e4": "X", "e5": "X", "e6": "O"})
+    assert frozenset({Shift(e("e4"), e("e5")), Shift(e("e5"), e("e6")),
+                      Shift(e("e6"), e("e7"))}) in moves_by_shifts(two_v_one)
+    # A line of four own marbles cannot move in line from its tail.
+    four = sandbox(HEX, [Template(abalone_inline("e"))],
+                   {"e2": "X", "e3": "X", "e4": "X", "e5": "X"})
+    assert all(e("e2") not in {a.source for a in m.actions} for m in four.legal_moves())
+
+
+def test_push_blocked_by_own_marble_behind_enemy():
+    e = HEX.cell
+    state = sandbox(HEX, [Template(abalone_inline("e"))],
+                    {"e3": "X", "e4": "X", "e5": "X", "e6": "O", "e7": "X"})
+    for m in state.legal_moves():
+        assert Shift(e("e5"), e("e6")) not in m.actions
+
+
+def test_push_off_the_board_captures():
+    e = HEX.cell
+    # e9 is the east edge: pushing the enemy there throws it off.
+    state = sandbox(HEX, [Template(abalone_inline("e"))],
+                    {"e6": "X", "e7": "X", "e8": "X", "e9": "O"})
+    push = frozenset({Shift(e("e6"), e("e7")), Shift(e("e7"), e("e8")),
+                      Shift(e("e8"), e("e9")), Capture(e("e9"))})
+    move = moves_by_shifts(state)[push]
+    after = state.play(move)
+    assert occupancy(after) == {"e7": "X", "e8": "X", "e9": "X"}
+    # play() returns a new value: the original position is untouched.
+    assert occupancy(state) == {"e6": "X", "e7": "X", "e8": "X", "e9": "O"}
+
+
+def broadside(line, d):
+    """Sideways move of 2 or 3 marbles in a line along ``line``, each one step to ``d``:
+    mark, step, to (put down now), back, step along the line, cascade (pick up), ..."""
+    return (
+        Mark(), Step(d), Verify(EMPTY), To(), Back(),
+        Step(line), Verify(FRIEND), Mark(), Cascade(), Step(d), Verify(EMPTY), Add(),
+        To(), Back(),
+        Step(line), Verify(FRIEND), Cascade(), Step(d), Verify(EMPTY), Add(),
+    )
+
+
+def test_broadside_with_mark_back_to_cascade():
+    e = HEX.cell
+    state = sandbox(HEX, [Template(broadside("e", "ne"))],
+                    {"e3": "X", "e4": "X", "e5": "X"})
+    got = {frozenset(m.actions) for m in state.legal_moves()}
+    assert got == {
+        frozenset({Shift(e("e3"), e("f4")), Shift(e("e4"), e("f5"))}),
+        frozenset({Shift(e("e3"), e("f4")), Shift(e("e4"), e("f5")),
+                   Shift(e("e5"), e("f6"))}),
+        frozenset({Shift(e("e4"), e("f5")), Shift(e("e5"), e("f6"))}),
+    }
+    three = next(m for m in state.legal_moves() if len(m.actions) == 3)
+    assert occupancy(state.play(three)) == {"f4": "X", "f5": "X", "f6": "X"}
+
+
+def test_broadside_blocked_by_any_piece():
+    state = sandbox(HEX, [Template(broadside("e", "ne"))],
+                    {"e3": "X", "e4": "X", "f5": "O"})
+    assert state.legal_moves() == []
+
+
+SQ = Board.square(8, 3)
+
+
+def push_2(d):
+    """The article's Epaminondas push-2 template, literally."""
+    return (
+        Step(d), Verify(FRIEND),
+        While(FRIEND, (Mark(), Step(d), Verify(not_(ENEMY)), To(), Back(), Cascade(), Step(d))),
+        Step(d), Verify(not_(FRIEND)), Add(),
+    )
+
+
+def test_epaminondas_push_two_cells_with_to():
+    state = sandbox(SQ, [Template(push_2("e"))], {"a1": "X", "b1": "X"})
+    c = SQ.cell
+    assert {frozenset(m.actions) for m in state.legal_moves()} == {
+        frozenset({Shift(c("a1"), c("c1")), Shift(c("b1"), c("d1"))})}
+
+
+def phalanx(d, length, distance):
+    """A phalanx of ``length`` moving ``distance`` cells, written with to/from: pick up
+    each piece in turn (from), walk it ``distance`` cells and put it down (to)."""
+    program = [Mark()]
+    for i in range(length):
+        if i:
+            program += [Back(), Step(d), Verify(FRIEND), Mark(), From()]
+        for k in range(distance):
+            program.append(Step(d))
+            if i + k + 1 >= length:  # beyond the phalanx's head: the path must be empty
+                program.append(Verify(EMPTY))
+        if i < length - 1:
+            program.append(To())
+    return [*program, Add()]
+
+
+def test_long_push_with_to_and_from():
+    c = SQ.cell
+    state = sandbox(SQ, [Template(phalanx("e", 3, 3))], {"a1": "X", "b1": "X", "c1": "X"})
+    moves = [m for m in state.legal_moves() if len(m.actions) == 3]
+    assert {frozenset(m.actions) for m in moves} == {
+        frozenset({Shift(c("a1"), c("d1")), Shift(c("b1"), c("e1")), Shift(c("c1"), c("f1"))})}
+    assert occupancy(state.play(moves[0])) == {"d1": "X", "e1": "X", "f1": "X"}
+    blocked = sandbox(SQ, [Template(phalanx("e", 3, 3))],
+                      {"a1": "X", "b1": "X", "c1": "X", "e1": "O"})
+    assert not [m for m in blocked.legal_moves() if len(m.actions) == 3]
+
+
+def test_castling_with_cascade():
+    board = Board.square(8, 1)
+    c = board.cell
+    king, rook = Piece(0, "king"), Piece(0, "rook")
+    o_o = (  # chess.zrf's O-O: king two cells east, rook jumps over it
+        Verify(piece_is("king")), Step("e"), Verify(EMPTY), Step("e"), Verify(EMPTY),
+        Cascade(), Step("e"), Verify(all_of(FRIEND, piece_is("rook"))), From(),
+        Step("w"), Step("w"), Add(),
+    )
+    state = sandbox(board, [Template(o_o)], {"e1": "K", "h1": "R"},
+                    pieces={"K": king, "R": rook})
+    (move,) = state.legal_moves()
+    assert set(move.actions) == {Shift(c("e1"), c("g1")), Shift(c("h1"), c("f1"))}
+    assert occupancy(state.play(move)) == {"g1": "K", "f1": "R"}
+    blocked = sandbox(board, [Template(o_o)], {"e1": "K", "f1": "R", "h1": "R"},
+                      pieces={"K": king, "R": rook})
+    assert blocked.legal_moves() == []
+
+
+def taacoca_group():
+    return Group((), single=lambda d: (Step(d), Add()), directions=tuple(HEX.directions),
+                 sizes=(1, 2, 3), name="group")
+
+
+def test_group_product_enters_vacated_cells():
+    c = HEX.cell
+    state = sandbox(HEX, [taacoca_group()], {"e4": "X", "e5": "X", "e6": "X", "e7": "O"})
+    moves = {frozenset(m.actions) for m in state.legal_moves()}
+    # All three east: e6 enters e7 capturing, e5 enters e6 vacated, e4 enters e5 vacated.
+    assert frozenset({Capture(c("e7")), Shift(c("e4"), c("e5")), Shift(c("e5"), c("e6")),
+                      Shift(c("e6"), c("e7"))}) in moves
+    # e4 alone east bumps into e5, which stays: not a move.
+    assert frozenset({Shift(c("e4"), c("e5"))}) not in moves
+    # Pairs of distinct pieces in one direction are moves too (north-west here).
+    assert frozenset({Shift(c("e4"), c("f4")), Shift(c("e5"), c("f5"))}) in moves
+    # Count: brute force over subsets of pieces and the six directions.
+    pieces = [c("e4"), c("e5"), c("e6")]
+    expected = set()
+    import itertools
+
+    for d in HEX.directions:
+        for k in (1, 2, 3):
+            for group in itertools.combinations(pieces, k):
+                targets = [HEX.step(p, d) for p in group]
+                if -1 in targets:
+                    continue
+                if any(t in pieces and t not in group for t in targets):
+                    continue
+                acts = {Shift(p, t) for p, t in zip(group, targets, strict=True)}
+                if c("e7") in targets:
+                    acts.add(Capture(c("e7")))
+                expected.add(frozenset(acts))
+    assert moves == expected
+
+
+def test_priority_makes_captures_compulsory():
+    board = Board.square(5, 5)
+    step = for_directions(lambda d: (Step(d), Verify(EMPTY), Add()), ("nw", "ne"))
+    jump = for_directions(lambda d: (Step(d), Verify(ENEMY), Mark(), Step(d), Verify(EMPTY),
+                                     Add()), ("nw", "ne"), priority=1)
+    state = sandbox(board, [*step, *jump], {"c1": "X", "a1": "X", "d2": "O"})
+    assert [m.notation for m in state.legal_moves()] == ["c1-e3"]
+    quiet = sandbox(board, [*step, *jump], {"c1": "X", "a1": "X"})
+    assert {m.notation for m in quiet.legal_moves()} == {"a1-b2", "c1-b2", "c1-d2"}
+
+
+def connected(state, move, player):
+    cells_ = set(state.pieces_of(player))
+    if not cells_:
+        return True
+    board = state.game.board
+    todo = [next(iter(cells_))]
+    seen = set(todo)
+    while todo:
+        for n in board.neighbours(todo.pop()):
+            if n in cells_ and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return seen == cells_
+
+
+def test_invariant_removes_disconnecting_moves():
+    board = Board.square(4, 4)
+    steps = for_directions(lambda d: (Step(d), Verify(EMPTY), Add()), ORTHO)
+    state = sandbox(board, steps, {"a1": "X", "b1": "X", "c1": "X"}, invariants=[connected])
+    got = {m.notation for m in state.legal_moves()}
+    # b1 may go to b2 (still touching a1 and c1 diagonally); the ends may only move up.
+    assert got == {"a1-a2", "b1-b2", "c1-c2"}
+    free = sandbox(board, steps, {"a1": "X", "b1": "X", "c1": "X"})
+    assert "c1-d1" in {m.notation for m in free.legal_moves()}
+
+
+ORTHO = ("n", "s", "e", "w")
+
+
+def test_drop_from_reserve_and_rider_fork():
+    board = Board.square(3, 3)
+    stone = Piece(0, "man")
+    drop = Drop((Verify(EMPTY), Add()), kinds=("man",))
+    state = sandbox(board, [drop], {"b2": "O"}, reserves={stone: 1})
+    assert len(state.legal_moves()) == 8
+    after = state.play(state.legal_moves()[0])
+    assert after.reserves[stone] == 0
+    assert after.legal_moves() == []  # reserve empty: no drop left
+    rook = for_directions(lambda d: (Step(d), While(EMPTY, (Add(), Step(d))),
+                                     Verify(ENEMY), Add()), ORTHO)
+    rider = sandbox(board, rook, {"a1": "X", "a3": "O"})
+    assert {m.notation for m in rider.legal_moves()} == {"a1-a2", "xa3 a1-a3", "a1-b1",
+                                                         "a1-c1"}
+
+
+def test_change_owner_flips():
+    board = Board.square(3, 1)
+    flip = (Step("e"), Verify(ENEMY), ChangeOwner(), Step("e"), Verify(EMPTY), Add())
+    state = sandbox(board, [Template(flip)], {"a1": "X", "b1": "O"})
+    (move,) = state.legal_moves()
+    assert occupancy(state.play(move)) == {"b1": "X", "c1": "X"}
+
+
+def test_apply_undo_restores_everything():
+    state = sandbox(HEX, [Template(abalone_inline(d)) for d in HEX.directions]
+                    + [taacoca_group()],
+                    {"e3": "X", "e4": "X", "e5": "X", "e6": "O", "e7": "O", "d4": "X"})
+    before = (list(state.cells), state.key(), str(state))
+    for move in state.legal_moves():
+        state.apply(move)
+        state.undo()
+        assert (list(state.cells), state.key(), str(state)) == before
+
+
+def test_predicates_combine():
+    board = Board.square(2, 1)
+    state = sandbox(board, [Template((Step("e"), Verify(any_of(EMPTY, ENEMY)), Add()))],
+                    {"a1": "X"})
+    assert [m.actions for m in state.legal_moves()] == [(Shift(0, 1),)]
+    drop_only = sandbox(board, [Drop((Verify(EMPTY), Add()), kinds=("man",))], {},
+                        reserves={Piece(0, "man"): 2})
+    assert [m.actions for m in drop_only.legal_moves()] == [
+        (Place(0, Piece(0, "man"), from_reserve=True),),
+        (Place(1, Piece(0, "man"), from_reserve=True),)]
