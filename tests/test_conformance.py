@@ -1,0 +1,109 @@
+"""Random-simulation conformance for every registered game (after OpenSpiel's
+random_sim_test): new games get these checks by registering.
+
+At every step of many seeded random games: clone and undo restore equality, text and
+JSON forms round-trip, every legal move applies and undoes, each move's notation
+parses back to it, the order of legal moves is deterministic, outcomes appear only at
+the end, and the game ends within ``max_length()`` moves.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import pytest
+
+import boardlab
+from boardlab.core.game import State, perft
+
+GAMES = boardlab.names()
+TIME_BUDGET = 4.0  # seconds of random games per registered game
+MIN_GAMES, MAX_GAMES = 3, 30
+MOVES_CHECKED = 12  # legal moves applied/undone per position (a random sample)
+
+
+def check_position(state: State, rng: random.Random) -> None:
+    game = state.game
+    moves = state.legal_moves()
+    assert moves == state.legal_moves(), "legal move order must be deterministic"
+    clone = state.clone()
+    assert clone == state and clone.key() == state.key()
+    assert clone.legal_moves() == moves
+    text = str(state)
+    parsed = game.parse_state(text)
+    assert parsed == state and str(parsed) == text and parsed.key() == state.key()
+    assert parsed.legal_moves() == moves
+    data = json.loads(json.dumps(state.to_json()))
+    assert game.state_from_json(data) == state
+    outcome = state.outcome()
+    assert (outcome is None) == bool(moves), "outcome iff no legal move"
+    assert len({m.notation for m in moves}) == len(moves), "notations must be unique"
+    key = state.key()
+    sample = moves if len(moves) <= MOVES_CHECKED else rng.sample(moves, MOVES_CHECKED)
+    for move in sample:
+        assert state.parse_move(move.notation) == move
+        state.apply(move)
+        state.undo()
+        assert state.key() == key and state == clone, f"undo of {move} changed the state"
+        child = state.play(move)
+        assert state == clone, "play() must not change the state"
+        assert child.key() != key or child != state
+    if outcome is not None:
+        assert len(outcome) == game.num_players
+        assert all(0 <= r for r in outcome)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_random_games(name: str) -> None:
+    game = boardlab.load(name)
+    rng = random.Random(f"conformance:{name}")
+    deadline = time.monotonic() + TIME_BUDGET
+    played = 0
+    while played < MIN_GAMES or (played < MAX_GAMES and time.monotonic() < deadline):
+        state = game.initial_state()
+        start = state.clone()
+        length = 0
+        while True:
+            check_position(state, rng)
+            if state.is_terminal():
+                break
+            moves = state.legal_moves()
+            state.apply(moves[rng.randrange(len(moves))])
+            length += 1
+            assert length <= game.max_length(), f"game longer than max_length {length}"
+        for _ in range(length):
+            state.undo()
+        assert state == start and state.key() == start.key(), "undo all must restore start"
+        played += 1
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_metadata(name: str) -> None:
+    cls = boardlab.core.registry.game_class(name)
+    game = boardlab.load(name)
+    assert game.name == name and cls.description.strip() and "\n" not in cls.description
+    assert game.rules.strip(), "rules text (docstring) is required"
+    assert game == boardlab.load(name) and hash(game) == hash(boardlab.load(name))
+    info = game.info()
+    assert json.loads(json.dumps(info))["name"] == name
+    for option in game.option_schema:
+        assert game.options[option.name] == option.default
+
+
+PERFT_NODE_BUDGET = 300_000
+
+
+@pytest.mark.parametrize("name", [n for n in GAMES if boardlab.core.registry.game_class(n)
+                                  .known_perft])
+def test_known_perft_shallow(name: str) -> None:
+    """Published perft counts, as deep as fits a small node budget (all levels run in
+    benchmarks/perft.py)."""
+    game = boardlab.load(name)
+    known = game.known_perft
+    depth = 0
+    while depth < len(known) and sum(known[: depth + 1]) <= PERFT_NODE_BUDGET:
+        depth += 1
+    assert depth >= 2
+    assert perft(game.initial_state(), depth) == list(known[:depth])
