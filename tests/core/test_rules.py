@@ -342,3 +342,18 @@ def test_predicates_combine():
     assert [m.actions for m in drop_only.legal_moves()] == [
         (Place(0, Piece(0, "man"), from_reserve=True),),
         (Place(1, Piece(0, "man"), from_reserve=True),)]
+
+
+def test_abalone_standard_start_has_44_moves():
+    """In-line moves/pushes and broadsides in all directions reproduce the published
+    count of 44 legal first moves from Abalone's standard start."""
+    black = ["a1", "a2", "a3", "a4", "a5", "b1", "b2", "b3", "b4", "b5", "b6", "c3", "c4", "c5"]
+    white = ["i5", "i6", "i7", "i8", "i9", "h4", "h5", "h6", "h7", "h8", "h9", "g5", "g6", "g7"]
+    templates = [Template(abalone_inline(d)) for d in HEX.directions]
+    for line in ("e", "ne", "nw"):
+        templates += [Template(broadside(line, d)) for d in HEX.directions
+                      if d not in (line, HEX.opposite[line])]
+    state = sandbox(HEX, templates, {**dict.fromkeys(black, "X"), **dict.fromkeys(white, "O")})
+    assert len(state.legal_moves()) == 44
+    assert len(sandbox(HEX, templates, {**dict.fromkeys(black, "O"),
+                                        **dict.fromkeys(white, "X")}).legal_moves()) == 44
