@@ -46,11 +46,11 @@ def test_generic_notation_round_trips(acts):
 @pytest.mark.parametrize("text, message", [
     ("", "empty move"),
     ("a1b2", "not an action"),
-    ("a1-z99", "no cell 'z99'"),
+    ("a1-z99", "'z99': no such cell"),
     ("Q@a1", "unknown piece"),
 ])
 def test_generic_notation_errors_name_the_token(text, message):
-    with pytest.raises(Exception, match=message):
+    with pytest.raises(NotationError, match=message):
         parse_actions(text, BOARD, PIECES)
 
 

@@ -131,7 +131,8 @@ class Game(ABC):
     source: ClassVar[str] = ""
     player_names: ClassVar[tuple[str, ...]] = ("first", "second")
     option_schema: ClassVar[tuple[Option, ...]] = ()
-    #: Published perft counts from the initial state with default options (depth 1, 2, ...),
+    #: Reference perft counts from the initial state with default options (depth 1, 2, ...):
+    #: published figures, or an independent implementation's (the module says which),
     #: checked by the tests (shallow levels) and ``benchmarks/perft.py`` (all levels).
     known_perft: ClassVar[tuple[int, ...]] = ()
 
@@ -161,12 +162,14 @@ class Game(ABC):
 
     @property
     def rules(self) -> str:
-        """The rules as text: the game class's docstring, else its module's."""
+        """The rules as text: the game module's docstring (rules and source), followed by
+        the class docstring when it adds something (a variant's own rule)."""
         import inspect
         import sys
 
-        doc = type(self).__doc__ or sys.modules[type(self).__module__].__doc__ or ""
-        return inspect.cleandoc(doc)
+        module = inspect.cleandoc(sys.modules[type(self).__module__].__doc__ or "")
+        own = inspect.cleandoc(type(self).__doc__ or "")
+        return "\n\n".join(part for part in (module, own) if part)
 
     def max_length(self) -> int:
         """An upper bound on the number of moves of any game (conformance tests use it)."""

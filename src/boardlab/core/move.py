@@ -150,6 +150,12 @@ def parse_actions(text: str, board: Board, piece_names: dict[Piece, str] | None 
     if not text.strip():
         raise NotationError("empty move", where=repr(text))
     by_name = {v: k for k, v in (piece_names or {}).items()}
+
+    def cell(name: str) -> int:
+        if not board.has_cell(name):
+            raise NotationError("no such cell on this board", where=repr(name))
+        return board.cell(name)
+
     actions: list[Action] = []
     for token in text.split():
         m = _ACTION.match(token)
@@ -157,13 +163,13 @@ def parse_actions(text: str, board: Board, piece_names: dict[Piece, str] | None 
             raise NotationError("not an action (expected a1-b2, xb2, P@b2 or b2=P)",
                                 where=repr(token))
         if m["src"] is not None:
-            actions.append(Shift(board.cell(m["src"]), board.cell(m["dst"])))
+            actions.append(Shift(cell(m["src"]), cell(m["dst"])))
         elif m["cap"] is not None:
-            actions.append(Capture(board.cell(m["cap"])))
+            actions.append(Capture(cell(m["cap"])))
         elif m["drop"] is not None:
-            actions.append(Place(board.cell(m["at"]), _piece_from_text(m["drop"], by_name)))
+            actions.append(Place(cell(m["at"]), _piece_from_text(m["drop"], by_name)))
         else:
-            actions.append(Change(board.cell(m["cell"]), _piece_from_text(m["to"], by_name)))
+            actions.append(Change(cell(m["cell"]), _piece_from_text(m["to"], by_name)))
     return tuple(actions)
 
 
