@@ -52,7 +52,7 @@ def check_position(state: State, rng: random.Random) -> None:
         assert child.key() != key or child != state
     if outcome is not None:
         assert len(outcome) == game.num_players
-        assert all(0 <= r for r in outcome)
+        assert all(r >= 0 for r in outcome)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -88,6 +88,9 @@ def test_metadata(name: str) -> None:
     assert game == boardlab.load(name) and hash(game) == hash(boardlab.load(name))
     info = game.info()
     assert json.loads(json.dumps(info))["name"] == name
+    board = game.board
+    assert board is not None, "every classic game exposes its board for renderers"
+    assert board.size > 0 and all(board.cell(n) == i for i, n in enumerate(board.names))
     for option in game.option_schema:
         assert game.options[option.name] == option.default
 

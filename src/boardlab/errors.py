@@ -55,3 +55,7 @@ class IllegalMoveError(BoardlabError, ValueError):
 
 class BoardError(BoardlabError, ValueError):
     """A board definition is inconsistent (unknown cell, duplicate name, bad link)."""
+
+
+class BotError(BoardlabError, ValueError):
+    """No bot kind is registered under a name, or a bot cannot move."""

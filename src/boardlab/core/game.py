@@ -25,6 +25,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from boardlab.core.board import Board
 from boardlab.core.move import Move
 from boardlab.errors import IllegalMoveError, NotationError, OptionError
 
@@ -171,6 +172,11 @@ class Game(ABC):
         own = inspect.cleandoc(type(self).__doc__ or "")
         return "\n\n".join(part for part in (module, own) if part)
 
+    @property
+    def board(self) -> Board | None:
+        """The board the game is played on, when it has one (renderers draw it)."""
+        return None
+
     def max_length(self) -> int:
         """An upper bound on the number of moves of any game (conformance tests use it)."""
         return 10_000
@@ -221,6 +227,7 @@ class State(ABC):
     Equality compares the game and :meth:`signature` (by default the text form).
     """
 
+    __slots__ = ()
     game: Game
 
     # --- what subclasses implement ------------------------------------------------
@@ -231,7 +238,8 @@ class State(ABC):
 
     @abstractmethod
     def legal_moves(self) -> list[Move]:
-        """The legal moves in a deterministic order; empty iff terminal."""
+        """The legal moves in a deterministic order; empty iff terminal. The caller
+        owns the returned list (states never hand out their own cache)."""
 
     @abstractmethod
     def apply(self, move: Move) -> None:
@@ -251,7 +259,8 @@ class State(ABC):
 
     @abstractmethod
     def key(self) -> int:
-        """A 64-bit hash of the position (Zobrist-style), equal for equal states."""
+        """A 64-bit hash of the position (Zobrist-style), equal for equal states.
+        Keys are comparable only between states of one game with one set of options."""
 
     @abstractmethod
     def __str__(self) -> str:

@@ -220,7 +220,7 @@ class PieceState(State):
             else:
                 moves = self.game.move_rules.generate(self)
             self._cache["moves"] = moves
-        return moves
+        return list(moves)  # the caller owns the list it gets
 
     def outcome(self) -> Returns | None:
         if "outcome" not in self._cache:

@@ -283,6 +283,11 @@ class NineMensMorris(Game):
         """OpenSpiel's MaxGameLength: 200 turns plus removals."""
         return MAX_TURNS + 2 * MEN - 4
 
+    @property
+    def board(self) -> Board:
+        """The 24 points and their links."""
+        return NINE.board
+
     def parse_state(self, text: str) -> NineMensMorrisState:
         """Read ``ranks side removal hands turns``, e.g.
         ``.../.../.../....../.../.../... w - 9/9 0``."""
@@ -535,6 +540,11 @@ class ThreeMensMorris(Game):
     # Not published: counted by this implementation and by the independent brute force
     # of tests/games/test_morris.py, which agree.
     known_perft = (9, 72, 504, 3024, 15120, 54720, 199296, 705312)
+
+    @property
+    def board(self) -> Board:
+        """The nine points and their links (diagonals included when on)."""
+        return self.layout.board
 
     @property
     def layout(self) -> Layout:

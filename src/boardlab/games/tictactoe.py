@@ -15,6 +15,7 @@ Perft from the empty board (terminal positions not expanded): 9, 72, 504, 3024,
 
 from __future__ import annotations
 
+import random
 from typing import ClassVar
 
 from boardlab.core.board import Board
@@ -22,6 +23,7 @@ from boardlab.core.game import DRAW, Game, Returns, State, win_for, zobrist_tabl
 from boardlab.core.move import Move, Piece, Place
 from boardlab.core.registry import register
 from boardlab.errors import NotationError
+from boardlab.games import fast
 
 BOARD = Board.square(3, 3)
 LINES: tuple[tuple[int, int, int], ...] = (
@@ -46,6 +48,11 @@ class TicTacToe(Game):
     player_names = ("X", "O")
     known_perft = (9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872)
     misere: ClassVar[bool] = False
+
+    @property
+    def board(self) -> Board:
+        """The 3x3 grid."""
+        return BOARD
 
     def initial_state(self) -> TicTacToeState:
         """The empty grid, X to move."""
@@ -169,6 +176,31 @@ class TicTacToeState(State):
 
     def outcome(self) -> Returns | None:
         return self._result
+
+    def bitboards(self) -> tuple[int, int]:
+        """X's and O's cells as 9-bit masks, bit ``c`` for cell ``c`` (the encoding of
+        :mod:`boardlab.games.fast.tictactoe_kernel`)."""
+        x = o = 0
+        bit = 1
+        for v in self.cells:
+            if v == 1:
+                x |= bit
+            elif v:
+                o |= bit
+            bit <<= 1
+        return x, o
+
+    def rollout(self, rng: random.Random) -> Returns:
+        """Returns of a uniformly random playout from here, played by the compiled
+        bitboard kernel (:mod:`boardlab.games.fast.tictactoe_kernel`) with a seed drawn
+        from ``rng``: the distribution of :meth:`State.rollout`, many times faster.
+        The state is left unchanged."""
+        if self._result is not None:
+            return self._result
+        x, o = self.bitboards()
+        playout = fast.kernel("tictactoe_kernel").playout
+        winner = playout(x, o, self._to_move, self.game.misere, rng.getrandbits(63))
+        return fast.RETURNS[winner]
 
     def key(self) -> int:
         return self._key

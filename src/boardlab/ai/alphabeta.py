@@ -1,0 +1,307 @@
+"""Negamax search with alpha-beta pruning, iterative deepening and a transposition table.
+
+The textbook algorithm (Knuth and Moore, "An analysis of alpha-beta pruning",
+1975), generic over the game protocol:
+
+* values are seen from the player to move; a move that leaves the same player to
+  move (a capture after a mill, say) keeps the sign instead of negating it;
+* a terminal position is worth ``returns[me] - max(returns of the others)``
+  times :data:`WIN_SCALE`, less one per ply, so a faster win scores higher and a
+  slower loss scores less badly; a draw is 0;
+* a non-terminal leaf is worth ``game.evaluate(state, me)`` (in [-1, 1], far
+  below any decided result), or 0 when the game has no heuristic;
+* the transposition table is keyed by :meth:`State.key` and stores the depth
+  searched, the value, whether it is exact or a bound, and the best move, tried
+  first on the next visit;
+* iterative deepening runs depths 1, 2, ... until the depth budget, the time
+  budget, a proven win or loss, or a search that reached the end of every line.
+
+With more than two players the search is *paranoid*: every opponent is assumed
+to play against the searching player.
+
+>>> from boardlab import load
+>>> result = solve(load("tic-tac-toe").parse_state("xx./oo./... x"))
+>>> result.move, result.proven
+(Move('c3'), 'win')
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from boardlab.ai.bots import BotError, check_positive, register_bot
+from boardlab.core.game import Returns, State
+from boardlab.core.move import Move
+
+#: A decided result of ``d`` points' margin is worth ``d * WIN_SCALE`` less the plies to it.
+WIN_SCALE = 1_000_000_000.0
+#: Heuristic values lie in [-HEURISTIC_LIMIT, HEURISTIC_LIMIT]; decided results beyond it.
+HEURISTIC_LIMIT = 1.0
+#: Depth stored for a subtree searched to the end of every line.
+COMPLETE = 1 << 30
+INFINITY = float("inf")
+
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search found.
+
+    ``value`` is seen from the player to move at the root, on the scale described
+    in the module docstring; ``depth`` is the deepest iteration completed;
+    ``complete`` says the search reached the end of every line, so ``value`` is
+    the game-theoretic value.
+    """
+
+    value: float
+    move: Move | None
+    nodes: int
+    depth: int
+    complete: bool
+    seconds: float
+    principal_variation: tuple[Move, ...] = ()
+
+    @property
+    def proven(self) -> str | None:
+        """``'win'``/``'loss'`` once a decided result is forced, ``'draw'`` when a
+        complete search found a draw; else ``None``."""
+        if self.value > HEURISTIC_LIMIT:
+            return "win"
+        if self.value < -HEURISTIC_LIMIT:
+            return "loss"
+        if self.complete and self.value == 0:
+            return "draw"
+        return None
+
+    @property
+    def plies_to_end(self) -> int | None:
+        """Plies to the forced end of the game when ``proven`` is win or loss."""
+        if abs(self.value) <= HEURISTIC_LIMIT:
+            return None
+        # The value is margin * WIN_SCALE - plies, and margins are fractions of points
+        # with small denominators, far apart compared with plies / WIN_SCALE.
+        size = abs(self.value)
+        margin = Fraction(size / WIN_SCALE).limit_denominator(100)
+        return round(float(margin) * WIN_SCALE - size)
+
+
+class Searcher:
+    """An alpha-beta searcher keeping its transposition table between searches.
+
+    ``order`` may shuffle the root moves, which breaks ties between equally good
+    moves (bots use it with a seeded generator).
+    """
+
+    def __init__(self, max_entries: int = 1_000_000):
+        self.max_entries = max_entries
+        self.table: dict[int, tuple[int, float, int, Move | None]] = {}
+        self._game = None
+        self.nodes = 0
+        self._cutoffs = 0
+        self._deadline = INFINITY
+
+    def search(self, state: State, depth: int | None = None, seconds: float | None = None,
+               order: Callable[[list[Move]], None] | None = None) -> SearchResult:
+        """Search ``state`` (left unchanged) to ``depth`` plies and/or for ``seconds``.
+
+        With neither budget the search runs until the end of every line, which is
+        only sensible for small games.
+        """
+        if state.is_terminal():
+            raise BotError("cannot search a finished game")
+        started = time.perf_counter()
+        self._deadline = INFINITY if seconds is None else started + seconds
+        if state.game != self._game or len(self.table) > self.max_entries:
+            # Zobrist keys of different games (or variants) can collide.
+            self.table = {}
+            self._game = state.game
+        root = state.clone()
+        # A copy: games may hand out their cached list, which must not be reordered.
+        moves = list(root.legal_moves())
+        if order is not None:
+            order(moves)
+        self.nodes = 0
+        best: tuple[float, Move | None] = (0.0, moves[0])
+        reached, complete = 0, False
+        limit = COMPLETE if depth is None else depth
+        current = 0
+        while current < limit:
+            current += 1
+            self._cutoffs = 0
+            try:
+                best = self._root(root, moves, current)
+            except _OutOfTime:
+                break
+            reached = current
+            complete = self._cutoffs == 0
+            if complete or abs(best[0]) > HEURISTIC_LIMIT:
+                break
+        # Adding 0.0 turns the -0.0 of a negated draw into 0.0.
+        return SearchResult(best[0] + 0.0, best[1], self.nodes, reached, complete,
+                            time.perf_counter() - started,
+                            self._principal_variation(root, best[1], reached))
+
+    # --- the search ---------------------------------------------------------------
+    def _root(self, state: State, moves: list[Move], depth: int) -> tuple[float, Move | None]:
+        entry = self.table.get(state.key())
+        if entry is not None and entry[3] in moves:
+            moves.remove(entry[3])
+            moves.insert(0, entry[3])
+        value, move = self._node(state, depth, -INFINITY, INFINITY, 0, moves)
+        return value, move
+
+    def _node(self, state: State, depth: int, alpha: float, beta: float, ply: int,
+              moves: list[Move] | None = None) -> tuple[float, Move | None]:
+        """The value of non-terminal ``state`` for its player to move, and the best move."""
+        key = state.key()
+        entry = self.table.get(key)
+        tt_move = None
+        if entry is not None:
+            stored_depth, stored, flag, tt_move = entry
+            if stored_depth >= depth and ply > 0:
+                value = _from_table(stored, ply)
+                if (flag == EXACT or (flag == LOWER and value >= beta)
+                        or (flag == UPPER and value <= alpha)):
+                    if stored_depth != COMPLETE:
+                        self._cutoffs += 1
+                    return value, tt_move
+        if moves is None:
+            moves = state.legal_moves()
+            if tt_move is not None and tt_move in moves:
+                # A new list: games may hand out their cached one.
+                moves = [tt_move] + [m for m in moves if m != tt_move]
+        cutoffs_before = self._cutoffs
+        me = state.to_move
+        alpha_in = alpha
+        best_value, best_move = -INFINITY, moves[0]
+        for move in moves:
+            self.nodes += 1
+            if not self.nodes & 63 and time.perf_counter() > self._deadline:
+                raise _OutOfTime
+            state.apply(move)
+            try:
+                outcome = state.outcome()
+                if outcome is not None:
+                    value = _terminal_value(outcome, me, ply + 1)
+                elif depth <= 1:
+                    self._cutoffs += 1
+                    value = _heuristic(state, me)
+                elif state.to_move == me:
+                    value = self._node(state, depth - 1, alpha, beta, ply + 1)[0]
+                else:
+                    value = -self._node(state, depth - 1, -beta, -alpha, ply + 1)[0]
+            finally:
+                state.undo()
+            if value > best_value:
+                best_value, best_move = value, move
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        if best_value <= alpha_in:
+            flag = UPPER
+        elif best_value >= beta:
+            flag = LOWER
+        else:
+            flag = EXACT
+        stored_depth = COMPLETE if self._cutoffs == cutoffs_before else depth
+        self.table[key] = (stored_depth, _to_table(best_value, ply), flag, best_move)
+        return best_value, best_move
+
+    def _principal_variation(self, state: State, first: Move | None,
+                             depth: int) -> tuple[Move, ...]:
+        line: list[Move] = []
+        move = first
+        state = state.clone()
+        while move is not None and len(line) < max(depth, 1):
+            if move not in state.legal_moves():
+                break
+            line.append(move)
+            state.apply(move)
+            if state.is_terminal():
+                break
+            entry = self.table.get(state.key())
+            move = entry[3] if entry is not None else None
+        return tuple(line)
+
+
+def _terminal_value(outcome: Returns, me: int, ply: int) -> float:
+    mine = float(outcome[me])
+    others = max(float(r) for i, r in enumerate(outcome) if i != me)
+    margin = mine - others
+    if margin > 0:
+        return margin * WIN_SCALE - ply
+    if margin < 0:
+        return margin * WIN_SCALE + ply
+    return 0.0
+
+
+def _heuristic(state: State, me: int) -> float:
+    value = state.game.evaluate(state, me)
+    if value is None:
+        return 0.0
+    return max(-HEURISTIC_LIMIT, min(HEURISTIC_LIMIT, float(value)))
+
+
+# Decided values are stored relative to the node (plies from it, not from the root),
+# so a position reached by paths of different lengths reads back the right distance.
+def _to_table(value: float, ply: int) -> float:
+    if value > HEURISTIC_LIMIT:
+        return value + ply
+    if value < -HEURISTIC_LIMIT:
+        return value - ply
+    return value
+
+
+def _from_table(value: float, ply: int) -> float:
+    if value > HEURISTIC_LIMIT:
+        return value - ply
+    if value < -HEURISTIC_LIMIT:
+        return value + ply
+    return value
+
+
+def solve(state: State, depth: int | None = None, seconds: float | None = None) -> SearchResult:
+    """Search ``state`` with a fresh table; with no budget, to the end of every line."""
+    return Searcher().search(state, depth, seconds)
+
+
+@register_bot("alphabeta", "negamax with alpha-beta, iterative deepening and a "
+                           "transposition table")
+class AlphaBetaBot:
+    """Plays the best move of an alpha-beta search within a depth and/or time budget.
+
+    With neither budget given it searches for one second. The seed shuffles the
+    root moves, so equally good moves are chosen at random, reproducibly.
+    """
+
+    def __init__(self, *, depth: int | None = None, time: float | None = None,
+                 seed: int | None = None):
+        check_positive("depth", depth)
+        check_positive("time", time)
+        if depth is None and time is None:
+            time = 1.0
+        self.depth = depth
+        self.time = time
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.searcher = Searcher()
+        self.last: SearchResult | None = None
+        budget = [f"depth={depth}" if depth is not None else "",
+                  f"time={time:g}s" if time is not None else ""]
+        self.name = f"alphabeta({', '.join(b for b in budget if b)})"
+
+    def choose(self, state: State) -> Move:
+        """The best move found; ``last`` keeps the :class:`SearchResult`."""
+        self.last = self.searcher.search(state, self.depth, self.time, order=self.rng.shuffle)
+        assert self.last.move is not None
+        return self.last.move

@@ -1,0 +1,403 @@
+"""The ``boardlab`` command line: list games, show rules, count perft, play, replay
+and run bot matches.
+
+Only public APIs are used: the game registry, the game protocol, the bots and the
+arena. Every :class:`~boardlab.errors.BoardlabError` (unknown game, bad option,
+bad move) is turned here, at the edge, into one line ``error: ...`` on stderr and
+exit status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from fractions import Fraction
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+from rich.text import Text
+
+import boardlab
+from boardlab.ai.arena import ArenaResult
+from boardlab.ai.arena import arena as run_arena
+from boardlab.ai.bots import Bot, BotError, bot_names, make_bot
+from boardlab.core.game import Game, State
+from boardlab.core.game import perft as count_perft
+from boardlab.core.registry import game_class, names
+from boardlab.errors import BoardlabError, OptionError
+
+app = typer.Typer(
+    help="boardlab: abstract board games, bots and puzzles.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+HUMAN = "human"
+QUIT_WORDS = ("quit", "exit")
+HELP_WORDS = ("?", "help")
+
+GameName = Annotated[str, typer.Argument(help="A game name; see `boardlab games`.")]
+OptionList = Annotated[list[str] | None, typer.Option(
+    "--option", "-o", metavar="KEY=VALUE", help="A game option; repeat for several.")]
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+SeedOption = Annotated[int | None, typer.Option(
+    help="Seed of the bots (bot i gets SEED + i); omit for fresh randomness.")]
+DepthOption = Annotated[int | None, typer.Option(min=1, help="alphabeta: depth budget in plies.")]
+TimeOption = Annotated[float | None, typer.Option(
+    "--time", min=0.0, help="alphabeta, mcts: time budget per move in seconds.")]
+IterationsOption = Annotated[int | None, typer.Option(
+    min=1, help="mcts: iterations per move.")]
+
+
+def main() -> None:
+    """Entry point of the ``boardlab`` script."""
+    app()
+
+
+# --- helpers ----------------------------------------------------------------------
+@contextmanager
+def _edge() -> Iterator[None]:
+    """Turn a :class:`BoardlabError` into one line on stderr and exit status 2."""
+    try:
+        yield
+    except BoardlabError as e:
+        message = " ".join(str(e).splitlines())
+        typer.echo(f"error: {message}", err=True)
+        raise typer.Exit(2) from None
+
+
+def _load(name: str, options: Sequence[str] | None) -> Game:
+    """The game ``name`` with ``key=value`` options read by each option's parser."""
+    cls = game_class(name)
+    schema = {o.name: o for o in cls.option_schema}
+    values: dict[str, Any] = {}
+    for text in options or ():
+        key, sep, value = text.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise OptionError(f"--option needs KEY=VALUE, got {text!r}")
+        if key not in schema and key.replace("-", "_") in schema:
+            key = key.replace("-", "_")
+        option = schema.get(key)
+        # Unknown keys go through unparsed so the game reports them with its options.
+        values[key] = option.parse(value.strip()) if option is not None else value
+    return cls(**values)
+
+
+def _number(value: Fraction | float | int) -> int | float:
+    """An int when ``value`` is integral, else a float (JSON-friendly points)."""
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return int(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value if isinstance(value, int) else float(value)
+
+
+def describe_outcome(game: Game, returns: Sequence[Fraction]) -> str:
+    """A sentence for the end of a game, e.g. ``X wins (X 1, O 0)``.
+
+    >>> from boardlab import load
+    >>> from boardlab.core.game import DRAW
+    >>> describe_outcome(load("tic-tac-toe"), DRAW)
+    'draw (X 1/2, O 1/2)'
+    """
+    player_names = game.player_names
+    best = max(returns)
+    winners = [player_names[i] for i, r in enumerate(returns) if r == best]
+    points = ", ".join(f"{player_names[i]} {r}" for i, r in enumerate(returns))
+    if len(winners) == len(returns):
+        head = "draw"
+    elif len(winners) == 1:
+        head = f"{winners[0]} wins"
+    else:
+        head = f"{' and '.join(winners)} share the win"
+    return f"{head} ({points})"
+
+
+def _bot_options(seed: int | None, seat: int, depth: int | None, seconds: float | None,
+                 iterations: int | None) -> dict[str, Any]:
+    return {"seed": None if seed is None else seed + seat, "depth": depth, "time": seconds,
+            "iterations": iterations}
+
+
+def _echo_json(data: Any) -> None:
+    typer.echo(json.dumps(data, indent=2))
+
+
+# --- commands ---------------------------------------------------------------------
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", help="Show the version and exit.")] = False,
+) -> None:
+    if version:
+        typer.echo(f"boardlab {boardlab.__version__}")
+        raise typer.Exit()
+
+
+@app.command()
+def games(as_json: JsonFlag = False) -> None:
+    """List the registered games."""
+    with _edge():
+        rows = []
+        for name in names():
+            cls = game_class(name)
+            rows.append({"name": name, "description": cls.description, "source": cls.source,
+                         "players": list(cls.player_names),
+                         "options": [o.describe() for o in cls.option_schema]})
+        if as_json:
+            _echo_json(rows)
+            return
+        table = Table(title="boardlab games")
+        table.add_column("name", no_wrap=True)
+        table.add_column("players")
+        table.add_column("description")
+        for row in rows:
+            table.add_row(Text(row["name"]), Text(", ".join(row["players"])),
+                          Text(row["description"]))
+        Console().print(table)
+
+
+@app.command()
+def rules(game: GameName, option: OptionList = None, as_json: JsonFlag = False) -> None:
+    """Show a game's description, source, players, options and rules."""
+    with _edge():
+        loaded = _load(game, option)
+        if as_json:
+            _echo_json({**loaded.info(), "rules": loaded.rules})
+            return
+        typer.echo(f"{loaded.name}: {loaded.description}")
+        if loaded.source:
+            typer.echo(f"source: {loaded.source}")
+        typer.echo(f"players: {', '.join(loaded.player_names)}")
+        if loaded.option_schema:
+            typer.echo("options:")
+            for o in loaded.option_schema:
+                facts = [o.type.__name__, f"default {o.default!r}"]
+                if o.choices is not None:
+                    facts.append("one of " + ", ".join(map(str, o.choices)))
+                if o.minimum is not None:
+                    facts.append(f">= {o.minimum}")
+                if o.maximum is not None:
+                    facts.append(f"<= {o.maximum}")
+                help_text = f"  {o.help}" if o.help else ""
+                typer.echo(f"  {o.name} = {loaded.options[o.name]!r}{help_text} "
+                           f"[{', '.join(facts)}]")
+        else:
+            typer.echo("options: none")
+        typer.echo("")
+        typer.echo(loaded.rules)
+
+
+@app.command()
+def perft(
+    game: GameName,
+    depth: Annotated[int, typer.Argument(min=0, help="Plies to count.")],
+    option: OptionList = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Count the leaves of the game tree at depths 1..DEPTH.
+
+    Terminal positions are not expanded.
+    """
+    with _edge():
+        loaded = _load(game, option)
+        started = time.perf_counter()
+        nodes = count_perft(loaded.initial_state(), depth)
+        seconds = time.perf_counter() - started
+        if as_json:
+            _echo_json({"game": loaded.name, "options": dict(loaded.options), "depth": depth,
+                        "nodes": nodes, "seconds": round(seconds, 6)})
+            return
+        table = Table(title=f"perft {loaded.name}")
+        table.add_column("depth", justify="right")
+        table.add_column("nodes", justify="right")
+        for d, n in enumerate(nodes, start=1):
+            table.add_row(str(d), f"{n:,}")
+        console = Console()
+        console.print(table)
+        total = sum(nodes)
+        rate = f", {total / seconds:,.0f} nodes/s" if seconds > 0 and total else ""
+        console.print(Text(f"{seconds:.3f} s{rate}"))
+
+
+def _ask_move(state: State, player: str) -> Any:
+    """The human's legal move, or ``None`` on EOF or ``quit``."""
+    while True:
+        try:
+            text = input(f"{player} to move> ")
+        except EOFError:
+            typer.echo("")
+            return None
+        text = text.strip()
+        if not text:
+            continue
+        if text.lower() in QUIT_WORDS:
+            return None
+        if text.lower() in HELP_WORDS:
+            typer.echo("legal moves: " + " ".join(m.notation for m in state.legal_moves()))
+            continue
+        try:
+            return state.parse_move(text)
+        except BoardlabError as e:
+            typer.echo(" ".join(str(e).splitlines()))
+
+
+@app.command()
+def play(
+    game: GameName,
+    player1: Annotated[str, typer.Option(
+        help="human or a bot kind (random, alphabeta, mcts).")] = HUMAN,
+    player2: Annotated[str, typer.Option(
+        help="human or a bot kind; also plays seats 3 and up.")] = "mcts",
+    option: OptionList = None,
+    seed: SeedOption = None,
+    depth: DepthOption = None,
+    seconds: TimeOption = None,
+    iterations: IterationsOption = None,
+) -> None:
+    """Play a game in the terminal, humans against bots or each other.
+
+    Humans type moves in the game's notation, `?` for the legal moves and `quit` to stop.
+    """
+    with _edge():
+        loaded = _load(game, option)
+        kinds = [player1, player2] + [player2] * (loaded.num_players - 2)
+        players: list[Bot | None] = []
+        for seat, kind in enumerate(kinds):
+            if kind != HUMAN and kind not in bot_names():
+                raise BotError(f"unknown player {kind!r}; use {HUMAN} or a bot: "
+                               f"{', '.join(bot_names())}")
+            if kind == HUMAN:
+                players.append(None)
+            else:
+                players.append(make_bot(kind, **_bot_options(seed, seat, depth, seconds,
+                                                              iterations)))
+        names_ = loaded.player_names
+        line = ", ".join(f"{names_[i]}: {HUMAN if b is None else b.name}"
+                         for i, b in enumerate(players))
+        typer.echo(f"{loaded.name} -- {line}")
+        state = loaded.initial_state()
+        typer.echo(state.render())
+        while not state.is_terminal():
+            player = state.to_move
+            bot = players[player]
+            if bot is None:
+                try:
+                    move = _ask_move(state, names_[player])
+                except KeyboardInterrupt:
+                    move = None
+                if move is None:
+                    typer.echo("game abandoned")
+                    return
+            else:
+                move = bot.choose(state)
+                typer.echo(f"{names_[player]} ({bot.name}) plays {move.notation}")
+            state = state.play(move)
+            typer.echo(state.render())
+        typer.echo(describe_outcome(loaded, state.returns()))
+
+
+def _split_moves(text: str) -> list[str]:
+    return [m for m in re.split(r"[\s,;]+", text) if m]
+
+
+@app.command()
+def replay(
+    game: GameName,
+    moves: Annotated[str, typer.Option(
+        help="The moves, separated by spaces, commas or semicolons.")] = "",
+    position: Annotated[str | None, typer.Option(
+        help="Start from this position (the game's text form) instead of the initial one.")
+    ] = None,
+    option: OptionList = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Play a list of moves and show the position reached.
+
+    Shows the final position, whose turn it is, the legal moves and the outcome.
+    """
+    with _edge():
+        loaded = _load(game, option)
+        start = loaded.initial_state() if position is None else loaded.parse_state(position)
+        state = start.play_all(_split_moves(moves))
+        outcome = state.outcome()
+        legal = [m.notation for m in state.legal_moves()]
+        if as_json:
+            data: dict[str, Any] = {
+                "game": loaded.name, "position": str(state),
+                "to_move": None if outcome is not None else state.to_move,
+                "legal_moves": legal, "terminal": outcome is not None}
+            if outcome is not None:
+                data["returns"] = [_number(r) for r in outcome]
+            _echo_json(data)
+            return
+        typer.echo(f"position: {state}")
+        typer.echo(state.render())
+        if outcome is None:
+            typer.echo(f"to move: {loaded.player_names[state.to_move]}")
+            typer.echo(f"legal moves: {' '.join(legal)}")
+            typer.echo("outcome: game in progress")
+        else:
+            typer.echo("to move: nobody, the game is over")
+            typer.echo(f"outcome: {describe_outcome(loaded, outcome)}")
+
+
+def _arena_json(result: ArenaResult) -> dict[str, Any]:
+    low, high = result.interval
+    return {"game": result.game, "bot1": result.bot1, "bot2": result.bot2,
+            "games": len(result.games), "wins": result.wins, "draws": result.draws,
+            "losses": result.losses, "score": _number(result.score),
+            "score_rate": result.score_rate, "interval": [low, high],
+            "interval_method": "wilson"}
+
+
+@app.command()
+def arena(
+    game: GameName,
+    bot1: Annotated[str, typer.Argument(help="A bot kind: random, alphabeta or mcts.")],
+    bot2: Annotated[str, typer.Argument(help="A bot kind: random, alphabeta or mcts.")],
+    games_: Annotated[int, typer.Option("--games", "-n", min=0, help="Games to play.")] = 10,
+    option: OptionList = None,
+    seed: SeedOption = None,
+    depth: DepthOption = None,
+    seconds: TimeOption = None,
+    iterations: IterationsOption = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Play N games between two bots and report BOT1's results.
+
+    Seats alternate between games. Prints BOT1's wins, draws, losses and score with
+    its 95% (Wilson) interval.
+    """
+    with _edge():
+        loaded = _load(game, option)
+        first = make_bot(bot1, **_bot_options(seed, 0, depth, seconds, iterations))
+        second = make_bot(bot2, **_bot_options(seed, 1, depth, seconds, iterations))
+        console = Console(stderr=True)
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), console=console, transient=True,
+                      disable=not console.is_terminal) as progress:
+            task = progress.add_task(f"{first.name} vs {second.name}", total=games_)
+            result = run_arena(loaded, first, second, games_,
+                               on_game=lambda _i, _record: progress.advance(task))
+        if as_json:
+            _echo_json(_arena_json(result))
+            return
+        low, high = result.interval
+        typer.echo(f"{result.game}: {result.bot1} vs {result.bot2}, {len(result.games)} games, "
+                   "alternating who moves first")
+        typer.echo(f"{result.bot1}: {result.wins} wins, {result.draws} draws, "
+                   f"{result.losses} losses")
+        typer.echo(f"score {result.score}/{len(result.games)} = "
+                   f"{result.score_rate:.3f}, 95% interval [{low:.3f}, {high:.3f}] (Wilson)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,95 @@
+"""UCT search: tactics on tic-tac-toe, reproducibility, points as rewards, and
+never losing to a random player."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from boardlab import load, names
+from boardlab.ai.arena import arena
+from boardlab.ai.bots import BotError, RandomBot
+from boardlab.ai.mcts import MCTSBot, search
+from boardlab.errors import OptionError
+
+TTT = load("tic-tac-toe")
+
+
+def test_finds_an_immediate_win():
+    state = TTT.parse_state("xx./oo./... x")
+    assert MCTSBot(iterations=500, seed=3).choose(state).notation == "c3"
+
+
+def test_takes_the_win_rather_than_blocking():
+    # O to move can win on c1 or block X's a-file on a2: winning is better.
+    state = TTT.parse_state("xxo/..o/x.. o")
+    assert MCTSBot(iterations=1000, seed=4).choose(state).notation == "c1"
+
+
+def test_blocks_a_threat():
+    state = TTT.parse_state("x.o/.x./... o")
+    assert MCTSBot(iterations=2000, seed=5).choose(state).notation == "c1"
+
+
+def test_same_seed_same_search():
+    state = TTT.initial_state()
+    first = search(state, random.Random(11), iterations=300)
+    second = search(state, random.Random(11), iterations=300)
+    assert (first.move, first.value, first.visits) == (second.move, second.value, second.visits)
+    assert MCTSBot(iterations=200, seed=2).choose(state) == \
+        MCTSBot(iterations=200, seed=2).choose(state)
+
+
+def test_search_leaves_the_state_unchanged():
+    state = TTT.parse_state("x.o/.x./... o")
+    before, key = str(state), state.key()
+    search(state, random.Random(1), iterations=200)
+    assert str(state) == before and state.key() == key
+
+
+def test_budgets():
+    state = TTT.initial_state()
+    assert search(state, random.Random(1), iterations=123).iterations == 123
+    timed = search(state, random.Random(1), seconds=0.02)
+    assert timed.iterations >= 1 and timed.move in state.legal_moves()
+    with pytest.raises(BotError):
+        search(state, random.Random(1))
+    with pytest.raises(BotError):
+        search(TTT.parse_state("xxx/oo./... o"), random.Random(1), iterations=10)
+
+
+def test_bot_options_are_checked():
+    with pytest.raises(OptionError):
+        MCTSBot(iterations=0)
+    with pytest.raises(BotError):
+        MCTSBot(exploration=-1.0)
+    assert MCTSBot().name == "mcts(iterations=1000)"
+
+
+def test_rewards_are_points(choice):
+    # Points 3/4 beat 2/3 and the draw's 1/2: the mean reward, not the sign, counts.
+    assert MCTSBot(iterations=400, seed=1).choose(choice).notation == "most"
+
+
+@pytest.mark.parametrize("stones", [4, 5, 7])
+def test_moves_keeping_the_player_to_move(bonus_nim, nim_wins, stones):
+    state = bonus_nim(stones)
+    move = MCTSBot(iterations=1500, seed=stones).choose(state)
+    # Each winning move leaves a position the brute force calls won for the mover.
+    left = stones - int(move.notation)
+    if nim_wins(stones):
+        assert left == 0 or (move.notation == "2" and nim_wins(left)) or \
+            (move.notation == "1" and not nim_wins(left))
+
+
+def test_never_loses_to_random():
+    result = arena(TTT, MCTSBot(iterations=2000, seed=1), RandomBot(seed=2), 20)
+    assert result.losses == 0
+    assert result.wins >= 10
+
+
+@pytest.mark.parametrize("name", names())
+def test_plays_a_legal_move_in_every_game(name):
+    state = load(name).initial_state()
+    assert MCTSBot(iterations=20, seed=1).choose(state) in state.legal_moves()
