@@ -1,0 +1,1 @@
+"""Polyomino packing puzzles (Triplex and kin): shapes, solver, levels, generator."""

@@ -1,0 +1,215 @@
+"""Polyomino shapes: fixed orientations, their rotations/reflections, named sets.
+
+A :class:`Shape` is a set of cells ``(x, y)`` (x to the right, y *down*, as drawn in
+text) normalised so that its smallest x and y are 0. Shapes are fixed: Triplex never
+rotates a piece except the level's one rotatable piece (../shared/specs/triplex.md),
+so ``Shape`` equality is equality of cell sets, and :meth:`Shape.orientations` gives
+the distinct images under the 8 symmetries of the square when a piece may turn.
+
+Text form: rows of ``#`` (cell) and ``.`` (no cell), e.g. ``"##\\n.#"``.
+
+Named sets (:data:`PIECE_SETS`): ``triplex`` (the 8 fixed shapes of 2 and 3 cells),
+``tetra`` (the 27 fixed shapes of 2..4 cells), ``penta`` (the 90 fixed shapes of 2..5
+cells), ``pentominoes`` (the 12 free pentominoes, one fixed representative each).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+
+from boardlab.errors import NotationError
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True, order=True)
+class Shape:
+    """A fixed polyomino: a normalised, sorted tuple of ``(x, y)`` cells (y down).
+
+    >>> Shape.parse("##\\n.#").cells
+    ((0, 0), (1, 0), (1, 1))
+    >>> print(Shape.parse("##\\n.#"))
+    ##
+    .#
+    >>> len(Shape.parse("#.\\n##").orientations())
+    4
+    """
+
+    cells: tuple[Cell, ...]
+
+    @staticmethod
+    def of(cells: Iterable[Cell]) -> Shape:
+        """The shape of any cells (translated so min x = min y = 0)."""
+        cells = list(cells)
+        if not cells:
+            raise NotationError("a shape needs at least one cell")
+        x0 = min(x for x, _ in cells)
+        y0 = min(y for _, y in cells)
+        return Shape(tuple(sorted({(x - x0, y - y0) for x, y in cells}, key=lambda c: (c[1],
+                                                                                      c[0]))))
+
+    @staticmethod
+    def parse(text: str, where: str = "shape") -> Shape:
+        """Read rows of ``#`` and ``.``; :class:`NotationError` names the bad line/column."""
+        cells = []
+        for y, line in enumerate(text.strip("\n").splitlines()):
+            for x, ch in enumerate(line.rstrip()):
+                if ch == "#":
+                    cells.append((x, y))
+                elif ch not in ". ":
+                    raise NotationError(f"unexpected {ch!r} (use # and .)",
+                                        where=f"{where}, line {y + 1}, column {x + 1}")
+        if not cells:
+            raise NotationError("a shape needs at least one # cell", where=where)
+        shape = Shape.of(cells)
+        if not shape.is_connected():
+            raise NotationError("the cells of a shape must be connected", where=where)
+        return shape
+
+    @property
+    def size(self) -> int:
+        """Number of cells."""
+        return len(self.cells)
+
+    @property
+    def width(self) -> int:
+        """Columns spanned."""
+        return max(x for x, _ in self.cells) + 1
+
+    @property
+    def height(self) -> int:
+        """Rows spanned."""
+        return max(y for _, y in self.cells) + 1
+
+    def is_connected(self) -> bool:
+        """Whether the cells are edge-connected."""
+        cells = set(self.cells)
+        todo = [self.cells[0]]
+        seen = {self.cells[0]}
+        while todo:
+            x, y = todo.pop()
+            for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if n in cells and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        return len(seen) == len(cells)
+
+    def transformed(self, k: int) -> Shape:
+        """The image under symmetry ``k`` in 0..7: ``k % 4`` quarter turns, then a mirror
+        (x -> -x) when ``k >= 4``."""
+        cells = self.cells
+        for _ in range(k % 4):
+            cells = tuple((-y, x) for x, y in cells)
+        if k >= 4:
+            cells = tuple((-x, y) for x, y in cells)
+        return Shape.of(cells)
+
+    def orientations(self) -> tuple[Shape, ...]:
+        """The distinct fixed shapes this shape can turn into, itself first."""
+        out: list[Shape] = []
+        for k in range(8):
+            s = self.transformed(k)
+            if s not in out:
+                out.append(s)
+        return tuple(out)
+
+    def free_form(self) -> Shape:
+        """A canonical representative of the free shape (the least orientation)."""
+        return min(self.orientations())
+
+    def __str__(self) -> str:
+        cells = set(self.cells)
+        return "\n".join("".join("#" if (x, y) in cells else "." for x in range(self.width))
+                         for y in range(self.height))
+
+
+@cache
+def fixed_polyominoes(size: int) -> tuple[Shape, ...]:
+    """All fixed polyominoes of ``size`` cells, sorted (1, 2, 6, 19, 63, 216, ...)."""
+    if size < 1:
+        return ()
+    if size == 1:
+        return (Shape(((0, 0),)),)
+    out: set[Shape] = set()
+    for smaller in fixed_polyominoes(size - 1):
+        cells = set(smaller.cells)
+        for x, y in smaller.cells:
+            for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if n not in cells:
+                    out.add(Shape.of([*cells, n]))
+    return tuple(sorted(out, key=lambda s: (s.size, s.height, s.width, s.cells)))
+
+
+def free_polyominoes(size: int) -> tuple[Shape, ...]:
+    """One representative per free polyomino of ``size`` cells (12 for size 5)."""
+    return tuple(sorted({s.free_form() for s in fixed_polyominoes(size)},
+                        key=lambda s: (s.height, s.width, s.cells)))
+
+
+def _fixed_range(low: int, high: int) -> tuple[Shape, ...]:
+    return tuple(s for n in range(low, high + 1) for s in fixed_polyominoes(n))
+
+
+#: Piece sets by name. ``free`` says whether its pieces may rotate/reflect.
+PIECE_SETS: dict[str, tuple[tuple[Shape, ...], bool]] = {
+    "triplex": (_fixed_range(2, 3), False),
+    "tetra": (_fixed_range(2, 4), False),
+    "penta": (_fixed_range(2, 5), False),
+    "pentominoes": (free_polyominoes(5), True),
+}
+
+#: Conventional letters of the 12 free pentominoes, keyed by free form.
+PENTOMINO_NAMES: dict[Shape, str] = {}
+
+
+def _name_pentominoes() -> None:
+    drawings = {
+        "F": ".##\n##.\n.#.", "I": "#####", "L": "####\n#...", "N": "##..\n.###",
+        "P": "##\n##\n#.", "T": "###\n.#.\n.#.", "U": "#.#\n###", "V": "#..\n#..\n###",
+        "W": "#..\n##.\n.##", "X": ".#.\n###\n.#.", "Y": "####\n.#..", "Z": "##.\n.#.\n.##",
+    }
+    for letter, drawing in drawings.items():
+        PENTOMINO_NAMES[Shape.parse(drawing).free_form()] = letter
+
+
+_name_pentominoes()
+
+
+def piece_set(name: str) -> tuple[tuple[Shape, ...], bool]:
+    """The shapes of a named set and whether they are free; :class:`NotationError` if
+    the name is unknown."""
+    try:
+        return PIECE_SETS[name]
+    except KeyError:
+        raise NotationError(f"unknown piece set {name!r}; known: "
+                            f"{', '.join(PIECE_SETS)}") from None
+
+
+def parse_piece_file(text: str, where: str = "piece file") -> tuple[Shape, ...]:
+    """Shapes drawn with ``#`` and ``.``, separated by blank lines; lines starting with
+    ``;`` are comments. Errors name the line."""
+    shapes: list[Shape] = []
+    block: list[str] = []
+    start = 1
+
+    def flush() -> None:
+        if block:
+            shapes.append(Shape.parse("\n".join(block), where=f"{where}, line {start}"))
+
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.lstrip().startswith(";"):
+            continue
+        if not line.strip():
+            flush()
+            block = []
+            start = number + 1
+            continue
+        if not block:
+            start = number
+        block.append(line)
+    flush()
+    if not shapes:
+        raise NotationError("no shapes found", where=where)
+    return tuple(shapes)
