@@ -369,6 +369,27 @@ class State(ABC):
         return state
 
 
+class IncrementalState(State):
+    """A state that keeps its side to move, cached outcome and Zobrist key in the
+    attributes ``_to_move``, ``_result`` and ``_key``, updated by ``apply``/``undo``:
+    the usual shape of a hand-written fast game. Subclasses declare those slots."""
+
+    __slots__ = ()
+    _to_move: int
+    _result: Returns | None
+    _key: int
+
+    @property
+    def to_move(self) -> int:
+        return self._to_move
+
+    def outcome(self) -> Returns | None:
+        return self._result
+
+    def key(self) -> int:
+        return self._key
+
+
 def zobrist_table(size: int, seed: str | int) -> list[int]:
     """``size`` deterministic pseudo-random 64-bit numbers for Zobrist hashing."""
     rng = random.Random(f"zobrist:{seed}")

@@ -31,7 +31,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from boardlab.core.board import Board, file_letters
-from boardlab.core.game import DRAW, Game, Option, Returns, State, win_for, zobrist_table
+from boardlab.core.game import (
+    DRAW,
+    Game,
+    IncrementalState,
+    Option,
+    Returns,
+    State,
+    win_for,
+    zobrist_table,
+)
 from boardlab.core.move import Move, Piece, Place
 from boardlab.core.registry import register
 from boardlab.errors import NotationError
@@ -192,7 +201,7 @@ class ConnectFour(Game):
         return math.tanh(score / 40)
 
 
-class ConnectFourState(State):
+class ConnectFourState(IncrementalState):
     """A Connect Four position: one bitboard per player, the height of every column
     and the side to move."""
 
@@ -225,10 +234,6 @@ class ConnectFourState(State):
         if self._count == self.tables.rows * self.tables.columns:
             return DRAW
         return None
-
-    @property
-    def to_move(self) -> int:
-        return self._to_move
 
     def legal_moves(self) -> list[Move]:
         if self._result is not None:
@@ -280,9 +285,6 @@ class ConnectFourState(State):
         new._key = self._key
         return new
 
-    def outcome(self) -> Returns | None:
-        return self._result
-
     def rollout(self, rng: random.Random) -> Returns:
         """Returns of a uniformly random playout from here, played by the compiled
         bitboard kernel (:mod:`boardlab.games.fast.connect_four_kernel`) with a seed
@@ -298,9 +300,6 @@ class ConnectFourState(State):
         winner = kernel.playout(self.discs[0], self.discs[1], self._to_move, t.rows, t.columns,
                                 rng.getrandbits(63))
         return fast.RETURNS[winner]
-
-    def key(self) -> int:
-        return self._key
 
     def signature(self) -> tuple[int, int, int]:
         return self.discs[0], self.discs[1], self._to_move

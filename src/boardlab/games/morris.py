@@ -60,7 +60,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from boardlab.core.board import Board
-from boardlab.core.game import DRAW, Game, Option, Returns, State, win_for, zobrist_table
+from boardlab.core.game import (
+    DRAW,
+    Game,
+    IncrementalState,
+    Option,
+    Returns,
+    State,
+    win_for,
+    zobrist_table,
+)
 from boardlab.core.move import Capture, Move, Piece, Place, Shift, format_action
 from boardlab.core.registry import register
 from boardlab.errors import NotationError
@@ -327,7 +336,7 @@ class NineMensMorris(Game):
         return _clamp(0.6 * men / 6 + 0.2 * mills / 4 + 0.2 * mobility)
 
 
-class NineMensMorrisState(State):
+class NineMensMorrisState(IncrementalState):
     """A nine men's morris position: 24 points (0 empty, 1 White, 2 Black), the side
     to move, whether it must remove a man, the men in hand and the turns played."""
 
@@ -384,10 +393,6 @@ class NineMensMorrisState(State):
         if self.turns >= MAX_TURNS:
             return DRAW
         return None
-
-    @property
-    def to_move(self) -> int:
-        return self._to_move
 
     def legal_moves(self) -> list[Move]:
         if self._result is not None:
@@ -476,12 +481,6 @@ class NineMensMorrisState(State):
         new._history = []
         new._key = self._key
         return new
-
-    def outcome(self) -> Returns | None:
-        return self._result
-
-    def key(self) -> int:
-        return self._key
 
     def signature(self) -> tuple[Any, ...]:
         return (tuple(self.cells), self._to_move, self.removing, tuple(self.hand),
@@ -599,7 +598,7 @@ class ThreeMensMorris(Game):
         return _clamp(0.7 * threats / 3 + 0.3 * mobility)
 
 
-class ThreeMensMorrisState(State):
+class ThreeMensMorrisState(IncrementalState):
     """A three men's morris position: nine points (0 empty, 1 White, 2 Black), the side
     to move and the plies played."""
 
@@ -641,10 +640,6 @@ class ThreeMensMorrisState(State):
         if self.plies >= self.game.options["max_moves"]:
             return DRAW
         return None
-
-    @property
-    def to_move(self) -> int:
-        return self._to_move
 
     def legal_moves(self) -> list[Move]:
         if self._result is not None:
@@ -700,12 +695,6 @@ class ThreeMensMorrisState(State):
         new._history = []
         new._key = self._key
         return new
-
-    def outcome(self) -> Returns | None:
-        return self._result
-
-    def key(self) -> int:
-        return self._key
 
     def signature(self) -> tuple[tuple[int, ...], int, int]:
         return tuple(self.cells), self._to_move, self.plies

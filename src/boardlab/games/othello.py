@@ -30,7 +30,7 @@ for all cells at once by shifting the mover's discs across runs of the opponent'
 from __future__ import annotations
 
 from boardlab.core.board import Board
-from boardlab.core.game import DRAW, Game, Returns, State, win_for, zobrist_table
+from boardlab.core.game import DRAW, Game, IncrementalState, Returns, State, win_for, zobrist_table
 from boardlab.core.move import Change, Move, Piece, Place
 from boardlab.core.registry import register
 from boardlab.errors import NotationError
@@ -182,7 +182,7 @@ class Othello(Game):
         return 0.5 * corners + 0.35 * mobility + 0.15 * discs
 
 
-class OthelloState(State):
+class OthelloState(IncrementalState):
     """An Othello position: a bitboard per colour and the side to move, with the side
     to move's placements cached."""
 
@@ -211,10 +211,6 @@ class OthelloState(State):
         if not self._placements and not placements(other, own):
             black, white = self.discs[0].bit_count(), self.discs[1].bit_count()
             self._result = DRAW if black == white else win_for(0 if black > white else 1)
-
-    @property
-    def to_move(self) -> int:
-        return self._to_move
 
     def legal_moves(self) -> list[Move]:
         if self._result is not None:
@@ -280,12 +276,6 @@ class OthelloState(State):
         new._history = []
         new._key = self._key
         return new
-
-    def outcome(self) -> Returns | None:
-        return self._result
-
-    def key(self) -> int:
-        return self._key
 
     def signature(self) -> tuple[int, int, int]:
         return self.discs[0], self.discs[1], self._to_move

@@ -19,7 +19,7 @@ import random
 from typing import ClassVar
 
 from boardlab.core.board import Board
-from boardlab.core.game import DRAW, Game, Returns, State, win_for, zobrist_table
+from boardlab.core.game import DRAW, Game, IncrementalState, Returns, State, win_for, zobrist_table
 from boardlab.core.move import Move, Piece, Place
 from boardlab.core.registry import register
 from boardlab.errors import NotationError
@@ -109,7 +109,7 @@ class MisereTicTacToe(TicTacToe):
         return None if value is None else -value
 
 
-class TicTacToeState(State):
+class TicTacToeState(IncrementalState):
     """A tic-tac-toe position: nine cells (0 empty, 1 X, 2 O) and the side to move."""
 
     __slots__ = ("game", "cells", "_to_move", "_result", "_history", "_key")
@@ -133,10 +133,6 @@ class TicTacToeState(State):
         if all(self.cells):
             return DRAW
         return None
-
-    @property
-    def to_move(self) -> int:
-        return self._to_move
 
     def legal_moves(self) -> list[Move]:
         if self._result is not None:
@@ -174,9 +170,6 @@ class TicTacToeState(State):
         new._key = self._key
         return new
 
-    def outcome(self) -> Returns | None:
-        return self._result
-
     def bitboards(self) -> tuple[int, int]:
         """X's and O's cells as 9-bit masks, bit ``c`` for cell ``c`` (the encoding of
         :mod:`boardlab.games.fast.tictactoe_kernel`)."""
@@ -201,9 +194,6 @@ class TicTacToeState(State):
         playout = fast.kernel("tictactoe_kernel").playout
         winner = playout(x, o, self._to_move, self.game.misere, rng.getrandbits(63))
         return fast.RETURNS[winner]
-
-    def key(self) -> int:
-        return self._key
 
     def signature(self) -> tuple[tuple[int, ...], int]:
         return tuple(self.cells), self._to_move

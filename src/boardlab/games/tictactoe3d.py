@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 
 from boardlab.core.board import Board
-from boardlab.core.game import DRAW, Game, Returns, State, win_for, zobrist_table
+from boardlab.core.game import DRAW, Game, IncrementalState, Returns, State, win_for, zobrist_table
 from boardlab.core.move import Move, Piece, Place
 from boardlab.core.registry import register
 from boardlab.errors import NotationError
@@ -127,7 +127,7 @@ class TicTacToe3D(Game):
         return math.tanh(score / 20)
 
 
-class TicTacToe3DState(State):
+class TicTacToe3DState(IncrementalState):
     """A 3-D tic-tac-toe position: 27 cells (0 empty, 1 X, 2 O) and the side to move."""
 
     __slots__ = ("game", "cells", "_to_move", "_count", "_result", "_history", "_key")
@@ -157,10 +157,6 @@ class TicTacToe3DState(State):
         if self._count == CELLS:
             return DRAW
         return None
-
-    @property
-    def to_move(self) -> int:
-        return self._to_move
 
     def legal_moves(self) -> list[Move]:
         if self._result is not None:
@@ -202,12 +198,6 @@ class TicTacToe3DState(State):
         new._history = []
         new._key = self._key
         return new
-
-    def outcome(self) -> Returns | None:
-        return self._result
-
-    def key(self) -> int:
-        return self._key
 
     def signature(self) -> tuple[tuple[int, ...], int]:
         return tuple(self.cells), self._to_move
