@@ -59,3 +59,20 @@ class BoardError(BoardlabError, ValueError):
 
 class BotError(BoardlabError, ValueError):
     """No bot kind is registered under a name, or a bot cannot move."""
+
+
+class PuzzleError(BoardlabError, ValueError):
+    """A puzzle, level or piece file is malformed or inconsistent."""
+
+
+class RunnerError(BoardlabError, RuntimeError):
+    """A batch of tasks cannot run: a task failed, or a checkpoint does not fit the run.
+
+    ``task_id`` names the failed task and ``path`` the checkpoint file, when known.
+    """
+
+    def __init__(self, message: str, *, task_id: str | None = None,
+                 path: str | None = None):
+        self.task_id = task_id
+        self.path = path
+        super().__init__(message)
