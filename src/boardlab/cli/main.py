@@ -12,8 +12,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Annotated, Any
 
@@ -27,6 +26,7 @@ import boardlab
 from boardlab.ai.arena import ArenaResult
 from boardlab.ai.arena import arena as run_arena
 from boardlab.ai.bots import Bot, BotError, bot_names, make_bot
+from boardlab.cli.common import edge as _edge
 from boardlab.core.game import Game, State
 from boardlab.core.game import perft as count_perft
 from boardlab.core.registry import game_class, names
@@ -56,23 +56,21 @@ IterationsOption = Annotated[int | None, typer.Option(
     min=1, help="mcts: iterations per move.")]
 
 
+def _add_subcommands() -> None:
+    from boardlab.cli import triplex
+
+    app.add_typer(triplex.app, name="triplex")
+
+
+_add_subcommands()
+
+
 def main() -> None:
     """Entry point of the ``boardlab`` script."""
     app()
 
 
 # --- helpers ----------------------------------------------------------------------
-@contextmanager
-def _edge() -> Iterator[None]:
-    """Turn a :class:`BoardlabError` into one line on stderr and exit status 2."""
-    try:
-        yield
-    except BoardlabError as e:
-        message = " ".join(str(e).splitlines())
-        typer.echo(f"error: {message}", err=True)
-        raise typer.Exit(2) from None
-
-
 def _load(name: str, options: Sequence[str] | None) -> Game:
     """The game ``name`` with ``key=value`` options read by each option's parser."""
     cls = game_class(name)

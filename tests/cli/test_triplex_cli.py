@@ -1,0 +1,131 @@
+"""``boardlab triplex`` end to end: levels, generate, unlock, code, solve, bad input, and
+a generate run killed with SIGKILL that resumes to the same pack."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from boardlab.cli.main import app
+
+runner = CliRunner()
+
+
+def run(*args: str):
+    return runner.invoke(app, ["triplex", *args])
+
+
+def test_levels_json():
+    result = run("levels", "4", "3", "--json", "--backend", "serial")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert (data["width"], data["height"], data["count"]) == (4, 3, 4)
+    level = data["levels"][0]
+    assert set(level) >= {"pieces", "solution", "rotatable", "difficulty"}
+    assert sum(p.count("#") for p in level["pieces"]) == 12
+    assert [lv["difficulty"] for lv in data["levels"]] == sorted(
+        lv["difficulty"] for lv in data["levels"])
+
+
+def test_generate_unlock_code_and_solve(tmp_path: Path):
+    out = tmp_path / "pack.json"
+    plot = tmp_path / "chart.png"
+    result = run("generate", "--max-area", "12", "--out", str(out), "--backend", "serial",
+                 "--no-progress", "--plot", str(plot))
+    assert result.exit_code == 0, result.output
+    assert "8 levels" in result.output
+    master = tmp_path / "pack.master.json"
+    assert out.exists() and master.exists() and plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not (tmp_path / "pack.json.checkpoint.jsonl").exists()
+    public = json.loads(out.read_text())
+    assert "solutions" not in public and len(public["levels"]) == 8
+    for n in range(1, 9):
+        code = run("code", str(master), "--level", str(n))
+        assert code.exit_code == 0, code.output
+        puzzle = run("unlock", str(out), "--level", str(n), "--code", code.output.strip())
+        assert puzzle.exit_code == 0 and puzzle.output.startswith("puzzle ")
+        text = tmp_path / f"level{n}.txt"
+        text.write_text(puzzle.output)
+        solved = run("solve", str(text), "--json")
+        assert solved.exit_code == 0, solved.output
+        assert json.loads(solved.output)["count"] >= 1
+    wrong = run("unlock", str(out), "--level", "2", "--code", "0000-0000")
+    assert wrong.exit_code == 2 and "does not unlock level 2" in wrong.output
+    from_pack = run("solve", str(master), "--level", "3")
+    assert from_pack.exit_code == 0 and from_pack.output.startswith("1 solution")
+
+
+def test_solve_level_text_and_limits(tmp_path: Path):
+    level = tmp_path / "l.txt"
+    level.write_text("level 4x2\nabbc\naacc\n")
+    result = run("solve", str(level))
+    assert result.exit_code == 0 and result.output.startswith("1 solution")
+    many = tmp_path / "dominoes.txt"
+    many.write_text("puzzle 4x2\n\n4x\n##\n")
+    result = run("solve", str(many), "--json")
+    assert json.loads(result.output)["count"] == 1  # horizontal dominoes only: one way
+    free = tmp_path / "free.txt"
+    free.write_text("puzzle 4x2\n\n3x\n##\n\nrotatable\n##\n")
+    result = run("solve", str(free), "--limit", "1")
+    assert result.exit_code == 0 and "stopped at the limit" in result.output
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path: Path):
+    cases = [
+        (("levels", "4", "3", "--pieces", "hexa"), "unknown piece set 'hexa'"),
+        (("levels", "1", "5"), "both sides >= 2"),
+        (("solve", str(tmp_path / "missing.txt")), "no such file"),
+    ]
+    bad = tmp_path / "bad.txt"
+    bad.write_text("level 4x2\nabbc\naac\n")
+    cases.append((("solve", str(bad)), "line 3: the row has 3 cells, expected 4"))
+    split = tmp_path / "split.txt"
+    split.write_text("level 4x2\nabba\nabba\n")
+    cases.append((("solve", str(split)), "line 2, column 4: piece 'a' is split"))
+    drawing = tmp_path / "drawing.txt"
+    drawing.write_text("puzzle 4x2\n\n#?\n##\n")
+    cases.append((("solve", str(drawing)), "line 3, column 2: unexpected '?'"))
+    mismatch = tmp_path / "mismatch.txt"
+    mismatch.write_text("puzzle 4x2\n\n##\n")
+    cases.append((("solve", str(mismatch)), "cells"))
+    for args, message in cases:
+        result = run(*args)
+        assert result.exit_code == 2, (args, result.output)
+        assert message in result.output, (args, result.output)
+        assert "Traceback" not in result.output
+        assert result.output.count("error:") == 1
+    out = tmp_path / "never.json"
+    result = run("generate", "--max-area", "12", "--out", str(out), "--pieces", "nope")
+    assert result.exit_code == 2 and not out.exists()
+
+
+def test_generate_killed_resumes_to_the_same_pack(tmp_path: Path):
+    args = [sys.executable, "-m", "boardlab.cli.main", "triplex", "generate", "--max-area",
+            "30", "--backend", "serial", "--no-progress"]
+    whole = tmp_path / "whole.json"
+    subprocess.run([*args, "--out", str(whole)], check=True, capture_output=True, timeout=300)
+    killed = tmp_path / "killed.json"
+    checkpoint = tmp_path / "killed.json.checkpoint.jsonl"
+    proc = subprocess.Popen([*args, "--out", str(killed)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if checkpoint.exists() and checkpoint.read_text().count("\n") >= 4:
+            break
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert not killed.exists(), "the run was meant to be killed before it finished"
+    done_before = checkpoint.read_text().count("\n")
+    assert done_before >= 4
+    subprocess.run([*args, "--out", str(killed)], check=True, capture_output=True, timeout=300)
+    assert killed.read_bytes() == whole.read_bytes()
+    assert (tmp_path / "killed.master.json").read_bytes() == \
+        (tmp_path / "whole.master.json").read_bytes()

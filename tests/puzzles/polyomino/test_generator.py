@@ -1,0 +1,227 @@
+"""The level generator against the seed's published table and an independent brute
+force (a plain Python search over placements and its own symmetry handling)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from boardlab.puzzles.polyomino.generator import (
+    finish_level,
+    generate_levels,
+    levels_of_size,
+    sizes_up_to,
+)
+from boardlab.puzzles.polyomino.level import Level
+from boardlab.puzzles.polyomino.shapes import PIECE_SETS, Shape
+from boardlab.puzzles.polyomino.vectors import canonical_vectors, count_vectors
+
+TRIPLEX = PIECE_SETS["triplex"][0]
+
+# ../shared/specs/triplex.md, "The seed's table" (levels per rectangle, as published).
+SEED_TABLE = {
+    (4, 2): 2, (3, 3): 1, (5, 2): 1, (4, 3): 4, (5, 3): 6, (4, 4): 5, (6, 3): 8,
+    (5, 4): 48, (7, 3): 16, (6, 4): 27, (8, 3): 16, (5, 5): 22, (9, 3): 19, (7, 4): 45,
+    (6, 5): 55, (10, 3): 19, (8, 4): 112, (11, 3): 22, (7, 5): 158, (6, 6): 46, (9, 4): 69,
+}
+
+
+def tilings(width, height, pieces, limit=None):
+    """Every tiling of the rectangle by the multiset ``pieces`` (identical pieces
+    interchangeable), as frozensets of (shape, cells): a plain recursion over the
+    placements covering the lowest empty cell in row-major order."""
+    counts = {}
+    for p in pieces:
+        counts[p] = counts.get(p, 0) + 1
+    grid = [[False] * width for _ in range(height)]
+    placed = []
+    out = []
+
+    def first_empty():
+        for y in range(height):
+            for x in range(width):
+                if not grid[y][x]:
+                    return x, y
+        return None
+
+    def walk():
+        if limit is not None and len(out) >= limit:
+            return
+        cell = first_empty()
+        if cell is None:
+            out.append(frozenset(placed))
+            return
+        for shape in sorted(counts):
+            if not counts[shape]:
+                continue
+            ax, ay = shape.cells[0]  # the first cell in row-major order is the anchor
+            ox, oy = cell[0] - ax, cell[1] - ay
+            cells = [(ox + x, oy + y) for x, y in shape.cells]
+            if all(0 <= x < width and 0 <= y < height and not grid[y][x] for x, y in cells):
+                for x, y in cells:
+                    grid[y][x] = True
+                counts[shape] -= 1
+                placed.append((shape, tuple(sorted(cells))))
+                walk()
+                placed.pop()
+                counts[shape] += 1
+                for x, y in cells:
+                    grid[y][x] = False
+
+    walk()
+    return out
+
+
+def reference_levels(width, height):
+    """Unique tilings with >= 3 pieces and no straight cut, one per symmetry class, by
+    brute force over every multiset and every symmetry of every solution."""
+    sizes = [s.size for s in TRIPLEX]
+    found = {}
+    for counts in itertools.product(*(range(width * height // n + 1) for n in sizes)):
+        if sum(a * n for a, n in zip(counts, sizes, strict=True)) != width * height:
+            continue
+        if sum(counts) < 3:
+            continue
+        pieces = [s for s, a in zip(TRIPLEX, counts, strict=True) for _ in range(a)]
+        sols = tilings(width, height, pieces, limit=2)
+        if len(sols) != 1:
+            continue
+        (sol,) = sols
+        cut = any(all(all(x < c for x, _ in cells) or all(x >= c for x, _ in cells)
+                      for _, cells in sol) for c in range(1, width)) or \
+            any(all(all(y < c for _, y in cells) or all(y >= c for _, y in cells)
+                    for _, cells in sol) for c in range(1, height))
+        if cut:
+            continue
+        found.setdefault(class_key(width, height, [cells for _, cells in sol]), sol)
+    return found
+
+
+def class_key(width, height, pieces_cells):
+    """The least image of a solution (a list of cell lists) over the rectangle's
+    symmetries: equal for solutions that are images of each other."""
+    images = []
+    for k in range(8):
+        if k % 2 and width != height:
+            continue  # quarter turns change the rectangle's shape
+        image = []
+        for cells in pieces_cells:
+            moved = []
+            for x, y in cells:
+                w, h = width, height
+                for _ in range(k % 4):
+                    x, y = h - 1 - y, x
+                    w, h = h, w
+                if k >= 4:
+                    x = w - 1 - x
+                moved.append((x, y))
+            image.append(tuple(sorted(moved)))
+        images.append(tuple(sorted(image)))
+    return min(images)
+
+
+def cells_of(level: Level):
+    return frozenset(tuple(sorted(cells)) for cells in level.solution)
+
+
+@pytest.mark.parametrize("size", [(4, 2), (3, 3), (5, 2), (4, 3), (5, 3), (4, 4), (6, 2)])
+def test_levels_equal_brute_force(size):
+    width, height = size
+    expected = reference_levels(width, height)
+    got = levels_of_size(width, height)
+    assert len(got) == len(expected) == SEED_TABLE.get(size, 0)
+    assert {class_key(width, height, level.solution) for level in got} == set(expected)
+
+
+@pytest.mark.parametrize("size", [s for s in sizes_up_to(25)])
+def test_seed_table_up_to_area_25(size):
+    levels = levels_of_size(*size)
+    assert len(levels) == SEED_TABLE.get(size, 0)
+
+
+@pytest.mark.parametrize("size", [(9, 3), (6, 6)])
+def test_seed_table_sample_above_25(size):
+    assert len(levels_of_size(*size)) == SEED_TABLE[size]
+
+
+def test_every_level_obeys_the_rules():
+    width, height = 5, 4
+    levels = levels_of_size(width, height)
+    seen = set()
+    for level in levels:
+        pieces = list(level.pieces)
+        assert len(pieces) >= 3 and sum(p.size for p in pieces) == 20
+        (only,) = tilings(width, height, pieces, limit=2)
+        assert only == frozenset((p, tuple(sorted(c))) for p, c in
+                                 zip(level.pieces, level.solution, strict=True))
+        for x in range(1, width):  # no straight vertical cut
+            assert not all(all(cx < x for cx, _ in c) or all(cx >= x for cx, _ in c)
+                           for c in level.solution)
+        # No two levels are images of each other: compare the multisets' orbits.
+        orbit = set()
+        for k in (0, 2, 4, 6):  # the rectangle's symmetries (turns by 0/180, mirrors)
+            orbit.add(tuple(sorted(Shape.of(_plain(p.cells, k)).cells for p in pieces)))
+        assert not orbit & seen
+        seen |= orbit
+        if level.rotatable is not None:
+            rot = level.pieces[level.rotatable]
+            for other in rot.orientations()[1:]:
+                swapped = list(pieces)
+                swapped[level.rotatable] = other
+                assert tilings(width, height, swapped, limit=1) == []
+    assert [lv.difficulty for lv in levels] == sorted(lv.difficulty for lv in levels)
+
+
+def _plain(cells, k):
+    out = []
+    for x, y in cells:
+        for _ in range(k % 4):
+            x, y = -y, x
+        if k >= 4:
+            x = -x
+        out.append((x, y))
+    return out
+
+
+def test_rotatable_choice_is_reproducible_and_seeded():
+    a = levels_of_size(6, 4, seed=1)
+    b = levels_of_size(6, 4, seed=1)
+    c = levels_of_size(6, 4, seed=2)
+    assert a == b
+    assert [lv.solution for lv in a] == sorted([lv.solution for lv in c],
+                                               key=lambda s: [x.solution for x in a].index(s))
+    assert any(x.shown_orientation != y.shown_orientation for x, y in
+               zip(a, sorted(c, key=lambda lv: [x.solution for x in a].index(lv.solution)),
+                   strict=True))
+
+
+def test_finish_level_matches_batch():
+    # Difficulty and rotatable computed from scratch equal the batch worker's.
+    for level in levels_of_size(7, 4):
+        plain = Level(level.width, level.height, level.pieces, level.solution)
+        again = finish_level(plain)
+        assert (again.rotatable, again.difficulty) == (level.rotatable, level.difficulty)
+
+
+def test_vectors_and_orbits():
+    all36 = list(count_vectors(TRIPLEX, 36, min_pieces=3))
+    assert len(all36) == 33_822
+    # 2(a1+a2) + 3(a3+..+a8) = 36 counted by the seed's own formula.
+    formula = sum((k + 1) * _comb((36 - 2 * k) // 3 + 5, 5)
+                  for k in range(0, 19) if (36 - 2 * k) % 3 == 0)
+    assert formula == 33_822
+    assert len(canonical_vectors(TRIPLEX, 6, 6)) == 4834
+
+
+def _comb(n, k):
+    from math import comb
+
+    return comb(n, k)
+
+
+def test_generate_levels_over_several_sizes_is_ordered():
+    levels = generate_levels(sizes_up_to(16), backend="serial", progress=False)
+    assert len(levels) == 2 + 1 + 1 + 4 + 6 + 5
+    keys = [(lv.difficulty, lv.width * lv.height) for lv in levels]
+    assert keys == sorted(keys)
