@@ -225,3 +225,21 @@ def test_generate_levels_over_several_sizes_is_ordered():
     assert len(levels) == 2 + 1 + 1 + 4 + 6 + 5
     keys = [(lv.difficulty, lv.width * lv.height) for lv in levels]
     assert keys == sorted(keys)
+
+
+@pytest.mark.parametrize("size", [(4, 2), (5, 4), (6, 6), (9, 4), (7, 5), (12, 3), (14, 2)])
+def test_numpy_orbit_filter_equals_the_plain_one(size):
+    from boardlab.puzzles.polyomino.vectors import (
+        _image,
+        fits,
+        rectangle_symmetries,
+        shape_permutation,
+    )
+
+    width, height = size
+    usable = [fits(s, width, height) for s in TRIPLEX]
+    perms = [p for t in rectangle_symmetries(width, height)
+             if (p := shape_permutation(TRIPLEX, t)) is not None]
+    plain = [v for v in count_vectors(TRIPLEX, width * height, usable=usable, min_pieces=3)
+             if all(tuple(_image(v, p)) >= v for p in perms)]
+    assert [tuple(r) for r in canonical_vectors(TRIPLEX, width, height).tolist()] == plain

@@ -119,9 +119,16 @@ def solve_chunk(payload: dict[str, Any]) -> dict[str, Any]:
     shapes = _shapes(pieces)
     vectors = _vectors(width, height, pieces)[payload["start"]:payload["stop"]]
     solver = _solver(width, height, pieces)
-    counts, steps, first = solver.solve_counts(vectors, limit=2)
+    # A table shared by the whole chunk finds the counts and tilings faster; its step
+    # counts depend on the chunk, so the difficulty's steps are taken again, per vector,
+    # for the few vectors with exactly one tiling.
+    counts, _, first = solver.solve_counts(vectors, limit=2, shared_table=True)
+    unique = np.flatnonzero(counts == 1)
+    steps = np.zeros(len(vectors), np.int64)
+    if len(unique):
+        _, steps[unique], _ = solver.solve_counts(vectors[unique], limit=2)
     found: list[tuple[Level, np.ndarray, int]] = []
-    for row in np.flatnonzero(counts == 1):
+    for row in unique:
         placed = [solver.placement(int(p)) for p in first[row] if p >= 0]
         cells = [c for _, c in placed]
         if not has_straight_cut(width, height, cells):

@@ -96,17 +96,58 @@ def count_vectors(shapes: Sequence[Shape], area: int, *, usable: Sequence[bool] 
 def canonical_vectors(shapes: Sequence[Shape], width: int, height: int, *,
                       min_pieces: int = 3, distinct: bool = False) -> np.ndarray:
     """The vectors to solve for a rectangle: area ``width*height``, at least
-    ``min_pieces`` pieces, only shapes that fit, one (the least) per symmetry orbit.
-    Returns an int64 array of shape (n, len(shapes))."""
+    ``min_pieces`` pieces, only shapes that fit, one (the least) per symmetry orbit, in
+    lexicographic order. Returns an int64 array of shape (n, len(shapes))."""
     usable = [fits(s, width, height) for s in shapes]
     perms = [p for t in rectangle_symmetries(width, height)
              if (p := shape_permutation(shapes, t)) is not None]
+    area = width * height
+    if not distinct and len(shapes) <= _PACKED_SHAPES and area < 1 << _PACKED_BITS:
+        return _canonical_numpy(shapes, area, usable, perms, min_pieces)
     rows = []
-    for vector in count_vectors(shapes, width * height, usable=usable,
-                                min_pieces=min_pieces, distinct=distinct):
+    for vector in count_vectors(shapes, area, usable=usable, min_pieces=min_pieces,
+                                distinct=distinct):
         if all(tuple(_image(vector, p)) >= vector for p in perms):
             rows.append(vector)
     return np.array(rows, dtype=np.int64).reshape(len(rows), len(shapes))
+
+
+_PACKED_SHAPES = 9  # vectors packed into one int64, 7 bits a count
+_PACKED_BITS = 7
+
+
+def _canonical_numpy(shapes: Sequence[Shape], area: int, usable: Sequence[bool],
+                     perms: Sequence[Sequence[int]], min_pieces: int) -> np.ndarray:
+    """:func:`canonical_vectors` for small shape sets, with whole-array operations: the
+    vectors grow one shape at a time (the last usable shape takes whatever area is left),
+    and a vector is kept when its packed key is not above any image's."""
+    sizes = [s.size for s in shapes]
+    k = len(shapes)
+    last = max((i for i in range(k) if usable[i]), default=-1)
+    rows = np.zeros((1, 0), np.int64)
+    rest = np.array([area], np.int64)
+    for i in range(k):
+        if not usable[i]:
+            counts = np.zeros(len(rows), np.int64)
+        elif i == last:
+            keep = rest % sizes[i] == 0
+            rows, rest = rows[keep], rest[keep]
+            counts = rest // sizes[i]
+        else:
+            reps = rest // sizes[i] + 1
+            starts = np.repeat(np.cumsum(reps) - reps, reps)
+            counts = np.arange(int(reps.sum()), dtype=np.int64) - starts
+            rows, rest = np.repeat(rows, reps, axis=0), np.repeat(rest, reps)
+        rows = np.column_stack([rows, counts])
+        rest = rest - counts * sizes[i]
+    rows = rows[(rest == 0) & (rows.sum(axis=1) >= min_pieces)]
+    weights = np.array([1 << (_PACKED_BITS * (k - 1 - i)) for i in range(k)], np.int64)
+    keys = rows @ weights
+    keep = np.ones(len(rows), bool)
+    for perm in perms:
+        inverse = np.argsort(perm)  # image[perm[i]] = v[i]  <=>  image = v[inverse]
+        keep &= rows[:, inverse] @ weights >= keys
+    return np.ascontiguousarray(rows[keep])
 
 
 def _image(vector: Sequence[int], perm: Sequence[int]) -> list[int]:
