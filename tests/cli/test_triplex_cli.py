@@ -129,3 +129,32 @@ def test_generate_killed_resumes_to_the_same_pack(tmp_path: Path):
     assert killed.read_bytes() == whole.read_bytes()
     assert (tmp_path / "killed.master.json").read_bytes() == \
         (tmp_path / "whole.master.json").read_bytes()
+
+
+def test_custom_piece_file(tmp_path: Path):
+    pieces = tmp_path / "pieces.txt"
+    pieces.write_text("; dominoes and two trominoes\n##\n\n#\n#\n\n###\n\n#.\n##\n")
+    result = run("levels", "4", "3", "--pieces", str(pieces), "--json", "--backend", "serial")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    allowed = {"##", "#\n#", "###", "#.\n##"}
+    assert data["count"] >= 1
+    assert all(set(level["pieces"]) <= allowed for level in data["levels"])
+    out = tmp_path / "custom.json"
+    result = run("generate", "--max-area", "12", "--pieces", str(pieces), "--out", str(out),
+                 "--backend", "serial", "--no-progress")
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text())["pieces"] == "custom"
+
+
+def test_bad_piece_files(tmp_path: Path):
+    drawn = tmp_path / "drawn.txt"
+    drawn.write_text("##\n\n#?\n")
+    split = tmp_path / "split.txt"
+    split.write_text("##\n\n#.\n.#\n")
+    out = tmp_path / "never.json"
+    for path, message in [(drawn, "drawn.txt, line 3, column 2: unexpected '?'"),
+                          (split, "split.txt, line 3: the cells of a shape must be connected")]:
+        result = run("generate", "--max-area", "12", "--pieces", str(path), "--out", str(out))
+        assert result.exit_code == 2 and message in result.output, result.output
+        assert not out.exists()

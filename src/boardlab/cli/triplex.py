@@ -18,12 +18,12 @@ from typing import Annotated, Any
 import typer
 
 from boardlab.cli.common import echo_json, edge
-from boardlab.errors import PuzzleError
+from boardlab.errors import NotationError, PuzzleError
 from boardlab.puzzles.polyomino.generator import generate_levels, sizes_up_to
 from boardlab.puzzles.polyomino.level import Level, Puzzle, read_puzzle
 from boardlab.puzzles.polyomino.pack import Pack
 from boardlab.puzzles.polyomino.region import Region
-from boardlab.puzzles.polyomino.shapes import PIECE_SETS, piece_set
+from boardlab.puzzles.polyomino.shapes import CUSTOM, PIECE_SETS, piece_set
 from boardlab.puzzles.polyomino.solver import PieceKind
 from boardlab.puzzles.polyomino.solver import solve as solve_tiling
 from boardlab.puzzles.runner import TimelinePoint, plot_timeline
@@ -32,7 +32,8 @@ app = typer.Typer(help="Triplex and other polyomino packing puzzles.", no_args_i
                   add_completion=False, pretty_exceptions_enable=False)
 
 PiecesOption = Annotated[str, typer.Option(
-    "--pieces", help=f"Piece set: {', '.join(PIECE_SETS)}.")]
+    "--pieces", help=f"Piece set: {', '.join(PIECE_SETS)}, or a file of shapes drawn "
+                     "with # and . separated by blank lines.")]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 BackendOption = Annotated[str, typer.Option(
     help="Where the work runs: process (all cores), serial, or ray.")]
@@ -40,6 +41,17 @@ WorkersOption = Annotated[int | None, typer.Option(
     min=1, help="Parallel workers (default: all cores).")]
 SeedOption = Annotated[int, typer.Option(
     help="Seed of the rotatable pieces' shown orientations and of the pack's codes.")]
+
+
+def _pieces(name: str) -> str:
+    """A piece set name, or ``file:PATH`` for an existing file; checked."""
+    if name not in PIECE_SETS and Path(name).is_file():
+        name = f"file:{Path(name).resolve()}"
+    try:
+        piece_set(name)
+    except NotationError as e:
+        raise PuzzleError(str(e)) from None
+    return name
 
 
 def level_json(level: Level) -> dict[str, Any]:
@@ -66,7 +78,7 @@ def levels(
     """Every level of a WxH rectangle: unique solution, >= 3 pieces, no straight cut,
     one per symmetry class, with rotatable piece and difficulty."""
     with edge():
-        piece_set(pieces)
+        pieces = _pieces(pieces)
         found = generate_levels([(width, height)], pieces, seed=seed, backend=backend,
                                 workers=workers, progress=sys.stderr.isatty())
         w, h = max(width, height), min(width, height)
@@ -103,7 +115,7 @@ def generate(
     """Every level of every rectangle up to an area, ordered by difficulty, as a level
     pack whose levels are chained by codes."""
     with edge():
-        piece_set(pieces)
+        pieces = _pieces(pieces)
         master = master or out.with_name(out.name.removesuffix(".json") + ".master.json")
         checkpoint = checkpoint or out.with_name(out.name + ".checkpoint.jsonl")
         timeline: list[TimelinePoint] = []
@@ -112,12 +124,14 @@ def generate(
                                 workers=workers, ray_address=address, checkpoint=checkpoint,
                                 progress=progress and sys.stderr.isatty(), timeline=timeline)
         if not found:
-            raise PuzzleError(f"no {pieces} levels up to area {max_area}: nothing written")
-        pack = Pack.build(found, pack_salt(pieces, seed), pieces, name=name)
+            raise PuzzleError(f"no levels of these pieces up to area {max_area}: "
+                              "nothing written")
+        recorded = CUSTOM if pieces.startswith("file:") else pieces
+        pack = Pack.build(found, pack_salt(recorded, seed), recorded, name=name)
         pack.save(master, with_solutions=True)
         pack.public().save(out)
         if plot is not None:
-            plot_timeline(timeline, plot, title=f"{pieces} levels up to area {max_area}")
+            plot_timeline(timeline, plot, title=f"{recorded} levels up to area {max_area}")
         checkpoint.unlink(missing_ok=True)
         sizes = Counter(f"{level.width}x{level.height}" for level in found)
         typer.echo(f"{len(found)} levels in {time.perf_counter() - started:.1f} s: "

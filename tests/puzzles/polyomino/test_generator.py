@@ -243,3 +243,10 @@ def test_numpy_orbit_filter_equals_the_plain_one(size):
     plain = [v for v in count_vectors(TRIPLEX, width * height, usable=usable, min_pieces=3)
              if all(tuple(_image(v, p)) >= v for p in perms)]
     assert [tuple(r) for r in canonical_vectors(TRIPLEX, width, height).tolist()] == plain
+
+
+def test_ray_backend_finds_the_same_levels():
+    pytest.importorskip("ray")
+    sizes = sizes_up_to(20)
+    serial = generate_levels(sizes, backend="serial", progress=False)
+    assert generate_levels(sizes, backend="ray", workers=2, progress=False) == serial

@@ -43,7 +43,7 @@ import numpy as np
 from boardlab.errors import PuzzleError
 from boardlab.puzzles.polyomino.level import Level
 from boardlab.puzzles.polyomino.region import Region
-from boardlab.puzzles.polyomino.shapes import PIECE_SETS, Shape, piece_set
+from boardlab.puzzles.polyomino.shapes import Shape, piece_set
 from boardlab.puzzles.polyomino.solver import PieceKind, RectangleSolver, count_tilings, solve
 from boardlab.puzzles.polyomino.vectors import canonical_vectors, has_straight_cut
 from boardlab.puzzles.runner import Task, TimelinePoint, run_tasks
@@ -252,9 +252,7 @@ def generate_levels(sizes: Sequence[tuple[int, int]], pieces: str = "triplex", *
                     progress: bool = True, timeline: list[TimelinePoint] | None = None,
                     on_size: Callable[[SizeReport], None] | None = None) -> list[Level]:
     """Every level of the given rectangles, ordered by :func:`order_key`."""
-    if pieces not in PIECE_SETS:
-        piece_set(pieces)  # raises the clear error
-    _shapes(pieces)
+    _shapes(pieces)  # an unknown set or a bad piece file fails here, before any work
     checked = [check_size(w, h) for w, h in sizes]
     tasks = [t for w, h in checked for t in size_tasks(w, h, pieces, seed)]
     results = run_tasks(tasks, solve_chunk, backend=backend, workers=workers,

@@ -47,7 +47,7 @@ from boardlab.puzzles.polyomino.codes import (
     unseal,
 )
 from boardlab.puzzles.polyomino.level import Level, Puzzle, canonical_json, canonical_solution
-from boardlab.puzzles.polyomino.shapes import piece_set
+from boardlab.puzzles.polyomino.shapes import CUSTOM, piece_set
 
 #: The value of the ``format`` field.
 FORMAT = "boardlab-polyomino-pack"
@@ -79,6 +79,8 @@ def _solution_bytes(solution: Solution) -> bytes:
 
 
 def _check_piece_set(levels: Sequence[Level], name: str) -> None:
+    if name == CUSTOM:
+        return  # pieces read from a file: any fixed shapes
     try:
         shapes, free = piece_set(name)
     except NotationError as e:
@@ -268,7 +270,8 @@ class Pack:
             raise PuzzleError(f"{where}: field 'pieces': expected the name of a piece set, "
                               f"got {pieces!r}")
         try:
-            piece_set(pieces)
+            if pieces != CUSTOM:
+                piece_set(pieces)
         except NotationError as e:
             raise PuzzleError(f"{where}: field 'pieces': {e}") from None
         salt = _hex_field(obj, "salt", where)

@@ -51,8 +51,9 @@ class Shape:
                                                                                       c[0]))))
 
     @staticmethod
-    def parse(text: str, where: str = "shape") -> Shape:
-        """Read rows of ``#`` and ``.``; :class:`NotationError` names the bad line/column."""
+    def parse(text: str, where: str = "shape", first_line: int = 1) -> Shape:
+        """Read rows of ``#`` and ``.``; :class:`NotationError` names the bad line and
+        column (lines counted from ``first_line``, for shapes inside a file)."""
         cells = []
         for y, line in enumerate(text.strip("\n").splitlines()):
             for x, ch in enumerate(line.rstrip()):
@@ -60,12 +61,15 @@ class Shape:
                     cells.append((x, y))
                 elif ch not in ". ":
                     raise NotationError(f"unexpected {ch!r} (use # and .)",
-                                        where=f"{where}, line {y + 1}, column {x + 1}")
+                                        where=f"{where}, line {first_line + y}, "
+                                              f"column {x + 1}")
         if not cells:
-            raise NotationError("a shape needs at least one # cell", where=where)
+            raise NotationError("a shape needs at least one # cell",
+                                where=f"{where}, line {first_line}")
         shape = Shape.of(cells)
         if not shape.is_connected():
-            raise NotationError("the cells of a shape must be connected", where=where)
+            raise NotationError("the cells of a shape must be connected",
+                                where=f"{where}, line {first_line}")
         return shape
 
     @property
@@ -177,14 +181,36 @@ def _name_pentominoes() -> None:
 _name_pentominoes()
 
 
+#: The name a pack records for pieces read from a file (any fixed shapes).
+CUSTOM = "custom"
+
+
 def piece_set(name: str) -> tuple[tuple[Shape, ...], bool]:
-    """The shapes of a named set and whether they are free; :class:`NotationError` if
-    the name is unknown."""
+    """The shapes of a named set and whether they are free. ``file:PATH`` reads a piece
+    file (:func:`parse_piece_file`; fixed shapes). :class:`NotationError` if the name is
+    unknown or the file cannot be read or parsed (naming the file and line)."""
+    if name.startswith("file:"):
+        return _piece_file(name[len("file:"):]), False
     try:
         return PIECE_SETS[name]
     except KeyError:
         raise NotationError(f"unknown piece set {name!r}; known: "
-                            f"{', '.join(PIECE_SETS)}") from None
+                            f"{', '.join(PIECE_SETS)}, or a piece file") from None
+
+
+@cache
+def _piece_file(path: str) -> tuple[Shape, ...]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise NotationError(f"cannot read piece file: {e.strerror}", where=path) from None
+    except UnicodeDecodeError:
+        raise NotationError("a piece file is text (UTF-8)", where=path) from None
+    shapes = parse_piece_file(text, where=path)
+    if len(set(shapes)) != len(shapes):
+        raise NotationError("the same shape is drawn twice", where=path)
+    return shapes
 
 
 def parse_piece_file(text: str, where: str = "piece file") -> tuple[Shape, ...]:
@@ -196,7 +222,7 @@ def parse_piece_file(text: str, where: str = "piece file") -> tuple[Shape, ...]:
 
     def flush() -> None:
         if block:
-            shapes.append(Shape.parse("\n".join(block), where=f"{where}, line {start}"))
+            shapes.append(Shape.parse("\n".join(block), where=where, first_line=start))
 
     for number, line in enumerate(text.splitlines(), start=1):
         if line.lstrip().startswith(";"):
