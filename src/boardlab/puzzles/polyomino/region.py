@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from boardlab.errors import NotationError
-from boardlab.puzzles.polyomino.shapes import Cell
+from boardlab.puzzles.polyomino.shapes import Cell, CellSet, normalise
 
 
 def transform_cell(cell: Cell, k: int, width: int, height: int) -> Cell:
@@ -62,7 +62,7 @@ def box_symmetries(width: int, height: int) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True)
-class Region:
+class Region(CellSet):
     """A non-empty set of cells, normalised (smallest x and y are 0), sorted by (y, x).
 
     >>> r = Region.parse("###\\n#.#")
@@ -86,13 +86,10 @@ class Region:
     @staticmethod
     def of(cells: Iterable[Cell]) -> Region:
         """The region of any cells (translated so that min x = min y = 0)."""
-        cells = set(cells)
-        if not cells:
+        normal = normalise(cells)
+        if not normal:
             raise NotationError("a region needs at least one cell")
-        x0 = min(x for x, _ in cells)
-        y0 = min(y for _, y in cells)
-        return Region(tuple(sorted(((x - x0, y - y0) for x, y in cells),
-                                   key=lambda c: (c[1], c[0]))))
+        return Region(normal)
 
     @staticmethod
     def rectangle(width: int, height: int) -> Region:
@@ -116,21 +113,6 @@ class Region:
         if not cells:
             raise NotationError("a region needs at least one # cell", where=where)
         return Region.of(cells)
-
-    @property
-    def size(self) -> int:
-        """Number of cells."""
-        return len(self.cells)
-
-    @property
-    def width(self) -> int:
-        """Columns of the bounding box."""
-        return max(x for x, _ in self.cells) + 1
-
-    @property
-    def height(self) -> int:
-        """Rows of the bounding box."""
-        return max(y for _, y in self.cells) + 1
 
     @property
     def is_rectangle(self) -> bool:

@@ -24,8 +24,40 @@ from boardlab.errors import NotationError
 Cell = tuple[int, int]
 
 
+def normalise(cells: Iterable[Cell]) -> tuple[Cell, ...]:
+    """Distinct cells translated so that the smallest x and y are 0, sorted by (y, x)."""
+    cells = set(cells)
+    if not cells:
+        return ()
+    x0 = min(x for x, _ in cells)
+    y0 = min(y for _, y in cells)
+    return tuple(sorted(((x - x0, y - y0) for x, y in cells), key=lambda c: (c[1], c[0])))
+
+
+class CellSet:
+    """The geometry shared by shapes and regions: a normalised tuple ``cells``."""
+
+    __slots__ = ()
+    cells: tuple[Cell, ...]
+
+    @property
+    def size(self) -> int:
+        """Number of cells."""
+        return len(self.cells)
+
+    @property
+    def width(self) -> int:
+        """Columns of the bounding box."""
+        return max(x for x, _ in self.cells) + 1
+
+    @property
+    def height(self) -> int:
+        """Rows of the bounding box."""
+        return max(y for _, y in self.cells) + 1
+
+
 @dataclass(frozen=True, order=True)
-class Shape:
+class Shape(CellSet):
     """A fixed polyomino: a normalised, sorted tuple of ``(x, y)`` cells (y down).
 
     >>> Shape.parse("##\\n.#").cells
@@ -42,13 +74,10 @@ class Shape:
     @staticmethod
     def of(cells: Iterable[Cell]) -> Shape:
         """The shape of any cells (translated so min x = min y = 0)."""
-        cells = list(cells)
-        if not cells:
+        normal = normalise(cells)
+        if not normal:
             raise NotationError("a shape needs at least one cell")
-        x0 = min(x for x, _ in cells)
-        y0 = min(y for _, y in cells)
-        return Shape(tuple(sorted({(x - x0, y - y0) for x, y in cells}, key=lambda c: (c[1],
-                                                                                      c[0]))))
+        return Shape(normal)
 
     @staticmethod
     def parse(text: str, where: str = "shape", first_line: int = 1) -> Shape:
@@ -71,21 +100,6 @@ class Shape:
             raise NotationError("the cells of a shape must be connected",
                                 where=f"{where}, line {first_line}")
         return shape
-
-    @property
-    def size(self) -> int:
-        """Number of cells."""
-        return len(self.cells)
-
-    @property
-    def width(self) -> int:
-        """Columns spanned."""
-        return max(x for x, _ in self.cells) + 1
-
-    @property
-    def height(self) -> int:
-        """Rows spanned."""
-        return max(y for _, y in self.cells) + 1
 
     def is_connected(self) -> bool:
         """Whether the cells are edge-connected."""
