@@ -76,3 +76,15 @@ class RunnerError(BoardlabError, RuntimeError):
         self.task_id = task_id
         self.path = path
         super().__init__(message)
+
+
+class StoreError(BoardlabError, RuntimeError):
+    """A database cannot be opened or used, or refuses a change (a duplicate level name,
+    an unknown level).
+
+    ``url`` is the database URL with any password masked, when known.
+    """
+
+    def __init__(self, message: str, *, url: str | None = None):
+        self.url = url
+        super().__init__(message)

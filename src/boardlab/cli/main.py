@@ -57,9 +57,11 @@ IterationsOption = Annotated[int | None, typer.Option(
 
 
 def _add_subcommands() -> None:
-    from boardlab.cli import triplex
+    from boardlab.cli import pipes, pipes_store, triplex
 
     app.add_typer(triplex.app, name="triplex")
+    pipes_store.register(pipes.app)
+    app.add_typer(pipes.app, name="pipes")
 
 
 _add_subcommands()

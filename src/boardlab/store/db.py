@@ -1,0 +1,177 @@
+"""Opening boardlab's database: SQLite by default, PostgreSQL (or any SQLAlchemy URL) on
+request.
+
+Where the database is, in order of precedence:
+
+1. the ``url`` passed to :func:`open_store` (the CLI's ``--db``): an SQLAlchemy URL such as
+   ``postgresql+psycopg://user:password@host:5432/quest`` or ``sqlite:///quest.db``, or a
+   plain file path, which means an SQLite file there;
+2. otherwise the SQLite file ``boardlab.db`` in the data folder: ``$BOARDLAB_DATA`` when that
+   environment variable is set, else ``~/.local/share/boardlab/`` (created if missing).
+
+Tables are created when missing (no migrations yet). Every statement goes through the ORM or
+SQLAlchemy Core, so values are always bound parameters, never pasted into SQL. A database
+that cannot be opened or used raises :class:`~boardlab.errors.StoreError`, one line naming
+the URL with its password masked.
+
+>>> store = open_store("sqlite://")      # an in-memory database
+>>> store.url
+'sqlite://'
+>>> mask_url("postgresql+psycopg://quest:s3cret@db.example:5432/quest")
+'postgresql+psycopg://quest:***@db.example:5432/quest'
+>>> store.close()
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sqlalchemy import Engine, create_engine, event, make_url
+from sqlalchemy.engine import URL
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+
+from boardlab.errors import StoreError
+
+DATA_ENV = "BOARDLAB_DATA"
+DEFAULT_DATA_DIR = Path("~/.local/share/boardlab")
+DEFAULT_FILE = "boardlab.db"
+# An unreachable server should fail in seconds, not after the system's TCP timeout.
+CONNECT_TIMEOUT_SECONDS = 10
+
+
+class Base(DeclarativeBase):
+    """The declarative base of every boardlab table."""
+
+
+def data_dir() -> Path:
+    """The folder of boardlab's default database: ``$BOARDLAB_DATA`` or
+    ``~/.local/share/boardlab``."""
+    folder = os.environ.get(DATA_ENV)
+    return Path(folder).expanduser() if folder else DEFAULT_DATA_DIR.expanduser()
+
+
+def default_url() -> str:
+    """The SQLite URL of ``boardlab.db`` in :func:`data_dir` (the folder is created)."""
+    folder = data_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise StoreError(f"cannot create the data folder {folder}: {e.strerror or e}",
+                         url=str(folder)) from None
+    return URL.create("sqlite", database=str(folder / DEFAULT_FILE)).render_as_string()
+
+
+def mask_url(url: str) -> str:
+    """``url`` with its password replaced by ``***`` (also when the URL does not parse)."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):
+        return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", url)
+
+
+def _normalise(url: str) -> str:
+    """A plain file path becomes the URL of an SQLite file."""
+    if "://" in url:
+        return url
+    return URL.create("sqlite", database=str(Path(url).expanduser())).render_as_string()
+
+
+def _reason(error: BaseException, password: str | None) -> str:
+    """The first line of what the database driver said, without the password."""
+    cause = getattr(error, "orig", None) or error
+    lines = [line.strip() for line in str(cause).splitlines() if line.strip()]
+    text = lines[0] if lines else type(cause).__name__
+    if password:
+        text = text.replace(password, "***")
+    return text
+
+
+class Store:
+    """An open database: an SQLAlchemy engine and its sessions.
+
+    Use :meth:`session` for a unit of work; :meth:`close` (or ``with``) releases the
+    connections.
+    """
+
+    def __init__(self, url: str, engine: Engine):
+        self.url = url                      # masked: safe to print
+        self.engine = engine
+        self._sessions = sessionmaker(engine, expire_on_commit=False)
+
+    def __repr__(self) -> str:
+        return f"Store({self.url!r})"
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Release every pooled connection."""
+        self.engine.dispose()
+
+    def error(self, message: str) -> StoreError:
+        """A :class:`StoreError` about this database."""
+        return StoreError(f"{message} (database {self.url})", url=self.url)
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A session in one transaction: committed at the end of the ``with`` block, rolled
+        back entirely if anything raises. Database failures become :class:`StoreError`."""
+        try:
+            with self._sessions() as session, session.begin():
+                yield session
+        except SQLAlchemyError as e:
+            raise self.error(f"database error: {_reason(e, self._password)}") from None
+
+    @property
+    def _password(self) -> str | None:
+        return self.engine.url.password if isinstance(self.engine.url.password, str) else None
+
+
+def _sqlite_pragmas(dbapi_connection, _record) -> None:
+    cursor = dbapi_connection.cursor()
+    # SQLite ignores foreign keys unless asked, per connection.
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def open_store(url: str | None = None) -> Store:
+    """Open (and create the tables of) the database at ``url``; see the module docstring
+    for the default and the accepted forms.
+
+    Raises :class:`StoreError` naming the masked URL when the URL is malformed, its driver
+    is unknown, the server is unreachable or refuses the login, or the file cannot be
+    created.
+    """
+    raw = default_url() if url is None else _normalise(url)
+    shown = mask_url(raw)
+    password = None
+    try:
+        parsed = make_url(raw)
+        password = parsed.password if isinstance(parsed.password, str) else None
+        connect_args = {}
+        if parsed.get_backend_name() == "postgresql":
+            connect_args["connect_timeout"] = CONNECT_TIMEOUT_SECONDS
+        engine = create_engine(parsed, connect_args=connect_args)
+    except (ArgumentError, NoSuchModuleError, ValueError, ImportError) as e:
+        raise StoreError(f"cannot open database {shown}: {_reason(e, password)}",
+                         url=shown) from None
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    # Import the table modules so that create_all knows every table.
+    from boardlab.store import pipes  # noqa: F401
+
+    try:
+        Base.metadata.create_all(engine)
+    except SQLAlchemyError as e:
+        engine.dispose()
+        raise StoreError(f"cannot open database {shown}: {_reason(e, password)}",
+                         url=shown) from None
+    return Store(shown, engine)
