@@ -123,3 +123,21 @@ def test_text_output_streams(tmp_path: Path):
         process.kill()
         process.wait()
     assert all(line.startswith("|0-1|1-1|") for line in first)
+
+
+def test_count_agrees_with_solve(tmp_path):
+    main_app = app
+    rng = random.Random(7)
+    for _ in range(20):
+        rows = [" ".join(rng.choice(["LA", "IB", "LC", "LD"]) for _ in range(4))
+                for _ in range(4)]
+        path = tmp_path / "grid.txt"
+        path.write_text("\n".join(rows) + "\n")
+        solved = CliRunner().invoke(main_app, ["pipes", "solve", str(path), "--codes-only"])
+        counted = CliRunner().invoke(main_app, ["pipes", "count", str(path), "--json"])
+        assert counted.exit_code == 0, counted.output
+        assert json.loads(counted.output)["count"] == len(solved.output.split())
+    bad = tmp_path / "bad.txt"
+    bad.write_text("LA QB\n")
+    result = CliRunner().invoke(main_app, ["pipes", "count", str(bad)])
+    assert result.exit_code == 2 and "column" in result.output

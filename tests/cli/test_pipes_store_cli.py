@@ -154,6 +154,6 @@ def test_import_with_the_real_model(db, tmp_path):
     path.write_text("IA LB\nLC LD\n", encoding="utf-8")
     result = run("import", str(path), "--db", db)
     assert result.exit_code == 0, result.output
-    assert "1 solutions" in result.output
+    assert "1 solution stored" in result.output
     assert run("check", "tiny", "ACD", "--db", db).exit_code == 0
     assert run("check", "tiny", "ABD", "--db", db).exit_code == 1

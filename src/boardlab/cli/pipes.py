@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import sys
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -70,3 +71,23 @@ def solve_command(
             return
         for s in itertools.islice(solutions(level), limit):
             typer.echo(s.code if codes_only else str(s))
+
+
+@app.command("count")
+def count_command(
+    level: Annotated[str, typer.Argument(help="A level file ('-' for stdin).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """The exact number of solutions, by a frontier dynamic program (no enumeration)."""
+    from boardlab.puzzles.pipes.count import count_level
+
+    with edge():
+        grid = read_level(level)
+        started = time.perf_counter()
+        count = count_level(grid)
+        seconds = time.perf_counter() - started
+        if as_json:
+            echo_json({"rows": grid.rows, "cols": grid.cols, "count": count,
+                       "seconds": round(seconds, 6)})
+        else:
+            typer.echo(count)

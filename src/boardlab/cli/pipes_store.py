@@ -86,7 +86,7 @@ def register(app: typer.Typer) -> None:
         """Store a level and the code of every one of its solutions."""
         with edge():
             level_id, count, url = import_level(level, name, db)
-            typer.echo(f"level {level_id} ({name or level.stem}): {count} solutions "
+            typer.echo(f"level {level_id} ({name or level.stem}): {_solutions(count)} "
                        f"stored in {url}")
 
     @app.command("export")
@@ -125,7 +125,7 @@ def register(app: typer.Typer) -> None:
                 return
             for level in levels:
                 typer.echo(f"{level.id:>4}  {level.name}  {level.rows}x{level.cols}  "
-                           f"{level.solution_count} solutions  "
+                           f"{_solutions(level.solution_count)}  "
                            f"{level.created_at:%Y-%m-%d %H:%M} UTC")
 
     @app.command("check")
@@ -140,3 +140,8 @@ def register(app: typer.Typer) -> None:
             valid = pipe_store.check_code(store, level, code)
         typer.echo("valid" if valid else "not valid")
         raise typer.Exit(0 if valid else 1)
+
+
+def _solutions(count: int) -> str:
+    """``1 solution``, ``2 solutions``."""
+    return f"{count} solution{'' if count == 1 else 's'}"
