@@ -141,3 +141,17 @@ def test_count_agrees_with_solve(tmp_path):
     bad.write_text("LA QB\n")
     result = CliRunner().invoke(main_app, ["pipes", "count", str(bad)])
     assert result.exit_code == 2 and "column" in result.output
+
+
+def test_generate_command(tmp_path):
+    out = tmp_path / "gen.txt"
+    result = CliRunner().invoke(app, ["pipes", "generate", "--rows", "5", "--cols", "5",
+                                      "--solutions", "2", "--seed", "3", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    codes = CliRunner().invoke(app, ["pipes", "solve", str(out), "--codes-only"])
+    assert len(codes.output.split()) == 2
+    printed = CliRunner().invoke(app, ["pipes", "generate", "--rows", "5", "--cols", "5",
+                                       "--solutions", "2", "--seed", "3"])
+    assert printed.output == out.read_text()
+    bad = CliRunner().invoke(app, ["pipes", "generate", "--rows", "1", "--cols", "1"])
+    assert bad.exit_code == 2 and "at least 2 cells" in bad.output

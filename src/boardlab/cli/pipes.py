@@ -91,3 +91,35 @@ def count_command(
                        "seconds": round(seconds, 6)})
         else:
             typer.echo(count)
+
+
+@app.command("generate")
+def generate_command(
+    rows: Annotated[int, typer.Option("--rows", help="Grid rows.")],
+    cols: Annotated[int, typer.Option("--cols", help="Grid columns.")],
+    solutions_: Annotated[int, typer.Option(
+        "--solutions", help="Exact number of solutions (1: a classic puzzle).")] = 1,
+    seed: Annotated[int | None, typer.Option(help="Seed, for a reproducible level.")] = None,
+    out: Annotated[Path | None, typer.Option(help="Write the level here.")] = None,
+) -> None:
+    """A random level with exactly K solutions, letters and a difficulty rating."""
+    from boardlab.puzzles.pipes.generate import generate
+
+    with edge():
+        made = generate(rows, cols, solutions_, seed=seed)
+        text = (f"# {rows}x{cols}, {made.solutions} solution"
+                f"{'' if made.solutions == 1 else 's'}, difficulty {made.difficulty}"
+                + (f", seed {seed}" if seed is not None else "") + "\n" + str(made.level))
+        if not text.endswith("\n"):
+            text += "\n"
+        if out is None:
+            typer.echo(text, nl=False)
+            return
+        tmp = out.with_name(out.name + ".tmp")
+        try:
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(out)
+        except OSError as e:
+            tmp.unlink(missing_ok=True)
+            raise PuzzleError(f"{out}: cannot write: {e.strerror}") from None
+        typer.echo(f"wrote {out}: {made.solutions} solutions, difficulty {made.difficulty}")
