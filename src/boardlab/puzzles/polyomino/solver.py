@@ -339,6 +339,23 @@ def _all_coverable(empty: np.uint64, counts: np.ndarray, sizes: np.ndarray,
 
 
 @njit(cache=True, inline="always")
+def _record(sols: np.ndarray, nsols: int, pid_s: np.ndarray, d: int, q: int, grow: bool,
+            depth_max: int) -> tuple[np.ndarray, int]:
+    """Store the tiling on the stack (placements ``pid_s[:d]`` then ``q``) as row
+    ``nsols`` of ``sols``, doubling the array when it is full and may ``grow``."""
+    if nsols == sols.shape[0] and grow:
+        bigger = np.empty((2 * sols.shape[0], depth_max), np.int32)
+        bigger[:nsols] = sols[:nsols]
+        sols = bigger
+    if nsols < sols.shape[0]:
+        sols[nsols, :d] = pid_s[:d]
+        sols[nsols, d] = q
+        sols[nsols, d + 1:] = -1
+        nsols += 1
+    return sols, nsols
+
+
+@njit(cache=True, inline="always")
 def _tt_slot(occ: np.ndarray, ck: np.ndarray, mask: int) -> int:
     h = _SEED
     for w in range(occ.shape[0]):
@@ -471,15 +488,7 @@ def _search_word(occ0, start, split, pmask, pnext, pnb, pkind, sizes, counts, fw
             if nocc == ALL:
                 count += 1
                 if collect:
-                    if nsols == sols.shape[0] and grow:
-                        bigger = np.empty((2 * sols.shape[0], depth_max), np.int32)
-                        bigger[:nsols] = sols[:nsols]
-                        sols = bigger
-                    if nsols < sols.shape[0]:
-                        sols[nsols, :d] = pid_s[:d]
-                        sols[nsols, d] = q
-                        sols[nsols, d + 1:] = -1
-                        nsols += 1
+                    sols, nsols = _record(sols, nsols, pid_s, d, q, grow, depth_max)
                 if count >= limit:
                     complete = False
                     break
@@ -656,15 +665,7 @@ def _search_words(occ0, start, split, pmask, pnext, pw0, pw1, pnbc, pkind, sizes
             if rem_s[d] == sizes[k]:
                 count += 1
                 if collect:
-                    if nsols == sols.shape[0] and grow:
-                        bigger = np.empty((2 * sols.shape[0], depth_max), np.int32)
-                        bigger[:nsols] = sols[:nsols]
-                        sols = bigger
-                    if nsols < sols.shape[0]:
-                        sols[nsols, :d] = pid_s[:d]
-                        sols[nsols, d] = q
-                        sols[nsols, d + 1:] = -1
-                        nsols += 1
+                    sols, nsols = _record(sols, nsols, pid_s, d, q, grow, depth_max)
                 if count >= limit:
                     complete = False
                     break
