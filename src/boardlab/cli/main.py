@@ -399,5 +399,68 @@ def arena(
                    f"{result.score_rate:.3f}, 95% interval [{low:.3f}, {high:.3f}] (Wilson)")
 
 
+@app.command()
+def solve(
+    game: GameName,
+    option: OptionList = None,
+    moves: Annotated[str, typer.Option(
+        help="Solve the position after these moves (spaces, commas or semicolons).")] = "",
+    position: Annotated[str | None, typer.Option(
+        help="Start from this position (the game's text form).")] = None,
+    all_moves: Annotated[bool, typer.Option(
+        "--all-moves", help="Give the exact value of every legal move, not only the best.")
+    ] = False,
+    table_bits: Annotated[int, typer.Option(
+        min=10, max=30, help="quantum-tic-tac-toe: transposition table of 2**BITS slots "
+                             "(20 bytes each).")] = 24,
+    seconds: Annotated[float | None, typer.Option(
+        "--time", min=0.0, help="Other games: give up after this many seconds.")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Compute the exact value of a position under perfect play.
+
+    The value is the first player's points minus the second's. quantum-tic-tac-toe
+    has a compiled solver for every option; other games use a full alpha-beta search.
+    """
+    from boardlab.ai.exact import solve_position
+
+    with _edge():
+        loaded = _load(game, option)
+        start = loaded.initial_state() if position is None else loaded.parse_state(position)
+        state = start.play_all(_split_moves(moves))
+        console = Console(stderr=True)
+        with Progress(TextColumn("solving"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), console=console, transient=True,
+                      disable=not console.is_terminal) as bar:
+            task = bar.add_task("moves", total=None)
+            report = solve_position(
+                state, all_moves=all_moves, table_bits=table_bits, seconds=seconds,
+                progress=lambda done, total: bar.update(task, completed=done, total=total))
+        rate = report.nodes / report.seconds if report.seconds > 0 else 0.0
+        if as_json:
+            _echo_json({"game": loaded.name, "options": dict(loaded.options),
+                        "position": str(state), "value": str(report.value),
+                        "verdict": report.verdict,
+                        "best_move": report.best.notation if report.best else None,
+                        "moves": [{"move": m.notation, "value": str(v)}
+                                  for m, v in report.moves] if all_moves else [],
+                        "nodes": report.nodes, "seconds": round(report.seconds, 3)})
+            return
+        names_ = loaded.player_names
+        typer.echo(f"{loaded.name} {' '.join(_split_moves(moves)) or str(state)}")
+        typer.echo(f"value: {report.verdict} ({names_[0]} - {names_[1]} = {report.value})")
+        if report.best is not None:
+            typer.echo(f"best move: {report.best.notation}")
+        if all_moves:
+            table = Table(title="every move")
+            table.add_column("move")
+            table.add_column(f"value ({names_[0]} - {names_[1]})", justify="right")
+            for move, value in report.moves:
+                table.add_row(Text(move.notation), str(value))
+            Console().print(table)
+        typer.echo(f"nodes: {report.nodes:,}; time: {report.seconds:.2f} s"
+                   + (f" ({rate:,.0f} nodes/s)" if rate else ""))
+
+
 if __name__ == "__main__":
     main()

@@ -1,0 +1,227 @@
+"""Exact game values: the value of a position under perfect play, with the best moves.
+
+Two solvers sit behind :func:`solve_position`:
+
+* quantum tic-tac-toe has a compiled alpha-beta solver
+  (:mod:`boardlab.games.fast.quantum_kernel`) with an exact transposition table
+  over the board's eight symmetries, for every option of the game;
+* any other game is searched to the end by the generic alpha-beta
+  (:mod:`boardlab.ai.alphabeta`), which is enough for small games.
+
+Values are the first player's points minus the second's (a win 1, Goff's X 1 vs
+O 1/2 is 1/2), as exact fractions.
+
+>>> from boardlab import load
+>>> report = solve_position(load("tic-tac-toe").initial_state())
+>>> report.value, report.verdict
+(Fraction(0, 1), 'draw')
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from boardlab.ai.alphabeta import WIN_SCALE, Searcher
+from boardlab.core.game import State
+from boardlab.core.move import Move
+from boardlab.errors import BotError
+
+#: Default transposition table of the quantum solver: 2**24 slots, about 400 MB.
+DEFAULT_TABLE_BITS = 24
+
+
+@dataclass(frozen=True)
+class SolveReport:
+    """The exact value of a position and how it was found.
+
+    ``value`` is the first player's points minus the second's under perfect play;
+    ``moves`` lists ``(move, value)`` for the root moves that were evaluated
+    exactly (all of them when ``all_moves`` was asked), best first for the player
+    to move; ``nodes`` counts the positions searched.
+    """
+
+    value: Fraction
+    best: Move | None
+    nodes: int
+    seconds: float
+    moves: tuple[tuple[Move, Fraction], ...] = field(default=())
+    player_names: tuple[str, ...] = ("first", "second")
+
+    @property
+    def verdict(self) -> str:
+        """``'draw'`` or ``'<first player> wins by <points>'`` and the like."""
+        if self.value == 0:
+            return "draw"
+        winner = self.player_names[0] if self.value > 0 else self.player_names[1]
+        margin = abs(self.value)
+        if margin == 1:
+            return f"{winner} wins"
+        return f"{winner} wins by {_points(margin)}"
+
+
+def _points(x: Fraction) -> str:
+    whole, part = divmod(x, 1)
+    text = str(int(whole)) if whole else ""
+    if part:
+        text = f"{text} {part}".strip()
+    return f"{text} point{'s' if x > 1 else ''}"
+
+
+class QuantumSolver:
+    """The compiled exact solver of quantum tic-tac-toe, keeping its transposition
+    table between calls (positions of one game with one set of options)."""
+
+    def __init__(self, game, table_bits: int = DEFAULT_TABLE_BITS):
+        from boardlab.games import fast
+
+        self.kernel = fast.kernel("quantum_kernel")
+        k = self.kernel
+        options = game.options
+        self.game = game
+        self.opt = np.array([1 if options["numbering"] == "goff" else 0,
+                             k.SCORING_CODES[options["scoring"]],
+                             int(options["deterministic_moves"]), int(options["duplicate_pair"]),
+                             int(options["last_square_classical"]), int(options["misere"])],
+                            dtype=np.int64)
+        size = 1 << table_bits
+        self.keys = np.full((size, 2), -1, dtype=np.int64)
+        self.vals = np.zeros((size, 4), dtype=np.int8)
+        self.moves = np.zeros((k.MAX_PLY, k.MAX_MOVES), dtype=np.int64)
+        self.history = np.zeros((2, 128), dtype=np.int64)
+        self.counters = np.zeros(2, dtype=np.int64)
+        self.st = np.zeros((k.MAX_PLY, k.WIDTH), dtype=np.int64)
+
+    def row(self, state) -> np.ndarray:
+        """The kernel's encoding of a :class:`~boardlab.games.quantum.QuantumState`."""
+        k = self.kernel
+        row = np.zeros(k.WIDTH, dtype=np.int64)
+        row[k.CLS:k.CLS + 9] = state.classical
+        row[k.PA:k.PA + 10] = -1
+        row[k.PB:k.PB + 10] = -1
+        for n, (a, b) in state.pairs.items():
+            row[k.PA + n] = a
+            row[k.PB + n] = b
+        row[k.MADE] = state.made
+        row[k.PENDING] = int(state.pending)
+        return row
+
+    def value(self, state, alpha: int = -5, beta: int = 5) -> int:
+        """X's margin in half points of a position (fail-soft in the window)."""
+        outcome = state.outcome()
+        if outcome is not None:
+            return int((outcome[0] - outcome[1]) * 2)
+        self.st[0] = self.row(state)
+        return int(self.kernel.search(self.st, 0, alpha, beta, self.opt, self.keys,
+                                      self.vals, self.moves, self.history, self.counters))
+
+    @property
+    def nodes(self) -> int:
+        """Positions searched since the solver was made."""
+        return int(self.counters[0])
+
+
+def solve_position(state: State, *, all_moves: bool = False,
+                   table_bits: int = DEFAULT_TABLE_BITS, seconds: float | None = None,
+                   progress: Callable[[int, int], None] | None = None) -> SolveReport:
+    """The exact value of ``state`` (not over) and a best move.
+
+    With ``all_moves`` every root move's exact value is computed (slower: no
+    pruning at the root); ``progress(done, total)`` is called after each root move.
+    ``seconds`` bounds the generic solver's search (per root move with
+    ``all_moves``); :class:`BotError` if it runs out before the end of every line.
+    """
+    if state.is_terminal():
+        raise BotError("the game is over; there is nothing to solve")
+    started = time.perf_counter()
+    names = tuple(state.game.player_names)
+    if state.game.name == "quantum-tic-tac-toe":
+        return _solve_quantum(state, all_moves, table_bits, progress, started, names)
+    return _solve_generic(state, all_moves, seconds, progress, started, names)
+
+
+def _solve_quantum(state, all_moves, table_bits, progress, started, names) -> SolveReport:
+    solver = QuantumSolver(state.game, table_bits)
+    moves = state.legal_moves()
+    maximise = state.to_move == 0
+    results: list[tuple[Move, Fraction]] = []
+    best_value: int | None = None
+    best_move = None
+    for i, move in enumerate(moves):
+        child = state.play(move)
+        if all_moves or best_value is None:
+            v = solver.value(child)
+        else:
+            # Only whether the move beats the best so far matters: a null window.
+            if maximise:
+                v = solver.value(child, best_value, best_value + 1)
+            else:
+                v = solver.value(child, best_value - 1, best_value)
+        better = best_value is None or (v > best_value if maximise else v < best_value)
+        if better and not all_moves and best_value is not None:
+            v = solver.value(child)  # the move is better: its exact value
+            better = v > best_value if maximise else v < best_value
+        if all_moves or better or best_value is None:
+            results.append((move, Fraction(v, 2)))
+        if better:
+            best_value, best_move = v, move
+        if progress is not None:
+            progress(i + 1, len(moves))
+    assert best_value is not None
+    results.sort(key=lambda mv: -mv[1] if maximise else mv[1])
+    return SolveReport(Fraction(best_value, 2), best_move, solver.nodes,
+                       time.perf_counter() - started, tuple(results), names)
+
+
+def _solve_generic(state: State, all_moves, seconds, progress, started, names) -> SolveReport:
+    searcher = Searcher()
+
+    def run(position: State):
+        result = searcher.search(position, seconds=seconds)
+        if not result.complete and result.proven is None:
+            raise BotError(f"not solved within {seconds:g} s (searched {result.depth} plies "
+                           f"deep, {result.nodes:,} nodes); the game is too big for the "
+                           f"generic solver")
+        return result
+
+    me = state.to_move
+    sign = 1 if me == 0 else -1
+    moves = state.legal_moves()
+    nodes = 0
+    results: list[tuple[Move, Fraction]] = []
+    if all_moves:
+        for i, move in enumerate(moves):
+            child = state.play(move)
+            if child.is_terminal():
+                out = child.outcome()
+                assert out is not None
+                value = out[0] - out[1]
+            else:
+                result = run(child)
+                nodes += result.nodes
+                value = _margin(result.value) * (1 if child.to_move == 0 else -1)
+            results.append((move, value))
+            if progress is not None:
+                progress(i + 1, len(moves))
+        results.sort(key=lambda mv: -mv[1] * sign)
+        best_move, value = results[0]
+    else:
+        result = run(state)
+        nodes = result.nodes
+        value = _margin(result.value) * sign
+        best_move = result.move
+        if progress is not None:
+            progress(len(moves), len(moves))
+    return SolveReport(value, best_move, nodes, time.perf_counter() - started,
+                       tuple(results), names)
+
+
+def _margin(value: float) -> Fraction:
+    """The points margin behind an alpha-beta value (decided results only)."""
+    if abs(value) <= 1.0:
+        return Fraction(0)
+    return Fraction(value / WIN_SCALE).limit_denominator(100)
