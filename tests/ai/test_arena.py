@@ -86,3 +86,16 @@ def test_play_game_rejects_an_illegal_bot_move():
 def test_no_games():
     result = arena(TTT, RandomBot(), RandomBot(), 0)
     assert (result.wins, result.draws, result.losses, result.score_rate) == (0, 0, 0, 0.0)
+
+
+def test_games_scoring_more_than_one_point_keep_the_interval_in_range():
+    # Goff's quantum tic-tac-toe gives 1 1/2 or 2 points for simultaneous lines: the
+    # match score (win 1, draw 1/2) stays a proportion, the points are reported apart.
+    game = load("quantum-tic-tac-toe")
+    result = arena(game, RandomBot(seed=3), RandomBot(seed=4), 40)
+    big = [g for g in result.games if max(g.returns) > 1]
+    assert big, "the seeds should produce a game worth more than one point"
+    assert result.score == result.wins + Fraction(result.draws, 2)
+    assert result.points == sum(g.points for g in result.games)
+    low, high = result.interval
+    assert 0 <= low <= result.score_rate <= high <= 1

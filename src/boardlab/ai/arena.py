@@ -3,7 +3,9 @@
 Bot 1 takes seat ``i % players`` in game ``i`` (so in a two-player game it moves
 first in games 0, 2, 4, ...) and bot 2 every other seat. A game counts as a win
 for bot 1 when it scores more points than every other seat, a loss when some
-seat scores more, a draw otherwise; bot 1's *score* is the sum of its points.
+seat scores more, a draw otherwise. Bot 1's *score* counts a win 1 and a draw 1/2;
+its *points* add up the game's own returns, which differ where a game scores more
+than 1 for a win (Goff's quantum tic-tac-toe gives 1 1/2 for two lines).
 
 The 95% confidence interval of the score rate (score / games) is the Wilson
 score interval (Wilson, "Probable inference, the law of succession, and
@@ -83,12 +85,17 @@ class ArenaResult:
 
     @property
     def score(self) -> Fraction:
-        """Bot 1's total points."""
+        """Bot 1's match score: 1 per win, 1/2 per draw."""
+        return self.wins + Fraction(self.draws, 2)
+
+    @property
+    def points(self) -> Fraction:
+        """Bot 1's total points as the game scores them."""
         return sum((g.points for g in self.games), Fraction(0))
 
     @property
     def score_rate(self) -> float:
-        """Bot 1's mean points per game (0 with no games)."""
+        """Bot 1's mean score per game, in [0, 1] (0 with no games)."""
         return float(self.score / len(self.games)) if self.games else 0.0
 
     @property

@@ -354,6 +354,7 @@ def _arena_json(result: ArenaResult) -> dict[str, Any]:
     return {"game": result.game, "bot1": result.bot1, "bot2": result.bot2,
             "games": len(result.games), "wins": result.wins, "draws": result.draws,
             "losses": result.losses, "score": _number(result.score),
+            "points": _number(result.points),
             "score_rate": result.score_rate, "interval": [low, high],
             "interval_method": "wilson"}
 
@@ -397,6 +398,9 @@ def arena(
                    f"{result.losses} losses")
         typer.echo(f"score {result.score}/{len(result.games)} = "
                    f"{result.score_rate:.3f}, 95% interval [{low:.3f}, {high:.3f}] (Wilson)")
+        if result.points != result.score:
+            typer.echo(f"points as {result.game} scores them: {result.bot1} {result.points} "
+                       f"in {len(result.games)} games")
 
 
 @app.command()

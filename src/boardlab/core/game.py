@@ -26,7 +26,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from boardlab.core.board import Board
-from boardlab.core.move import Move
+from boardlab.core.move import Move, Piece
 from boardlab.errors import IllegalMoveError, NotationError, OptionError
 
 Returns = tuple[Fraction, ...]
@@ -202,6 +202,21 @@ class Game(ABC):
         ``None`` means no heuristic (bots then use 0 or playouts)."""
         return None
 
+    def closure(self, state: State, group: Sequence[int], move: Move) -> list[int]:
+        """The selected ``group`` of cells extended as ``move`` demands, for
+        selecting group moves in a UI (Dagaz's ``closure``; see
+        :mod:`boardlab.core.selection`). The default brings in the own pieces a
+        push moves; games with long pushes or explicit groups override it."""
+        from boardlab.core.selection import push_closure
+
+        return push_closure(state, group, move)
+
+    def group_moves(self, state: State, group: Iterable[int]) -> list[Move]:
+        """The legal moves of ``state`` that move exactly the pieces on ``group``."""
+        from boardlab.core.selection import moves_for_group
+
+        return moves_for_group(state, group)
+
     def info(self) -> dict[str, Any]:
         """Metadata as JSON-ready data."""
         return {"name": self.name, "description": self.description, "source": self.source,
@@ -332,6 +347,11 @@ class State(ABC):
     def render(self) -> str:
         """A human-friendly drawing for the terminal (defaults to the text form)."""
         return str(self)
+
+    def piece_at(self, cell: int) -> Piece | None:
+        """The piece on board cell ``cell`` (the top piece of a stack), or ``None``.
+        Games with pieces on a board override this; group selection relies on it."""
+        return None
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data that :meth:`Game.state_from_json` reads back."""

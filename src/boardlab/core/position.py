@@ -307,6 +307,10 @@ class PieceState(State):
                 self.ply)
 
     # --- helpers for rules and results ---------------------------------------------------
+    def piece_at(self, cell: int) -> Piece | None:
+        """The piece on ``cell``, or ``None``."""
+        return self.cells[cell]
+
     def pieces_of(self, player: int) -> list[int]:
         """Cells holding ``player``'s pieces, in cell order."""
         return [c for c, p in enumerate(self.cells) if p is not None and p.owner == player]
