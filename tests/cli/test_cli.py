@@ -231,3 +231,15 @@ def test_installed_script():
                             capture_output=True, text=True, timeout=60)
     assert failed.returncode == 2
     assert failed.stderr.startswith("error: unknown game") and "Traceback" not in failed.stderr
+
+
+def test_play_quantum_tic_tac_toe_shows_spooky_marks_and_the_pending_collapse():
+    # Two humans: O2 on the same squares as X1 closes a 2-cycle that X must collapse.
+    result = run("play", "quantum-tic-tac-toe", "--player2", "human",
+                 stdin="1-2\n1-2\n>1\nquit\n")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "x₁" in out and "o₂*" in out
+    assert "X collapses it, →1 or →2" in out
+    assert "[O2]" in out and "[X1]" in out
+    assert "game abandoned" in out
