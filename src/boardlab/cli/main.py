@@ -396,7 +396,7 @@ def arena(
                    "alternating who moves first")
         typer.echo(f"{result.bot1}: {result.wins} wins, {result.draws} draws, "
                    f"{result.losses} losses")
-        typer.echo(f"score {result.score}/{len(result.games)} = "
+        typer.echo(f"score {float(result.score):g}/{len(result.games)} = "
                    f"{result.score_rate:.3f}, 95% interval [{low:.3f}, {high:.3f}] (Wilson)")
         if result.points != result.score:
             typer.echo(f"points as {result.game} scores them: {result.bot1} {result.points} "
