@@ -43,6 +43,26 @@ def empty_board(table_bits: int) -> None:
               f"{report.nodes / report.seconds:>10,.0f}  {published}")
 
 
+#: One first move per symmetry class of square pairs.
+FIRST_MOVES = ("X1:1-9", "X1:1-3", "X1:1-2", "X1:1-6", "X1:1-5", "X1:2-8", "X1:2-4", "X1:2-5")
+
+
+def first_moves(table_bits: int) -> None:
+    """The value of every first move (one per symmetry class) under narrow and complete
+    scoring; published (boardgames.stackexchange q. 7085, after Ishizeki and Matsuura):
+    under narrow scoring X wins by playing in opposite corners."""
+    print()
+    print("Value of each first move (X's points minus O's), one per symmetry class")
+    print(f"{'scoring':12} " + " ".join(f"{m:>7}" for m in FIRST_MOVES) + "  seconds")
+    for scoring in ("narrow", "complete", "goff-points"):
+        game = boardlab.load("quantum-tic-tac-toe", scoring=scoring)
+        solver = QuantumSolver(game, table_bits=table_bits)
+        t = time.perf_counter()
+        values = [Fraction(solver.value(game.initial_state().play(m)), 2) for m in FIRST_MOVES]
+        print(f"{scoring:12} " + " ".join(f"{str(v):>7}" for v in values)
+              + f"  {time.perf_counter() - t:7.1f}")
+
+
 def baseline(positions: int, made: int) -> None:
     game = boardlab.load("quantum-tic-tac-toe")
     rng = random.Random("quantum-benchmark")
@@ -80,6 +100,7 @@ def main() -> None:
     parser.add_argument("--table-bits", type=int, default=24)
     args = parser.parse_args()
     empty_board(args.table_bits)
+    first_moves(args.table_bits)
     baseline(args.positions, args.made)
 
 
