@@ -42,6 +42,9 @@ class PieceGame(Game):
 
     #: One-character symbol -> piece; upper/lower case conventionally by owner.
     pieces: ClassVar[Mapping[str, Piece]]
+    #: The class of the game's positions: a game may subclass :class:`PieceState`
+    #: (to read extra notations or draw its board), and clones keep the subclass.
+    state_class: ClassVar[type[PieceState]]
 
     @abstractmethod
     def make_board(self) -> Board:
@@ -107,7 +110,7 @@ class PieceGame(Game):
         cells: list[Piece | None] = [None] * self.board.size
         for name, piece in self.initial_placement().items():
             cells[self.board.cell(name)] = piece
-        return PieceState(self, cells, 0, dict(self.initial_reserves()), 0)
+        return self.state_class(self, cells, 0, dict(self.initial_reserves()), 0)
 
     def parse_state(self, text: str) -> PieceState:
         """Read the text form (see the module docstring)."""
@@ -150,7 +153,7 @@ class PieceGame(Game):
                 ply = int(extra[4:])
             else:
                 raise NotationError("unknown field", where=repr(extra))
-        return PieceState(self, cells, names.index(parts[1].lower()), reserves, ply)
+        return self.state_class(self, cells, names.index(parts[1].lower()), reserves, ply)
 
     def _piece_of(self, symbol: str, where: str) -> Piece | None:
         if symbol == ".":
@@ -288,7 +291,7 @@ class PieceState(State):
         self.ply -= 1
 
     def clone(self) -> PieceState:
-        new = PieceState.__new__(PieceState)
+        new = type(self).__new__(type(self))
         new.game = self.game
         new.cells = self.cells[:]
         new._to_move = self._to_move
@@ -356,3 +359,6 @@ class PieceState(State):
         lines.append("    " + " ".join(files))
         lines.append(turn)
         return "\n".join(lines)
+
+
+PieceGame.state_class = PieceState

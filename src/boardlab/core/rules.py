@@ -396,7 +396,12 @@ def run_all(program: Sequence[Instruction], c: Cursor, out: list[tuple[Action, .
 @dataclass(frozen=True)
 class Template:
     """A piece move: ``program`` run from every piece of the mover of a type in
-    ``kinds`` (all types when empty). ``priority``: higher classes shadow lower ones."""
+    ``kinds`` (all types when empty). ``priority``: higher classes shadow lower ones.
+
+    A move's actions come out in the order the program performs them (each
+    ``cascade``, ``to`` and ``add`` appends its shift where the walk is), so a game's
+    notation may rely on that order, e.g. the first shift of a push is the trailing
+    piece's."""
 
     program: Sequence[Instruction]
     kinds: tuple[str, ...] = ()
@@ -457,40 +462,127 @@ class Group(Template):
     sizes: tuple[int, ...] = (1, 2, 3)
     capture: bool = True
     accept: Callable[[PieceState, tuple[tuple[int, int], ...]], bool] | None = None
+    #: With fewer pieces (of ``kinds``) than the smallest size, all of them move
+    #: together (Taacoca: three stones, or all when fewer are left).
+    all_if_fewer: bool = False
+
+    def _sizes(self, state: PieceState, player: int) -> tuple[int, ...]:
+        if not self.all_if_fewer:
+            return self.sizes
+        left = sum(1 for p in state.cells if p is not None and p.owner == player
+                   and (not self.kinds or p.kind in self.kinds))
+        if 0 < left < min(self.sizes):
+            return (left,)
+        return self.sizes
 
     def generate(self, state: PieceState, player: int) -> list[tuple[Action, ...]]:
         if self.single is None:
             raise BoardError("Group needs a single(direction) program")
         out: list[tuple[Action, ...]] = []
-        cells = state.cells
+        sizes = self._sizes(state, player)
         for d in self.directions:
             steps: list[tuple[int, int]] = []
             for actions in Template(self.single(d), self.kinds).generate(state, player):
                 shifts = [a for a in actions if isinstance(a, Shift)]
                 if len(shifts) == 1:
                     steps.append((shifts[0].source, shifts[0].target))
-            for k in self.sizes:
-                for combo in itertools.combinations(steps, k):
-                    sources = {s for s, _ in combo}
-                    if len(sources) < k:
-                        continue
-                    targets = [t for _, t in combo]
-                    if len(set(targets)) < k:
-                        continue
-                    captures: list[Action] = []
-                    ok = True
-                    for t in targets:
-                        occupant = cells[t]
-                        if occupant is None or t in sources:
-                            continue
-                        if occupant.owner == player or not self.capture:
-                            ok = False
-                            break
-                        captures.append(Capture(t))
-                    if not ok or (self.accept is not None and not self.accept(state, combo)):
-                        continue
-                    out.append((*captures, *(Shift(s, t) for s, t in combo)))
+            groups = _chain_groups(state, player, steps, sizes, self.capture)
+            if groups is None:
+                groups = _product_groups(state, player, steps, sizes, self.capture)
+            for combo in groups:
+                shifts_of = tuple(steps[i] for i in combo)
+                if self.accept is not None and not self.accept(state, shifts_of):
+                    continue
+                sources = {s for s, _ in shifts_of}
+                captures = [Capture(t) for _, t in shifts_of
+                            if t not in sources and state.cells[t] is not None]
+                out.append((*captures, *(Shift(s, t) for s, t in shifts_of)))
         return out
+
+
+def _product_groups(state: PieceState, player: int, steps: list[tuple[int, int]],
+                    sizes: tuple[int, ...], capture: bool) -> list[tuple[int, ...]]:
+    """Every set of ``sizes`` steps of distinct pieces that bumps into no own piece
+    staying behind: the plain Cartesian product, for any single-step program."""
+    cells = state.cells
+    groups: list[tuple[int, ...]] = []
+    for k in sizes:
+        for combo in itertools.combinations(range(len(steps)), k):
+            sources = {steps[i][0] for i in combo}
+            targets = {steps[i][1] for i in combo}
+            if len(sources) < k or len(targets) < k:
+                continue
+            ok = True
+            for i in combo:
+                occupant = cells[steps[i][1]]
+                if occupant is None or steps[i][1] in sources:
+                    continue
+                if occupant.owner == player or not capture:
+                    ok = False
+                    break
+            if ok:
+                groups.append(combo)
+    return groups
+
+
+def _chain_groups(state: PieceState, player: int, steps: list[tuple[int, int]],
+                  sizes: tuple[int, ...], capture: bool) -> list[tuple[int, ...]] | None:
+    """The same groups as :func:`_product_groups`, in the same order, found without
+    trying every combination; ``None`` when the steps do not have the shape it needs
+    (one step per piece and per target, as with a one-cell step in one direction).
+
+    A step onto an own piece is only legal when that piece moves too, so the steps
+    form chains, each ending in a step onto an empty cell or an enemy (or a blocked
+    one, which kills the whole chain). A legal group takes a tail of each chain;
+    the groups of ``k`` pieces are the ways of splitting ``k`` among the chains.
+    """
+    cells = state.cells
+    by_source = {s: i for i, (s, _) in enumerate(steps)}
+    if len(by_source) < len(steps) or len({t for _, t in steps}) < len(steps):
+        return None
+    successor: list[int | None] = []
+    for _, t in steps:
+        occupant = cells[t]
+        if occupant is not None and occupant.owner == player:
+            successor.append(by_source.get(t, -2))  # -2: an own piece that cannot move
+        elif occupant is not None and not capture:
+            successor.append(-2)
+        else:
+            successor.append(None)
+    has_parent = {j for j in successor if j is not None and j >= 0}
+    chains: list[list[int]] = []
+    seen = 0
+    for i in range(len(steps)):
+        if i in has_parent:
+            continue
+        chain = [i]
+        nxt = successor[i]
+        while nxt is not None and nxt >= 0:
+            chain.append(nxt)
+            nxt = successor[nxt]
+        seen += len(chain)
+        if nxt is None:  # the chain ends on a free cell or a capture
+            chains.append(chain)
+    if seen < len(steps):  # pieces stepping into each other in a ring
+        return None
+
+    groups: list[tuple[int, ...]] = []
+
+    def split(c: int, left: int, taken: list[int], found: list[tuple[int, ...]]) -> None:
+        if left == 0:
+            found.append(tuple(sorted(taken)))
+            return
+        if c == len(chains):
+            return
+        chain = chains[c]
+        for n in range(min(left, len(chain)), -1, -1):
+            split(c + 1, left - n, taken + chain[len(chain) - n:], found)
+
+    for k in sizes:
+        found: list[tuple[int, ...]] = []
+        split(0, k, [], found)
+        groups.extend(sorted(found))
+    return groups
 
 
 Invariant = Callable[["PieceState", Move, int], bool]
@@ -519,9 +611,10 @@ class Rules:
                 if actions in seen:
                     continue
                 seen.add(actions)
-                move = Move(game.notation(state, actions), actions, tag=template.name)
-                if self.invariants and not self._keeps(state, move, player):
+                if self.invariants and not self._keeps(state, Move("", actions), player):
                     continue
+                # The notation is built only for the moves the invariants keep.
+                move = Move(game.notation(state, actions), actions, tag=template.name)
                 by_priority.setdefault(template.priority, []).append(move)
         if not by_priority:
             return []

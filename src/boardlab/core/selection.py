@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from boardlab.core.move import Move, Shift
+from boardlab.core.move import Capture, Move, Shift
 
 if TYPE_CHECKING:
     from boardlab.core.game import State
@@ -36,9 +36,11 @@ def _own(state: State, cell: int) -> bool:
 
 
 def moved_pieces(state: State, move: Move) -> frozenset[int]:
-    """The cells of the mover's own pieces that ``move`` shifts."""
-    return frozenset(a.source for a in move.actions
-                     if isinstance(a, Shift) and _own(state, a.source))
+    """The cells of the mover's own pieces that ``move`` shifts or removes (GESS
+    carries stones off the board: they are part of the group that moved)."""
+    return frozenset(a.source if isinstance(a, Shift) else a.cell for a in move.actions
+                     if (isinstance(a, Shift) and _own(state, a.source))
+                     or (isinstance(a, Capture) and _own(state, a.cell)))
 
 
 def push_closure(state: State, group: Sequence[int], move: Move) -> list[int]:

@@ -1,0 +1,266 @@
+"""GESS: chess-like pieces made of Go stones in 3x3 footprints.
+
+Rules (the Puzzles and Games Ring of the Archimedeans; Paul Bolchover, "Gess the
+Game", Eureka 53, 1994, archim.org.uk/eureka/53/gess.html; Wikipedia, "Gess";
+chessvariants.com, "GESS -- a new chess/go variant"; Dagaz's
+/work/shared/zrf/other-games/gess.zrf for the setup):
+
+* The board is a 20x20 grid of squares, ``a1`` (bottom left) to ``t20``. Play uses
+  the inner 18x18 (``b2``-``s19``); the outer ring only completes footprints near
+  the edge: no stone ever stays there.
+* Black and White have 43 stones each, Black (who moves first) on rows 2-4 and 7,
+  White on the mirror image, rows 19-17 and 14 (the Eureka / ZRF setup).
+* A *piece* is any 3x3 footprint whose centre is on the inner board and which holds
+  at least one stone of the mover and none of the opponent. It can move in the
+  direction of each of its eight outer squares that holds a stone; with a stone in
+  the centre it may go any distance, otherwise at most three squares.
+* The footprint moves as a unit, all its stones (and empty squares) together, one
+  square at a time. As soon as it overlaps other stones (either colour), those are
+  removed and the move ends there; it cannot jump. The centre must stay on the
+  inner board; stones carried onto the outer ring are removed.
+* A *ring* is an empty square surrounded by eight stones of one colour. A player
+  with no ring after any move -- the mover included, so breaking one's own last
+  ring loses even if it breaks the opponent's too -- loses; otherwise a player
+  who leaves the opponent without a ring wins. There is no passing.
+
+Decisions, where sources differ: the original article also allows footprints
+centred on the outer ring; Wikipedia's earlier text, chessvariants.com and the
+Zillions/Dagaz implementation keep the centre on the inner board, as here. The
+published rules have no draw; to make every game finite, option ``move_limit``
+(default 400 plies) draws a game that reaches it.
+
+Moves are written with the footprint's centre before and after, ``l3-l6``; the
+move's ``tag`` is the pair of centre cells. The moves are generated in plain Python
+(GESS moves patterns, not pieces, which the move language does not describe); the
+state is the generic :class:`~boardlab.core.position.PieceState`, so the text form
+is the 20 rows from the top (``b`` Black, ``w`` White, ``.`` empty), the side to
+move and the ply count. Selecting stones in a UI selects the whole piece: the
+closure of a selection under a move adds every own stone of that move's footprint.
+
+Perft from the start: 416, 132704 (checked against the independent brute
+force in tests/games/test_gess.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from boardlab.core.board import Board
+from boardlab.core.game import DRAW, Option, Returns, State, win_for
+from boardlab.core.move import Action, Capture, Move, Piece, Shift
+from boardlab.core.position import PieceGame, PieceState
+from boardlab.core.registry import register
+from boardlab.core.rules import Rules
+from boardlab.errors import NotationError
+
+SIZE = 20  # the grid, outer ring included
+BLACK, WHITE = Piece(0, "stone"), Piece(1, "stone")
+OFFSETS = tuple((dx, dy) for dy in (1, 0, -1) for dx in (-1, 0, 1))
+#: The eight directions a footprint may move, each named by its outer square.
+DIRECTIONS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+SHORT_RANGE = 3
+
+# Black's stones in the start position, rows 2, 3, 4 and 7 of columns b..s.
+_HOME = (".X.X.XXXXXXXX.X.X.", "XXX.X.XXXX.X.X.XXX", ".X.X.XXXXXXXX.X.X.")
+_PAWNS = ".X..X..X..X..X..X."
+
+
+def inner(x: int, y: int) -> bool:
+    """Whether ``(x, y)`` is on the 18x18 playing area."""
+    return 1 <= x <= SIZE - 2 and 1 <= y <= SIZE - 2
+
+
+def _leading_edge(dx: int, dy: int) -> tuple[tuple[int, int], ...]:
+    """Offsets of the squares a footprint newly covers after one step in (dx, dy)."""
+    return tuple((ox, oy) for ox, oy in OFFSETS
+                 if not (-1 <= ox + dx <= 1 and -1 <= oy + dy <= 1))
+
+
+_EDGES = {d: _leading_edge(*d) for d in DIRECTIONS}
+
+
+def footprint(centre: int) -> list[int]:
+    """The nine cells of the footprint centred on ``centre`` (an inner cell)."""
+    return [centre + dy * SIZE + dx for dx, dy in OFFSETS]
+
+
+def has_ring(cells: Sequence[Piece | None], player: int) -> bool:
+    """Whether ``player`` has a ring: an empty square with eight own stones around."""
+    for y in range(2, SIZE - 2):
+        row = y * SIZE
+        for x in range(2, SIZE - 2):
+            c = row + x
+            if cells[c] is not None:
+                continue
+            for dx, dy in OFFSETS:
+                if dx or dy:
+                    p = cells[c + dy * SIZE + dx]
+                    if p is None or p.owner != player:
+                        break
+            else:
+                return True
+    return False
+
+
+def count_rings(cells: Sequence[Piece | None], player: int) -> int:
+    """How many rings ``player`` has."""
+    n = 0
+    for y in range(2, SIZE - 2):
+        for x in range(2, SIZE - 2):
+            c = y * SIZE + x
+            if cells[c] is None and all(
+                    (p := cells[c + dy * SIZE + dx]) is not None and p.owner == player
+                    for dx, dy in OFFSETS if dx or dy):
+                n += 1
+    return n
+
+
+@dataclass(frozen=True)
+class FootprintRules(Rules):
+    """GESS's moves, in plain Python behind the :class:`Rules` interface."""
+
+    templates: Sequence = ()
+
+    def generate(self, state: PieceState) -> list[Move]:
+        game = state.game
+        player = state.to_move
+        cells = state.cells
+        name = game.board.cell_name
+        moves: list[Move] = []
+        for cy in range(1, SIZE - 1):
+            for cx in range(1, SIZE - 1):
+                centre = cy * SIZE + cx
+                stones: list[tuple[int, int]] = []
+                for dx, dy in OFFSETS:
+                    p = cells[centre + dy * SIZE + dx]
+                    if p is not None:
+                        if p.owner != player:
+                            break
+                        stones.append((dx, dy))
+                else:
+                    if not stones:
+                        continue
+                    reach = SIZE if (0, 0) in stones else SHORT_RANGE
+                    for d in DIRECTIONS:
+                        if d in stones:
+                            moves.extend(self._slides(cells, cx, cy, d, stones, reach, name))
+        return moves
+
+    @staticmethod
+    def _slides(cells: Sequence[Piece | None], cx: int, cy: int, d: tuple[int, int],
+                stones: list[tuple[int, int]], reach: int, name) -> Iterable[Move]:  # noqa: ANN001
+        dx, dy = d
+        origin = cy * SIZE + cx
+        own = {origin + oy * SIZE + ox for ox, oy in stones}
+        for k in range(1, reach + 1):
+            x, y = cx + k * dx, cy + k * dy
+            if not inner(x, y):
+                return
+            centre = y * SIZE + x
+            hits = [c for ox, oy in _EDGES[d]
+                    if (c := centre + oy * SIZE + ox) not in own and cells[c] is not None]
+            actions: list[Action] = [Capture(c) for c in sorted(hits)]
+            for ox, oy in stones:
+                tx, ty = x + ox, y + oy
+                source = origin + oy * SIZE + ox
+                if inner(tx, ty):
+                    actions.append(Shift(source, ty * SIZE + tx))
+                else:
+                    actions.append(Capture(source))
+            yield Move(f"{name(origin)}-{name(centre)}", tuple(actions), tag=(origin, centre))
+            if hits:
+                return
+
+
+@register
+class Gess(PieceGame):
+    """GESS: move 3x3 patterns of stones; keep a ring, destroy the opponent's."""
+
+    name = "gess"
+    description = "GESS (Archimedeans 1994): 3x3 footprints of stones move like chess pieces"
+    source = ("Paul Bolchover, 'Gess the Game', Eureka 53 (1994); Wikipedia, 'Gess'; "
+              "chessvariants.com, 'GESS'; Dagaz gess.zrf")
+    player_names = ("black", "white")
+    pieces = {"b": BLACK, "w": WHITE}
+    option_schema = (
+        Option("move_limit", 400, "plies after which the game is drawn",
+               minimum=10, maximum=100_000),
+    )
+    known_perft = (416, 132704)
+
+    def make_board(self) -> Board:
+        """The 20x20 grid, outer ring included (footprints overlap it)."""
+        return Board.square(SIZE, SIZE)
+
+    def initial_placement(self) -> dict[str, Piece]:
+        """Black on rows 2-4 and 7, White on the mirror image (rows 19-17 and 14)."""
+        out: dict[str, Piece] = {}
+        rows = {1: _HOME[0], 2: _HOME[1], 3: _HOME[2], 6: _PAWNS}
+        for y, pattern in rows.items():
+            for i, mark in enumerate(pattern):
+                if mark == "X":
+                    out[self.board.cell_name(y * SIZE + i + 1)] = BLACK
+                    out[self.board.cell_name((SIZE - 1 - y) * SIZE + i + 1)] = WHITE
+        return out
+
+    def make_rules(self) -> Rules:
+        """Footprint moves (plain Python)."""
+        return FootprintRules()
+
+    def parse_state(self, text: str) -> PieceState:
+        """The text form; stones on the outer ring are refused."""
+        state = super().parse_state(text)
+        for cell, _ in state.occupied():
+            x, y = divmod(cell, SIZE)[::-1]
+            if not inner(x, y):
+                raise NotationError("no stone may stand on the outer ring",
+                                    where=self.board.cell_name(cell))
+        return state
+
+    def result(self, state: PieceState) -> Returns | None:
+        """The mover loses without a ring, else wins if the opponent has none."""
+        mover = 1 - state.to_move
+        if not has_ring(state.cells, mover):
+            return win_for(state.to_move)
+        if not has_ring(state.cells, state.to_move):
+            return win_for(mover)
+        if state.ply >= self.options["move_limit"]:
+            return DRAW
+        return None
+
+    def max_length(self) -> int:
+        """The move limit."""
+        return self.options["move_limit"]
+
+    def closure(self, state: State, group: Sequence[int], move: Move) -> list[int]:
+        """The selection plus every own stone of ``move``'s footprint: clicking any
+        stone of a piece selects the piece."""
+        assert isinstance(state, PieceState)
+        origin = move.tag[0] if isinstance(move.tag, tuple) else None
+        selected = list(group)
+        if origin is None:
+            return selected
+        for c in footprint(origin):
+            p = state.cells[c]
+            if p is not None and p.owner == state.to_move and c not in selected:
+                selected.append(c)
+        return selected
+
+    def group_moves(self, state: State, group: Iterable[int]) -> list[Move]:
+        """The legal moves of pieces whose own stones are exactly ``group``."""
+        assert isinstance(state, PieceState)
+        wanted = frozenset(group)
+        return [m for m in state.legal_moves()
+                if frozenset(c for c in footprint(m.tag[0])
+                             if state.cells[c] is not None) == wanted]
+
+    def evaluate(self, state: State, player: int) -> float | None:
+        """Rings first, then stones."""
+        assert isinstance(state, PieceState)
+        cells = state.cells
+        rings = count_rings(cells, player) - count_rings(cells, 1 - player)
+        stones = 0
+        for _, p in state.occupied():
+            stones += 1 if p.owner == player else -1
+        return max(-1.0, min(1.0, 0.3 * rings + stones / 60))

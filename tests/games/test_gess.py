@@ -1,0 +1,265 @@
+"""GESS: footprint moves checked against an independent brute force (whole 3x3
+footprints on a coordinate dictionary, every square re-checked at every step), and
+every special rule on hand-made positions."""
+
+from __future__ import annotations
+
+import random
+
+import boardlab
+from boardlab.core.game import perft
+
+N = 20
+DIRS = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
+SQUARE = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+
+
+def playable(x, y):
+    return 1 <= x <= N - 2 and 1 <= y <= N - 2
+
+
+def ref_has_ring(stones, player):
+    return any((x, y) not in stones and all(stones.get((x + dx, y + dy)) == player
+                                            for dx, dy in DIRS)
+               for x in range(1, N - 1) for y in range(1, N - 1))
+
+
+def ref_winner(stones, to_move):
+    mover = 1 - to_move
+    if not ref_has_ring(stones, mover):
+        return to_move
+    if not ref_has_ring(stones, to_move):
+        return mover
+    return None
+
+
+def ref_moves(stones, player):
+    """{(centre before, centre after): stones after}; {} once the game is over."""
+    if ref_winner(stones, player) is not None:
+        return {}
+    out = {}
+    for cx in range(1, N - 1):
+        for cy in range(1, N - 1):
+            area = [(cx + dx, cy + dy) for dx, dy in SQUARE]
+            if any(stones.get(c, player) != player for c in area):
+                continue
+            mine = [c for c in area if c in stones]
+            if not mine:
+                continue
+            far = (cx, cy) in stones
+            for dx, dy in DIRS:
+                if (cx + dx, cy + dy) not in stones:
+                    continue
+                k = 0
+                while far or k < 3:
+                    k += 1
+                    nx, ny = cx + k * dx, cy + k * dy
+                    if not playable(nx, ny):
+                        break
+                    landing = {(nx + ax, ny + ay) for ax, ay in SQUARE}
+                    hit = {c for c in landing if c in stones and c not in area}
+                    after = {c: o for c, o in stones.items() if c not in mine and c not in hit}
+                    for x, y in mine:
+                        if playable(x + k * dx, y + k * dy):
+                            after[(x + k * dx, y + k * dy)] = player
+                    out[((cx, cy), (nx, ny))] = after
+                    if hit:
+                        break
+    return out
+
+
+def ref_perft(stones, to_move, depth):
+    counts = [0] * depth
+
+    def walk(position, side, level):
+        moves = ref_moves(position, side)
+        counts[level] += len(moves)
+        if level + 1 < depth:
+            for after in moves.values():
+                walk(after, 1 - side, level + 1)
+
+    walk(stones, to_move, 0)
+    return counts
+
+
+# --- bridging ------------------------------------------------------------------------
+def xy(name):
+    cell = boardlab.load("gess").board.cell(name)
+    return cell % N, cell // N
+
+
+def as_ref(state):
+    return {(c % N, c // N): p.owner for c, p in state.occupied()}
+
+
+def game_moves(state):
+    out = {}
+    for m in state.legal_moves():
+        origin, centre = m.tag
+        out[((origin % N, origin // N), (centre % N, centre // N))] = as_ref(state.play(m))
+    return out
+
+
+def ring(centre):
+    x, y = xy(centre)
+    board = boardlab.load("gess").board
+    return [board.cell_name((y + dy) * N + x + dx) for dx, dy in DIRS]
+
+
+def position(black=(), white=(), to_move="black", **options):
+    rows = [["."] * N for _ in range(N)]
+    for names, symbol in ((black, "b"), (white, "w")):
+        for name in names:
+            x, y = xy(name)
+            rows[N - 1 - y][x] = symbol
+    text = "/".join("".join(r) for r in rows) + " " + to_move
+    return boardlab.load("gess", **options).parse_state(text)
+
+
+BLACK_RING, WHITE_RING = ring("c3"), ring("r18")
+
+
+def names(state, player):
+    return {state.game.board.cell_name(c) for c in state.pieces_of(player)}
+
+
+def from_centre(state, centre):
+    return {m.notation for m in state.legal_moves() if m.notation.split("-")[0] == centre}
+
+
+# --- perft and random positions ------------------------------------------------------
+def test_start_position():
+    state = boardlab.load("gess").initial_state()
+    assert len(state.pieces_of(0)) == len(state.pieces_of(1)) == 43
+    assert ref_has_ring(as_ref(state), 0) and ref_has_ring(as_ref(state), 1)
+    assert "l3" not in names(state, 0) and set(ring("l3")) <= names(state, 0)
+    assert set(ring("l18")) <= names(state, 1)
+
+
+def test_perft_matches_brute_force():
+    game = boardlab.load("gess")
+    start = as_ref(game.initial_state())
+    reference = ref_perft(start, 0, 2)
+    assert reference == list(game.known_perft[:2])
+    assert perft(game.initial_state(), 2) == reference
+
+
+def test_random_positions_match_brute_force():
+    game = boardlab.load("gess")
+    rng = random.Random("gess")
+    positions = 0
+    while positions < 40:
+        state = game.initial_state()
+        while True:
+            moves = state.legal_moves()
+            assert game_moves(state) == ref_moves(as_ref(state), state.to_move)
+            positions += 1
+            if not moves:
+                break
+            state = state.play(rng.choice(moves))
+
+
+# --- the rules -------------------------------------------------------------------------
+def test_directions_come_from_the_outer_stones():
+    state = position(["j10", *BLACK_RING], WHITE_RING)
+    assert from_centre(state, "j9") == {"j9-j10", "j9-j11", "j9-j12"}  # north only, <= 3
+    assert from_centre(state, "k11") == {"k11-j10", "k11-i9", "k11-h8"}  # south-west
+    assert from_centre(state, "j10") == set()  # a lone centre stone has no direction
+
+
+def test_a_centre_stone_gives_unlimited_range():
+    state = position(["j9", "j10", *BLACK_RING], WHITE_RING)
+    assert from_centre(state, "j9") == {f"j9-j{n}" for n in range(10, 20)}
+
+
+def test_the_footprint_stops_on_contact_and_captures():
+    state = position(["j9", "j10", *BLACK_RING], ["k14", *WHITE_RING])
+    assert from_centre(state, "j9") == {"j9-j10", "j9-j11", "j9-j12", "j9-j13"}
+    after = state.play("j9-j13")
+    assert "k14" not in names(after, 1)
+    assert {"j13", "j14"} <= names(after, 0)
+
+
+def test_own_stones_under_the_destination_are_removed_too():
+    state = position(["j9", "j10", "i13", *BLACK_RING], WHITE_RING)
+    assert "j9-j13" not in from_centre(state, "j9")
+    after = state.play("j9-j12")
+    assert names(after, 0) == {"j12", "j13", *BLACK_RING}
+
+
+def test_stones_carried_off_the_playing_area_are_removed():
+    state = position(["r10", "s10", *BLACK_RING], WHITE_RING)
+    assert from_centre(state, "r10") == {"r10-s10"}  # the centre stays on the board
+    after = state.play("r10-s10")
+    assert names(after, 0) == {"s10", *BLACK_RING}
+    assert after.cells[after.game.board.cell("t10")] is None
+
+
+def test_the_outer_ring_never_holds_stones():
+    import pytest
+
+    from boardlab.errors import NotationError
+    text = str(position(BLACK_RING, WHITE_RING))
+    with pytest.raises(NotationError):
+        boardlab.load("gess").parse_state("b" + text[1:])
+
+
+def test_destroying_ones_own_last_ring_loses():
+    state = position(["c6", *BLACK_RING], WHITE_RING)
+    after = state.play("c7-c5")
+    assert not ref_has_ring(as_ref(after), 0)
+    assert after.outcome() == (0, 1)
+
+
+def test_destroying_both_last_rings_loses_for_the_mover():
+    state = position(["e7", *BLACK_RING], ring("f3"))
+    after = state.play("e8-e5")
+    assert names(after, 1) == set(ring("f3")) - {"e4", "f4"}
+    assert after.outcome() == (0, 1)
+
+
+def test_destroying_the_opponents_last_ring_wins():
+    state = position(["e7", *ring("c16")], ring("f3"))
+    after = state.play("e8-e5")
+    assert after.outcome() == (1, 0)
+    assert game_moves(state) == ref_moves(as_ref(state), 0)
+
+
+def test_two_rings_survive_the_loss_of_one():
+    state = position(["e7", *ring("c16")], [*ring("f3"), *WHITE_RING])
+    assert state.play("e8-e5").outcome() is None
+
+
+def test_move_limit_draws():
+    state = position(BLACK_RING, WHITE_RING, move_limit=10)
+    drawn = state.game.parse_state(str(state) + " ply:10")
+    assert drawn.outcome() == (0.5, 0.5) and drawn.legal_moves() == []
+
+
+# --- selection -------------------------------------------------------------------------
+def test_closure_selects_the_whole_footprint():
+    game = boardlab.load("gess")
+    state = game.initial_state()
+    move = state.parse_move("l3-l6")
+    stones = [state.game.board.cell(n) for n in ring("l3")]
+    assert sorted(game.closure(state, stones[:1], move)) == sorted(stones)
+    assert game.closure(state, stones[:1], move)[0] == stones[0]
+
+
+def test_group_moves_are_the_moves_of_footprints_holding_exactly_the_group():
+    game = boardlab.load("gess")
+    state = position(["j9", "j10", *BLACK_RING], WHITE_RING)
+    pair = [state.game.board.cell(n) for n in ("j9", "j10")]
+    moves = {m.notation for m in game.group_moves(state, pair)}
+    # Centres j9 and j10 hold both stones, and so do i9, i10, k9, k10.
+    assert {f"j9-j{n}" for n in range(10, 20)} <= moves
+    assert {m.split("-")[0] for m in moves} <= {"i9", "i10", "j9", "j10", "k9", "k10"}
+    assert "j10-j11" not in moves  # j10's footprint moves south only (j9 is its s stone)
+    assert all(game.closure(state, pair[:1], m) == pair for m in game.group_moves(state, pair))
+
+
+def test_evaluation():
+    game = boardlab.load("gess")
+    assert game.evaluate(game.initial_state(), 0) == 0
+    two = position([*BLACK_RING, *ring("c16"), "j9"], WHITE_RING)
+    assert 0 < game.evaluate(two, 0) <= 1 and game.evaluate(two, 1) < 0
