@@ -111,3 +111,4 @@ def test_cli_solve():
     assert text.exit_code == 0 and "value: draw" in text.stdout and "b2" in text.stdout
     slow = runner.invoke(app, ["solve", "connect-four", "--time", "0.2"])
     assert slow.exit_code == 2 and "not solved within" in slow.stderr
+
