@@ -80,6 +80,8 @@ class Cursor:
     mark: int | None = None
     flags: dict[str, Any] = field(default_factory=dict)
     direction: str | None = None
+    #: The board's link rows as the mover sees them (set by the template).
+    links: dict[str, tuple[int, ...]] | None = None
 
     @property
     def board(self):  # noqa: ANN201 - a Board; kept untyped to avoid an import cycle
@@ -169,7 +171,12 @@ class Step(Instruction):
     def run(self, c: Cursor, out: list[tuple[Action, ...]]) -> None:
         if c.pos == OFF:
             raise Fail
-        nxt = c.board.step(c.pos, self.direction, c.player)
+        links = c.links
+        if links is None:
+            nxt = c.board.step(c.pos, self.direction, c.player)
+        else:
+            row = links.get(self.direction)
+            nxt = c.board.step(c.pos, self.direction, c.player) if row is None else row[c.pos]
         if nxt < 0 and not self.may_leave:
             raise Fail
         c.pos = nxt if nxt >= 0 else OFF
@@ -412,12 +419,14 @@ class Template:
     def generate(self, state: PieceState, player: int) -> list[tuple[Action, ...]]:
         """The action lists this template makes in ``state``."""
         out: list[tuple[Action, ...]] = []
+        links = state.game.board.player_links(player)
         for cell, piece in enumerate(state.cells):
             if piece is None or piece.owner != player:
                 continue
             if self.kinds and piece.kind not in self.kinds:
                 continue
-            cursor = Cursor(state, player, cell, piece, cell, direction=self.direction)
+            cursor = Cursor(state, player, cell, piece, cell, direction=self.direction,
+                            links=links)
             try:  # noqa: SIM105 - a bare try is cheaper than suppress() in this hot loop
                 run_all(self.program, cursor, out)
             except Fail:
@@ -435,8 +444,10 @@ class Drop(Template):
         if state.reserves.get(piece, 0) <= 0:
             return []
         out: list[tuple[Action, ...]] = []
+        links = state.game.board.player_links(player)
         for cell in range(state.game.board.size):
-            cursor = Cursor(state, player, cell, piece, None, direction=self.direction)
+            cursor = Cursor(state, player, cell, piece, None, direction=self.direction,
+                            links=links)
             try:  # noqa: SIM105 - a bare try is cheaper than suppress() in this hot loop
                 run_all(self.program, cursor, out)
             except Fail:
@@ -595,24 +606,49 @@ class Rules:
     ``invariants`` are called on the position *after* a candidate move with the move
     and the mover; a move is kept only if every invariant returns True. Among the
     moves kept, only those of the highest template priority present are legal.
+
+    ``invariant_guard(state, move)``, when given, says which moves can break an
+    invariant at all (Epaminondas's anti-copycat rule concerns only moves onto the
+    far row); the others skip the apply/undo the check needs. ``cache_size`` keeps
+    the move lists of that many recent positions by their key (positions met again
+    by transposition or re-parsed); use it only when the key covers everything
+    move generation reads.
     """
 
     templates: Sequence[Template]
     invariants: Sequence[Invariant] = ()
+    invariant_guard: Callable[[PieceState, Move], bool] | None = None
+    cache_size: int = 0
+    _cache: dict[int, list[Move]] = field(default_factory=dict, compare=False, repr=False)
 
     def generate(self, state: PieceState) -> list[Move]:
         """The legal moves of ``state``'s side to move, deterministic, without duplicates."""
+        if self.cache_size:
+            key = state.key()
+            cached = self._cache.get(key)
+            if cached is None:
+                if len(self._cache) >= self.cache_size:
+                    self._cache.clear()
+                cached = self._cache[key] = self._generate(state)
+            return list(cached)
+        return self._generate(state)
+
+    def _generate(self, state: PieceState) -> list[Move]:
         game = state.game
         player = state.to_move
         by_priority: dict[int, list[Move]] = {}
         seen: set[tuple[Action, ...]] = set()
+        guard = self.invariant_guard
         for template in self.templates:
             for actions in template.generate(state, player):
                 if actions in seen:
                     continue
                 seen.add(actions)
-                if self.invariants and not self._keeps(state, Move("", actions), player):
-                    continue
+                if self.invariants:
+                    bare = Move("", actions)
+                    if (guard is None or guard(state, bare)) and \
+                            not self._keeps(state, bare, player):
+                        continue
                 # The notation is built only for the moves the invariants keep.
                 move = Move(game.notation(state, actions), actions, tag=template.name)
                 by_priority.setdefault(template.priority, []).append(move)

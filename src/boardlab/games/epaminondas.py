@@ -1,0 +1,269 @@
+"""Epaminondas (Robert Abbott, 1975), written in boardlab's move language.
+
+Rules (Abbott's published rules as given by Wikipedia, "Epaminondas (game)"; Kerry
+Handscomb, "Epaminondas", Abstract Games 3, 2000, reprinted on Abbott's logicmazes.com;
+iggamecenter.com's and ludicum.org's rules pages):
+
+* The board has 14 files and 12 rows; White fills rows 1-2, Black rows 11-12 (28 pieces
+  each). The 8x8 variant (option ``size="8x8"``; "a board with 8x8 squares can also be
+  used for faster games", iggamecenter; Dagaz's ``epaminondas.zrf``) has 16 pieces each
+  on rows 1-2 and 7-8. White moves first.
+* A *phalanx* is a line of one or more of a player's pieces, contiguous in one of the
+  eight directions. A phalanx moves along its own line, forwards or backwards, by 1 to
+  its length cells; a single piece moves like a chess king. A player need not move a
+  whole line: the front part of a line may move away from the rest, so a move is fixed
+  by its *rear piece* and its direction (the phalanx is every own piece contiguous
+  ahead of the rear piece) and its distance.
+* A phalanx never moves onto or across own pieces, nor across enemy pieces. Its head
+  may land on an enemy piece if the enemy line that starts there and goes on in the
+  direction of the move (the hit piece and the enemy pieces contiguous behind it) is
+  strictly shorter than the moving phalanx; that whole enemy line is captured (chess
+  capture; the phalanx stops on the first enemy's cell). A single piece therefore
+  never captures. Capturing is never compulsory.
+* Crossing: a player wins when, *at the start of his turn*, he has strictly more
+  pieces on the opponent's home row than the opponent has on his own home row. So a
+  piece reaching the far row does not win at once: the opponent gets one turn to
+  capture it or to cross as many pieces himself; the win is decided at the start of
+  the crosser's next turn (Wikipedia; iggamecenter: "after the opponent's turn").
+* Anti-copycat rule (Wikipedia): no player may move a piece onto the opponent's home
+  row if that move creates a symmetric pattern, here: the position mirrored between
+  the two home rows with the colours swapped is the position itself (the pattern a
+  second player copying every move would make).
+* The published rules name no draw and no stalemate. As Dagaz's ZRF, a player without
+  a legal move (or without pieces) loses. So that every game ends, option
+  ``max_moves`` (default 1000 plies) declares a draw when reached; it is a boardlab
+  addition, not Abbott's.
+
+Move notation: the rear piece of the moving phalanx, ``-`` (or ``x`` when the move
+captures), and the cell the rear piece goes to: ``a1-a3`` moves the phalanx a1-a2 two
+cells north; ``c5xe7`` moves the diagonal c5-d6 two cells north-east onto the enemy on
+e7 (and the enemies contiguous behind it on the diagonal), capturing them. The rear
+piece and its target fix the direction, the distance and hence the phalanx, so the
+notation is unique. Text form: the rows from the top (``W`` White, ``B`` Black, ``.``
+empty), the side to move, then ``ply:N`` once moves were made.
+
+Move language: one template per direction and distance, run from the rear piece,
+generalising the article's push-2 (seed 003 and Dagaz's ZRF): at each piece of the
+line ``Mark``, step to the cell the previous piece goes to, ``To`` (put it down),
+``Back``, ``Cascade`` (pick this piece up), step on; then check the path beyond the
+head and the length of the enemy line a capture takes (counters ``length`` and
+``enemy``). The anti-copycat rule is an invariant of :class:`~boardlab.core.rules.Rules`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from boardlab.core.board import SQUARE_DIRECTIONS, Board
+from boardlab.core.game import DRAW, Option, Returns, State, win_for
+from boardlab.core.move import Capture, Move, Piece, Shift
+from boardlab.core.position import PieceGame, PieceState
+from boardlab.core.registry import register
+from boardlab.core.rules import (
+    EMPTY,
+    ENEMY,
+    FRIEND,
+    Add,
+    Back,
+    CaptureHere,
+    Cascade,
+    If,
+    Inc,
+    Instruction,
+    Mark,
+    Rules,
+    SetVar,
+    Step,
+    Template,
+    To,
+    Verify,
+    While,
+    not_,
+    var,
+)
+from boardlab.core.selection import line_closure
+
+WHITE, BLACK = Piece(0, "man"), Piece(1, "man")
+SIZES = {"14x12": (14, 12), "8x8": (8, 8)}
+DIRECTIONS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
+
+
+def phalanx_move(d: str, distance: int) -> tuple[Instruction, ...]:
+    """The move of the phalanx whose rear piece is the template's piece, ``distance``
+    cells in direction ``d``: the seed's push-2 generalised to any distance, with the
+    length check and the capture of a shorter enemy line."""
+    program: list[Instruction] = [SetVar("length", 1)]
+    if distance > 1:  # the phalanx must be at least ``distance`` long: prune early
+        program += [Mark(), *[i for _ in range(distance - 1) for i in (Step(d), Verify(FRIEND))],
+                    Back()]
+    walk = [Step(d), Verify(not_(ENEMY))] * (distance - 1)
+    program += [
+        Step(d),
+        # At each further piece of the line: put the previous one down ``distance``
+        # cells ahead of where it stood, come back and pick this one up.
+        While(FRIEND, (Inc("length"), Mark(), *walk, To(), Back(), Cascade(), Step(d))),
+    ]
+    # The cursor is one cell beyond the head, the head in hand: the path must be empty
+    # up to the landing cell, which is empty or holds a shorter enemy line.
+    for _ in range(distance - 1):
+        program += [Verify(EMPTY), Step(d)]
+    program += [
+        If(ENEMY, (
+            SetVar("enemy", 1), Mark(), Step(d, may_leave=True),
+            While(ENEMY, (CaptureHere(), Inc("enemy"), Step(d, may_leave=True))),
+            Verify(lambda c: var("enemy")(c) < var("length")(c)),
+            Back(),
+        ), (Verify(EMPTY),)),
+        Add(),
+    ]
+    return tuple(program)
+
+
+@register
+class Epaminondas(PieceGame):
+    """Epaminondas: phalanxes of pieces move and capture along their lines."""
+
+    name = "epaminondas"
+    description = ("Epaminondas (Abbott 1975): phalanxes move along their lines, capture "
+                   "shorter lines, cross to the far row")
+    source = ("Robert Abbott, 1975; Wikipedia, 'Epaminondas (game)'; K. Handscomb, Abstract "
+              "Games 3 (2000), logicmazes.com/games/epam; iggamecenter.com/rules/epaminondas")
+    player_names = ("white", "black")
+    pieces = {"W": WHITE, "B": BLACK}
+    option_schema = (
+        Option("size", "14x12", "board: Abbott's 14x12 or the 8x8 variant",
+               choices=tuple(SIZES)),
+        Option("max_moves", 1000, "plies after which the game is a draw (not in the "
+               "published rules)", minimum=2, maximum=100_000),
+    )
+    #: From the 14x12 start, computed by the independent brute-force generator of
+    #: tests/games/test_epaminondas.py (8x8: 60, 3600, 269278); the tests check depths
+    #: 1-2 against this module, depth 3 was checked once (too slow for the suite).
+    known_perft = (114, 12996, 1787292)
+
+    @property
+    def width(self) -> int:
+        """Number of files."""
+        return SIZES[self.options["size"]][0]
+
+    @property
+    def height(self) -> int:
+        """Number of rows."""
+        return SIZES[self.options["size"]][1]
+
+    def make_board(self) -> Board:
+        """A square board with eight directions; zone ``home`` is each side's first row."""
+        width, height = self.width, self.height
+        board = Board.square(width, height)
+        board = board.with_zone("home", 0, board.names[:width])
+        return board.with_zone("home", 1, board.names[(height - 1) * width:])
+
+    def initial_placement(self) -> dict[str, Piece]:
+        """Each side fills its two home rows."""
+        width, height = self.width, self.height
+        names = self.board.names
+        out = {}
+        for row in (0, 1):
+            for x in range(width):
+                out[names[row * width + x]] = WHITE
+                out[names[(height - 1 - row) * width + x]] = BLACK
+        return out
+
+    def make_rules(self) -> Rules:
+        """A template per direction and distance; the anti-copycat rule as invariant."""
+        templates = [Template(phalanx_move(d, k), name="phalanx", direction=d)
+                     for d in DIRECTIONS for k in range(1, self.farthest(d) + 1)]
+        # Moves depend only on the cells and the side to move, which the key hashes.
+        return Rules(templates, invariants=[self._not_copycat],
+                     invariant_guard=self._onto_far_row, cache_size=1024)
+
+    def farthest(self, direction: str) -> int:
+        """The longest distance a phalanx can move in ``direction``: a phalanx of
+        length L moving k <= L cells needs L + k cells in its line, so k <= line / 2."""
+        dx, dy = SQUARE_DIRECTIONS[direction]
+        line = min(self.width if dx else self.height, self.height if dy else self.width)
+        return line // 2
+
+    def _onto_far_row(self, state: PieceState, move: Move) -> bool:
+        """Whether ``move`` brings a piece onto the mover's far row (only such moves can
+        break the anti-copycat rule)."""
+        far = self.board.zones["home"][1 - state.to_move]
+        return any(isinstance(a, Shift) and a.target in far and a.source not in far
+                   for a in move.actions)
+
+    def _not_copycat(self, state: PieceState, move: Move, player: int) -> bool:
+        """False for a move (onto the opponent's home row: see the guard) that leaves a
+        position symmetric between the home rows with colours swapped."""
+        return not is_mirror_symmetric(state.cells, self.width, self.height)
+
+    # --- endings -------------------------------------------------------------------------
+    def crossings(self, state: PieceState, player: int) -> int:
+        """How many of ``player``'s pieces stand on the opponent's home row."""
+        cells = state.cells
+        return sum(1 for c in self.board.zones["home"][1 - player]
+                   if (p := cells[c]) is not None and p.owner == player)
+
+    def result(self, state: PieceState) -> Returns | None:
+        """The crossing rule at the start of a turn, then the move limit."""
+        mover = state.to_move
+        if self.crossings(state, mover) > self.crossings(state, 1 - mover):
+            return win_for(mover)
+        if state.ply >= self.options["max_moves"]:
+            return DRAW
+        return None
+
+    def max_length(self) -> int:
+        """The move limit."""
+        return self.options["max_moves"]
+
+    # --- notation and UI -----------------------------------------------------------------
+    def notation(self, state: PieceState, actions: tuple) -> str:
+        """The rear piece, ``-`` or ``x``, and the rear piece's target."""
+        rear = rear_shift(self.board, actions)
+        sep = "x" if any(isinstance(a, Capture) for a in actions) else "-"
+        name = self.board.cell_name
+        return f"{name(rear.source)}{sep}{name(rear.target)}"
+
+    def closure(self, state: State, group: Sequence[int], move: Move) -> list[int]:
+        """A selected rear piece grows along the phalanx's line (Dagaz's Ordo closure)."""
+        return line_closure(state, group, move)
+
+    def evaluate(self, state: State, player: int) -> float | None:
+        """Material, advancement and pieces on the far row, from ``player``'s side."""
+        assert isinstance(state, PieceState)
+        width, height = self.width, self.height
+        total = 2 * width * 2
+        score = 0.0
+        for cell, piece in state.occupied():
+            y = cell // width
+            advance = y if piece.owner == 0 else height - 1 - y
+            value = 1.0 + 0.5 * advance / (height - 1)
+            if advance == height - 1:
+                value += 2.0
+            score += value if piece.owner == player else -value
+        return max(-1.0, min(1.0, score / total))
+
+
+def rear_shift(board: Board, actions: Sequence[Any]) -> Shift:
+    """The shift of the rear piece of a phalanx move: the one whose source is no other
+    shift's target-side neighbour, i.e. the shift farthest back along the direction."""
+    shifts = [a for a in actions if isinstance(a, Shift)]
+    first = shifts[0]
+    if len(shifts) == 1:
+        return first
+    (x0, y0), (x1, y1) = board.coords[first.source], board.coords[first.target]
+    dx, dy = (x1 > x0) - (x1 < x0), (y1 > y0) - (y1 < y0)
+    return min(shifts, key=lambda s: board.coords[s.source][0] * dx
+               + board.coords[s.source][1] * dy)
+
+
+def is_mirror_symmetric(cells: Sequence[Piece | None], width: int, height: int) -> bool:
+    """Whether the position mirrored between the home rows, colours swapped, is itself."""
+    for y in range(height // 2 + height % 2):
+        row, mirror = y * width, (height - 1 - y) * width
+        for x in range(width):
+            a, b = cells[row + x], cells[mirror + x]
+            if (a is None) != (b is None) or (a is not None and a.owner == b.owner):
+                return False
+    return True
