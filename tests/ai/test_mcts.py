@@ -93,3 +93,31 @@ def test_never_loses_to_random():
 def test_plays_a_legal_move_in_every_game(name):
     state = load(name).initial_state()
     assert MCTSBot(iterations=20, seed=1).choose(state) in state.legal_moves()
+
+
+def test_long_games_get_capped_playouts_scored_by_the_heuristic():
+    from boardlab.ai.mcts import AUTO_PLAYOUT_DEPTH, _short_playout, auto_playout_depth
+
+    assert auto_playout_depth(load("tic-tac-toe")) is None  # short: play out to the end
+    assert auto_playout_depth(load("epaminondas")) == AUTO_PLAYOUT_DEPTH
+    state = load("epaminondas", size="8x8").initial_state()
+    before = (str(state), state.key())
+    points = _short_playout(state, random.Random(1), 6)
+    assert (str(state), state.key()) == before, "the playout must leave the state as it was"
+    assert len(points) == 2 and abs(sum(points) - 1) < 1e-9
+    # Six random plies from the start cannot end the game: the heuristic scored it, and
+    # it is the evaluation of the position reached, mapped to points.
+    probe = state.clone()
+    rng = random.Random(1)
+    for _ in range(6):
+        moves = probe.legal_moves()
+        probe.apply(moves[rng.randrange(len(moves))])
+    value = probe.game.evaluate(probe, 0)
+    assert points[0] == pytest.approx((1 + value) / 2)
+
+
+def test_mcts_plays_a_long_game_quickly_with_capped_playouts():
+    state = load("abalone").initial_state()
+    bot = MCTSBot(iterations=30, seed=2)
+    move = bot.choose(state)
+    assert move in state.legal_moves() and bot.last.iterations == 30

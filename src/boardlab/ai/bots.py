@@ -63,7 +63,7 @@ def register_bot(name: str, description: str) -> Callable[[Callable[..., Bot]], 
     """Decorator registering a bot factory (usually the class) under ``name``.
 
     The factory takes keyword-only options among ``seed``, ``depth``, ``time``,
-    ``iterations`` and ``exploration``.
+    ``iterations``, ``exploration`` and ``playout_depth``.
     """
 
     def decorate(factory: Callable[..., Bot]) -> Callable[..., Bot]:

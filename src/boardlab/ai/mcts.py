@@ -9,6 +9,14 @@ points its *mover* (the player who made the move leading to it) scored, so
 returns that are points (1 win, 1/2 draw, 0 loss, or any fraction) and any number
 of players need no special case. The move played is the most visited child.
 
+Long games (Abalone, Epaminondas, GESS run for hundreds of plies) make full random
+playouts slow and nearly meaningless, so a playout may stop after ``playout_depth``
+plies and score the position with the game's heuristic: ``evaluate`` in [-1, 1] for
+the first player becomes points ``(1 + v) / 2`` and ``(1 - v) / 2`` (the usual
+"early playout termination" of MCTS, Browne et al. section 6.1). By default the bot
+does so, at :data:`AUTO_PLAYOUT_DEPTH` plies, for two-player games longer than
+:data:`LONG_GAME` plies that have a heuristic; shorter games play out to the end.
+
 Everything random comes from one seeded generator, so the same seed and the same
 iteration budget choose the same move.
 
@@ -25,8 +33,22 @@ import time
 from dataclasses import dataclass
 
 from boardlab.ai.bots import BotError, check_positive, register_bot
-from boardlab.core.game import State
+from boardlab.core.game import Game, State
 from boardlab.core.move import Move
+
+#: Games whose ``max_length()`` exceeds this get capped playouts by default.
+LONG_GAME = 100
+#: The playout cap the bot picks for long games.
+AUTO_PLAYOUT_DEPTH = 40
+
+
+def auto_playout_depth(game: Game) -> int | None:
+    """The playout cap for ``game`` when the user gives none (see the module doc)."""
+    if game.num_players != 2 or game.max_length() <= LONG_GAME:
+        return None
+    if type(game).evaluate is Game.evaluate:
+        return None
+    return AUTO_PLAYOUT_DEPTH
 
 
 class _Node:
@@ -55,8 +77,10 @@ class MCTSResult:
 
 
 def search(state: State, rng: random.Random, iterations: int | None = None,
-           seconds: float | None = None, exploration: float = math.sqrt(2)) -> MCTSResult:
-    """Run UCT from ``state`` (left unchanged) for ``iterations`` and/or ``seconds``."""
+           seconds: float | None = None, exploration: float = math.sqrt(2),
+           playout_depth: int | None = None) -> MCTSResult:
+    """Run UCT from ``state`` (left unchanged) for ``iterations`` and/or ``seconds``;
+    with ``playout_depth``, playouts stop after that many plies (module doc)."""
     if state.is_terminal():
         raise BotError("cannot search a finished game")
     if iterations is None and seconds is None:
@@ -100,9 +124,12 @@ def search(state: State, rng: random.Random, iterations: int | None = None,
             work.apply(node.move)  # type: ignore[arg-type]
             depth += 1
         outcome = work.outcome()
-        if outcome is None:
-            outcome = work.rollout(rng)
-        points = [float(r) for r in outcome]
+        if outcome is not None:
+            points = [float(r) for r in outcome]
+        elif playout_depth is None:
+            points = [float(r) for r in work.rollout(rng)]
+        else:
+            points = _short_playout(work, rng, playout_depth)
         for _ in range(depth):
             work.undo()
         walk: _Node | None = node
@@ -117,14 +144,37 @@ def search(state: State, rng: random.Random, iterations: int | None = None,
                       time.perf_counter() - started)
 
 
+def _short_playout(state: State, rng: random.Random, plies: int) -> list[float]:
+    """Points of a random playout cut after ``plies`` and scored by the heuristic."""
+    played = 0
+    outcome = state.outcome()
+    while outcome is None and played < plies:
+        moves = state.legal_moves()
+        state.apply(moves[rng.randrange(len(moves))])
+        played += 1
+        outcome = state.outcome()
+    if outcome is not None:
+        points = [float(r) for r in outcome]
+    else:
+        value = state.game.evaluate(state, 0) or 0.0
+        value = max(-1.0, min(1.0, float(value)))
+        points = [(1 + value) / 2, (1 - value) / 2]
+    for _ in range(played):
+        state.undo()
+    return points
+
+
 @register_bot("mcts", "Monte Carlo tree search (UCT) with random playouts")
 class MCTSBot:
     """Plays the most visited move of a UCT search within an iteration and/or time
     budget (1000 iterations when neither is given)."""
 
     def __init__(self, *, iterations: int | None = None, time: float | None = None,
-                 exploration: float | None = None, seed: int | None = None):
+                 exploration: float | None = None, seed: int | None = None,
+                 playout_depth: int | None = None):
         check_positive("iterations", iterations)
+        check_positive("playout_depth", playout_depth)
+        self.playout_depth = playout_depth
         check_positive("time", time)
         if exploration is not None and exploration < 0:
             raise BotError(f"bot option 'exploration' must be >= 0, got {exploration!r}")
@@ -142,5 +192,9 @@ class MCTSBot:
 
     def choose(self, state: State) -> Move:
         """The most visited root move; ``last`` keeps the :class:`MCTSResult`."""
-        self.last = search(state, self.rng, self.iterations, self.time, self.exploration)
+        depth = self.playout_depth
+        if depth is None:
+            depth = auto_playout_depth(state.game)
+        self.last = search(state, self.rng, self.iterations, self.time, self.exploration,
+                           depth)
         return self.last.move
