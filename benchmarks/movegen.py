@@ -11,7 +11,8 @@ file (plain Python on a plain array board, written apart from the move language 
 check it; ``REFERENCE`` below names it): the same positions, its moves per second,
 and the engine/reference ratio (above 1: the engine is faster).
 
-Usage: ``python benchmarks/movegen.py [--positions 300] [games ...]``.
+Usage: ``python benchmarks/movegen.py [--positions 300] [games ...]`` from the
+repository root (the references are imported from ``tests/``).
 """
 
 from __future__ import annotations
@@ -19,14 +20,55 @@ from __future__ import annotations
 import argparse
 import importlib
 import random
+import sys
 import time
+from pathlib import Path
 
 import boardlab
 
+# The reference generators live in the test files, importable from the repository root.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 GROUP_GAMES = ("abalone", "epaminondas", "ordo", "ordo-x", "taacoca", "gess",
                "hex-column-checkers")
-#: game -> (test module, function taking a state and returning its legal move count).
-REFERENCE: dict[str, tuple[str, str]] = {}
+
+
+def _abalone(state) -> int:
+    t = importlib.import_module("tests.games.test_abalone")
+    return len(t.reference_moves(t.board_of(state), state.to_move))
+
+
+def _epaminondas(state) -> int:
+    t = importlib.import_module("tests.games.test_epaminondas")
+    game = state.game
+    return len(t.reference_moves(t.as_reference(state), state.to_move, game.width,
+                                 game.height))
+
+
+def _ordo(state) -> int:
+    t = importlib.import_module("tests.games.test_ordo")
+    return len(t.reference_moves(*t.as_reference(state), state.game.name == "ordo-x"))
+
+
+def _taacoca(state) -> int:
+    t = importlib.import_module("tests.games.test_taacoca")
+    return len(t.ref_moves(t.as_ref(state), state.to_move))
+
+
+def _gess(state) -> int:
+    t = importlib.import_module("tests.games.test_gess")
+    return len(t.ref_moves(t.as_ref(state), state.to_move))
+
+
+def _hex_column_checkers(state) -> int:
+    t = importlib.import_module("tests.games.test_hex_column_checkers")
+    board = t.RefBoard(t.picture(t.WIDTHS["hexagon"]))
+    return len(t.ref_moves(board, t.ref_position(board, state), state.to_move))
+
+
+#: game -> its test file's reference generator, as a legal-move counter of a state.
+REFERENCE = {"abalone": _abalone, "epaminondas": _epaminondas, "ordo": _ordo, "ordo-x": _ordo,
+             "taacoca": _taacoca, "gess": _gess, "hex-column-checkers": _hex_column_checkers}
 
 
 def sample_positions(name: str, count: int) -> list[str]:
@@ -52,8 +94,8 @@ def measure(name: str, count: int) -> None:
     line = (f"{name:22} {len(states):6} {moves / len(states):8.1f} "
             f"{len(states) / seconds:12,.0f} {moves / seconds:12,.0f}")
     if name in REFERENCE:
-        module, function = REFERENCE[name]
-        reference = getattr(importlib.import_module(module), function)
+        reference = REFERENCE[name]
+        reference(states[0])  # import outside the timing
         fresh = [game.parse_state(t) for t in texts]
         started = time.perf_counter()
         ref_moves = sum(reference(s) for s in fresh)
