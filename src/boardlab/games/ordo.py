@@ -379,15 +379,8 @@ class OrdoXPosition(PieceState):
         self.pending = self._pending_history.pop()
 
     def clone(self) -> OrdoXPosition:
-        new = OrdoXPosition.__new__(OrdoXPosition)
-        new.game = self.game
-        new.cells = self.cells[:]
-        new._to_move = self._to_move
-        new.reserves = dict(self.reserves)
-        new.ply = self.ply
-        new._history = []
-        new._key = self._key
-        new._cache = dict(self._cache)
+        new = super().clone()
+        assert isinstance(new, OrdoXPosition)
         new.pending = self.pending
         new._pending_history = []
         return new

@@ -395,7 +395,54 @@ COLLAPSE_RE = re.compile(r"(?:→|->|>)\s*([1-9])")
 PLACE_RE = re.compile(r"(?:([XOxo]\d)\s*:\s*)?([1-9])\s*-\s*([1-9])")
 
 
-class QuantumState(IncrementalState):
+class EntangledState(IncrementalState):
+    """What the quantum games' positions share: ``classical[c]`` (the token classical
+    on cell ``c``, 0 if none), ``pairs`` (token -> its two cells, smaller first), a
+    pending collapse, and a move counter whose parity is the player to move.
+
+    Subclasses name their counter in :attr:`COUNTER` and call :meth:`_save` at the
+    start of ``apply``; undo and clone come from here.
+    """
+
+    __slots__ = ()
+    COUNTER: str = "made"
+    classical: list[int]
+    pairs: dict[int, tuple[int, int]]
+    pending: Any
+    _history: list[tuple[Any, ...]]
+
+    def _save(self) -> None:
+        """Remember the position for :meth:`undo` and unshare the mutable parts."""
+        self._history.append((self.classical, self.pairs, getattr(self, self.COUNTER),
+                              self.pending, self._result, self._key))
+        self.classical = self.classical[:]
+        self.pairs = dict(self.pairs)
+
+    def _resolve(self, token: int, cell: int) -> None:
+        """Make ``token`` classical in ``cell`` and collapse its whole component."""
+        for t, c in collapse_from(self.pairs, token, cell):
+            self.pairs.pop(t, None)
+            self.classical[c] = t
+
+    def undo(self) -> None:
+        (self.classical, self.pairs, counter, self.pending, self._result,
+         self._key) = self._history.pop()
+        setattr(self, self.COUNTER, counter)
+        self._to_move = counter % 2
+
+    def clone(self) -> EntangledState:
+        new = type(self).__new__(type(self))
+        for cls in type(self).__mro__:
+            for slot in getattr(cls, "__slots__", ()):
+                if hasattr(self, slot):
+                    setattr(new, slot, getattr(self, slot))
+        new.classical = self.classical[:]
+        new.pairs = dict(self.pairs)
+        new._history = []
+        return new
+
+
+class QuantumState(EntangledState):
     """A quantum tic-tac-toe position.
 
     ``classical[s]`` is the number of the move whose mark is classical in square
@@ -507,10 +554,7 @@ class QuantumState(IncrementalState):
 
     def apply(self, move: Move) -> None:
         spooky: Spooky = move.tag  # type: ignore[assignment]
-        self._history.append((self.classical, self.pairs, self.made, self.pending,
-                              self._result, self._key))
-        self.classical = self.classical[:]
-        self.pairs = dict(self.pairs)
+        self._save()
         if spooky.kind == "collapse":
             self._resolve(spooky.number, spooky.a)
         elif spooky.a == spooky.b:
@@ -520,29 +564,6 @@ class QuantumState(IncrementalState):
             self.made += 1
             self.pairs[self.made] = (spooky.a, spooky.b)
         self._refresh()
-
-    def _resolve(self, number: int, square: int) -> None:
-        for n, s in collapse_from(self.pairs, number, square):
-            self.pairs.pop(n, None)
-            self.classical[s] = n
-
-    def undo(self) -> None:
-        (self.classical, self.pairs, self.made, self.pending, self._result,
-         self._key) = self._history.pop()
-        self._to_move = self.made % 2
-
-    def clone(self) -> QuantumState:
-        new = QuantumState.__new__(QuantumState)
-        new.game = self.game
-        new.classical = self.classical[:]
-        new.pairs = dict(self.pairs)
-        new.made = self.made
-        new.pending = self.pending
-        new._to_move = self._to_move
-        new._result = self._result
-        new._key = self._key
-        new._history = []
-        return new
 
     def signature(self) -> tuple[tuple[int, ...], tuple[tuple[int, int, int], ...], int]:
         return (tuple(self.classical), tuple(sorted((n, a, b) for n, (a, b)
@@ -612,6 +633,37 @@ class QuantumState(IncrementalState):
         if not (COLLAPSE_RE.fullmatch(text) or PLACE_RE.fullmatch(text)):
             raise NotationError("a move is two squares 1-9 such as X1:1-5 or 1-5, or a "
                                 "collapse such as →5 (or >5)", where=repr(text))
+
+    def view(self) -> dict[str, Any]:
+        """The position for a board UI: ``cells`` holds the classical marks (``owner``,
+        ``kind`` = the move's label such as ``X3``), ``spooky`` every square's spooky
+        marks in move order (``owner``, ``label``, ``number``, ``pending`` for the mark of
+        a cycle waiting to collapse) and ``pending`` the move to collapse with its two
+        squares, or ``None``.
+
+        >>> state = QuantumTicTacToe().initial_state().play("1-2").play("1-2")
+        >>> view = state.view()
+        >>> view["pending"], [m["label"] for m in view["spooky"]["1"]]
+        ({'number': 2, 'label': 'O2', 'squares': ['1', '2']}, ['X1', 'O2'])
+        >>> view = state.play(">1").view()
+        >>> view["cells"]["1"], view["cells"]["2"], view["pending"]
+        ({'owner': 1, 'kind': 'O2'}, {'owner': 0, 'kind': 'X1'}, None)
+        """
+        label = self.game.label
+        cells = {str(s + 1): {"owner": (n - 1) % 2, "kind": label(n)}
+                 for s, n in enumerate(self.classical) if n}
+        spooky: dict[str, list[dict[str, Any]]] = {str(s + 1): [] for s in range(SQUARES)}
+        for n, (a, b) in sorted(self.pairs.items()):
+            mark = {"owner": (n - 1) % 2, "label": label(n), "number": n,
+                    "pending": self.pending and n == self.made}
+            spooky[str(a + 1)].append(mark)
+            spooky[str(b + 1)].append(dict(mark))
+        pending = None
+        if self.pending:
+            a, b = self.pairs[self.made]
+            pending = {"number": self.made, "label": label(self.made),
+                       "squares": [str(a + 1), str(b + 1)]}
+        return {"cells": cells, "spooky": spooky, "pending": pending}
 
     def render(self) -> str:
         """The board with classical marks (``[X3]``), spooky marks with subscripts

@@ -99,7 +99,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from boardlab.core.board import Board
-from boardlab.core.game import DRAW, Game, IncrementalState, Option, Returns, zobrist_table
+from boardlab.core.game import DRAW, Game, Option, Returns, zobrist_table
 from boardlab.core.move import Change, Move, Piece, Place, Shift
 from boardlab.core.registry import register
 from boardlab.errors import IllegalMoveError, NotationError
@@ -109,6 +109,7 @@ from boardlab.games.quantum import (
     LINES,
     PLAYER_LETTERS,
     SUBSCRIPTS,
+    EntangledState,
     apply_preset,
     cell_of,
     collapse_from,
@@ -406,7 +407,7 @@ def _moves_key(moves: int) -> int:
     return z ^ (z >> 31)
 
 
-class QuantumMorrisState(IncrementalState):
+class QuantumMorrisState(EntangledState):
     """A quantum Morris position.
 
     ``classical[p]`` is the token of the classical piece in point ``p`` (0 = none);
@@ -418,6 +419,7 @@ class QuantumMorrisState(IncrementalState):
 
     __slots__ = ("game", "classical", "pairs", "moves", "pending", "_to_move", "_result",
                  "_key", "_history")
+    COUNTER = "moves"
 
     def __init__(self, game: QuantumMorris, classical: list[int],
                  pairs: dict[int, tuple[int, int]], moves: int, pending: int):
@@ -546,10 +548,7 @@ class QuantumMorrisState(IncrementalState):
 
     def apply(self, move: Move) -> None:
         motion: Motion = move.tag  # type: ignore[assignment]
-        self._history.append((self.classical, self.pairs, self.moves, self.pending,
-                              self._result, self._key))
-        self.classical = self.classical[:]
-        self.pairs = dict(self.pairs)
+        self._save()
         kind, token, a, b = motion.kind, motion.token, motion.source, motion.target
         self.pending = 0
         if kind == "collapse":
@@ -568,29 +567,6 @@ class QuantumMorrisState(IncrementalState):
                 if connected(self.pairs, a, b, skip=token):
                     self.pending = token
         self._refresh()
-
-    def _resolve(self, token: int, point: int) -> None:
-        for t, p in collapse_from(self.pairs, token, point):
-            self.pairs.pop(t, None)
-            self.classical[p] = t
-
-    def undo(self) -> None:
-        (self.classical, self.pairs, self.moves, self.pending, self._result,
-         self._key) = self._history.pop()
-        self._to_move = self.moves % 2
-
-    def clone(self) -> QuantumMorrisState:
-        new = QuantumMorrisState.__new__(QuantumMorrisState)
-        new.game = self.game
-        new.classical = self.classical[:]
-        new.pairs = dict(self.pairs)
-        new.moves = self.moves
-        new.pending = self.pending
-        new._to_move = self._to_move
-        new._result = self._result
-        new._key = self._key
-        new._history = []
-        return new
 
     def signature(self) -> tuple[tuple[int, ...], tuple[tuple[int, int, int], ...], int, int]:
         return (tuple(self.classical),
