@@ -248,3 +248,22 @@ def _read_source(source: str, level: int | None, code: str | None) -> Puzzle:
     if level is not None:
         raise PuzzleError("--level applies to packs only")
     return read_puzzle(text, source)
+
+
+@app.command("export-html")
+def export_html_command(
+    pack_file: Annotated[Path, typer.Argument(metavar="PACK", help="A level pack (public or "
+                                                                   "master; solutions are "
+                                                                   "never exported).")],
+    out: Annotated[Path, typer.Argument(metavar="OUT", help="The HTML file to write.")],
+    server: Annotated[str | None, typer.Option(
+        help="Leaderboard server base URL (the page calls SERVER/api/leaderboard/...).")
+    ] = None,
+) -> None:
+    """The browser game as one self-contained HTML file that plays offline from disk."""
+    from boardlab.web.triplex.export import export_html
+
+    with edge():
+        written = export_html(pack_file, out, server)
+        typer.echo(f"wrote {written} ({len(Pack.load(pack_file))} levels"
+                   + (f", leaderboard {server}" if server else ", offline") + ")")

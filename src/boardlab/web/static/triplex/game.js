@@ -1,0 +1,489 @@
+/* Triplex: the browser page (DOM, pointer input, saving, languages, leaderboard).
+ *
+ * The rules and the logic live in triplex.js (TriplexLogic) and the strings in i18n.js
+ * (TriplexI18n); this file only wires them to the page. Behaviour asked for by the seed
+ * article's players (../shared/seeds/000_*.txt, comments): "solved" is decided from the
+ * cover of the board after every move, so swapped identical pieces and an unturned rotatable
+ * piece count, and nothing waits for an extra click; the game saves itself every 10 s and
+ * after every move; (level number, code) restores progress on another device.
+ *
+ * Leaderboard calls (only when a server is configured or the page is served over HTTP):
+ *   GET  {server}/api/leaderboard/{pack}/{level}
+ *        -> {"level": n, "first": {"name": s, "solved_at": unix seconds} | null,
+ *            "solves": n, "median_seconds": x | null}
+ *   POST {server}/api/leaderboard/{pack}/{level}  {"code": "XXXX-XXXX", "seconds": x,
+ *        "name": s} -> {"accepted": bool, "first": ...}
+ * where {pack} is the pack's salt in hex and code is the code after that level (the proof).
+ * Every failure is silent: the page just shows "offline".
+ */
+(function () {
+  "use strict";
+  var L = window.TriplexLogic, I = window.TriplexI18n;
+  var $ = function (id) { return document.getElementById(id); };
+
+  var config = JSON.parse($("triplex-config").textContent);
+  var pack;
+  try {
+    pack = L.readPack(JSON.parse($("triplex-pack").textContent));
+  } catch (e) {
+    $("message").textContent = I.t(I.pickLanguage(navigator.languages), "loadError");
+    return;
+  }
+  var total = pack.levels.length;
+  var STORE_KEY = "boardlab-triplex:" + pack.saltHex;
+  var LANGUAGE_KEY = "boardlab-triplex:language";
+  var server = config.server ||
+    (/^https?:$/.test(location.protocol) ? location.origin : null);
+  var online = false;
+
+  // -- storage (guarded: some browsers refuse localStorage on file:// pages) ---------------
+
+  function readStore(key) {
+    try {
+      return window.localStorage.getItem(key);
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function writeStore(key, value) {
+    try {
+      window.localStorage.setItem(key, value);
+    } catch (e) { /* private mode or quota: the game goes on unsaved */ }
+  }
+
+  function freshLevel(code) {
+    return { code: code, placements: null, turn: 0, elapsed: 0, solved: null };
+  }
+
+  function loadState() {
+    var state = null;
+    try {
+      state = JSON.parse(readStore(STORE_KEY) || "null");
+    } catch (e) { state = null; }
+    if (!state || state.version !== 1 || typeof state.levels !== "object") {
+      state = { version: 1, current: 1, name: "", levels: {} };
+    }
+    if (!state.levels["1"] || !state.levels["1"].code) {
+      state.levels["1"] = freshLevel(L.firstCode(pack));
+    }
+    if (!(state.current >= 1 && state.current <= total) ||
+        !(state.levels[state.current] && state.levels[state.current].code)) {
+      state.current = 1;
+    }
+    return state;
+  }
+
+  var state = loadState();
+  var lang = readStore(LANGUAGE_KEY) || I.pickLanguage(navigator.languages);
+  var puzzle = null;
+  var lastTick = Date.now();
+
+  function save() {
+    writeStore(STORE_KEY, JSON.stringify(state));
+  }
+
+  function tr(key, params) {
+    return I.t(lang, key, params);
+  }
+
+  // -- the current level --------------------------------------------------------------------
+
+  function current() {
+    return state.levels[state.current];
+  }
+
+  function placements() {
+    var lv = current();
+    return lv.placements.map(function (p, i) {
+      return p ? { x: p.x, y: p.y, turn: i === puzzle.rotatable ? lv.turn : 0 } : null;
+    });
+  }
+
+  function openLevel(n) {
+    var lv = state.levels[n];
+    if (!lv || !lv.code) return;
+    try {
+      puzzle = L.unlockLevel(pack, n, lv.code);
+    } catch (e) {
+      showMessage(tr("damaged", { n: n }), true);
+      return;
+    }
+    state.current = n;
+    if (!Array.isArray(lv.placements) || lv.placements.length !== puzzle.pieces.length) {
+      lv.placements = puzzle.pieces.map(function () { return null; });
+    }
+    lastTick = Date.now();
+    save();
+    render();
+  }
+
+  function checkSolved() {
+    var lv = current();
+    if (lv.solved) return;
+    var solution = L.solvedPlacements(puzzle, placements());
+    if (!solution) return;
+    var n = state.current;
+    var next = L.levelCode(pack.salt, n + 1, solution);
+    lv.solved = { next: next, seconds: Math.round(lv.elapsed / 1000), at: Date.now() };
+    if (n < total) {
+      var following = state.levels[n + 1];
+      if (!following || following.code !== next) state.levels[n + 1] = freshLevel(next);
+    }
+    save();
+    submitSolve(n, next, lv.solved.seconds);
+  }
+
+  function move(i, placement) {
+    current().placements[i] = placement;
+    checkSolved();
+    save();
+    render();
+  }
+
+  function turn(i) {
+    var lv = current();
+    var count = L.orientations(puzzle.pieces[i]).length;
+    lv.turn = (lv.turn + 1) % count;
+    var p = lv.placements[i];
+    if (p && !L.canPlace(puzzle, placements(), i, { x: p.x, y: p.y, turn: lv.turn })) {
+      lv.placements[i] = null;
+    }
+    checkSolved();
+    save();
+    render();
+  }
+
+  // -- drawing ------------------------------------------------------------------------------
+
+  var PALETTE = ["#e4572e", "#29335c", "#f3a712", "#669bbc", "#a8c686", "#8e5572",
+    "#2a9d8f", "#b56576", "#6d597a", "#e09f3e"];
+
+  // Identical pieces share a colour (they are interchangeable); different ones never do.
+  function colour(key) {
+    var keys = [];
+    puzzle.pieces.forEach(function (cells) {
+      var k = L.shapeKey(cells);
+      if (keys.indexOf(k) < 0) keys.push(k);
+    });
+    return PALETTE[keys.indexOf(key) % PALETTE.length];
+  }
+
+  function cellSize() {
+    var room = Math.min(window.innerWidth - 40, 720);
+    var size = Math.floor(Math.min(room / puzzle.width,
+      (window.innerHeight * 0.45) / puzzle.height));
+    return Math.max(24, Math.min(64, size));
+  }
+
+  function pieceElement(i, cs) {
+    var lv = current();
+    var shape = L.pieceShape(puzzle, i, i === puzzle.rotatable ? lv.turn : 0);
+    var el = document.createElement("div");
+    var w = 0, h = 0;
+    shape.forEach(function (c) { w = Math.max(w, c[0] + 1); h = Math.max(h, c[1] + 1); });
+    el.className = "piece" + (i === puzzle.rotatable ? " rotatable" : "");
+    el.dataset.piece = String(i);
+    el.dataset.shape = L.shapeKey(shape);
+    el.style.width = w * cs + "px";
+    el.style.height = h * cs + "px";
+    var fill = colour(L.shapeKey(puzzle.pieces[i]));
+    shape.forEach(function (c, k) {
+      var square = document.createElement("div");
+      square.className = "square";
+      square.dataset.dx = String(c[0]);
+      square.dataset.dy = String(c[1]);
+      square.style.left = c[0] * cs + "px";
+      square.style.top = c[1] * cs + "px";
+      square.style.width = square.style.height = cs + "px";
+      square.style.backgroundColor = fill;
+      if (k === 0 && i === puzzle.rotatable) {
+        var circle = document.createElement("div");
+        circle.className = "circle";
+        square.appendChild(circle);
+      }
+      el.appendChild(square);
+    });
+    el.addEventListener("pointerdown", function (event) { startDrag(event, el, i, cs); });
+    return el;
+  }
+
+  function render() {
+    var lv = current(), cs = cellSize(), board = $("board"), tray = $("tray");
+    board.textContent = "";
+    tray.textContent = "";
+    board.style.width = puzzle.width * cs + "px";
+    board.style.height = puzzle.height * cs + "px";
+    board.dataset.cell = String(cs);
+    for (var y = 0; y < puzzle.height; y++) {
+      for (var x = 0; x < puzzle.width; x++) {
+        var cell = document.createElement("div");
+        cell.className = "cell";
+        cell.style.left = x * cs + "px";
+        cell.style.top = y * cs + "px";
+        cell.style.width = cell.style.height = cs + "px";
+        board.appendChild(cell);
+      }
+    }
+    puzzle.pieces.forEach(function (_, i) {
+      var el = pieceElement(i, cs), p = lv.placements[i];
+      if (p) {
+        el.classList.add("placed");
+        el.style.left = p.x * cs + "px";
+        el.style.top = p.y * cs + "px";
+        board.appendChild(el);
+      } else {
+        var slot = document.createElement("div");
+        slot.className = "slot";
+        slot.appendChild(el);
+        tray.appendChild(slot);
+      }
+    });
+    board.classList.toggle("solved", !!lv.solved);
+    renderTexts();
+  }
+
+  function renderTexts() {
+    document.documentElement.lang = lang;
+    document.title = tr("title") + (pack.name ? " — " + pack.name : "");
+    Array.prototype.forEach.call(document.querySelectorAll("[data-i18n]"), function (el) {
+      el.textContent = tr(el.dataset.i18n);
+    });
+    Array.prototype.forEach.call(document.querySelectorAll("[data-i18n-placeholder]"),
+      function (el) { el.placeholder = tr(el.dataset.i18nPlaceholder); });
+    $("language").value = lang;
+    $("status").textContent = tr(online ? "online" : "offline");
+    $("status").className = online ? "online" : "offline";
+    if (!puzzle) return;
+    var lv = current(), n = state.current;
+    $("level-title").textContent = tr("levelOf", { n: n, total: total });
+    $("this-code").textContent = lv.code;
+    $("timer").textContent = tr("time", { time: I.duration(lang, lv.elapsed / 1000) });
+    var panel = $("solved-panel");
+    panel.hidden = !lv.solved;
+    if (lv.solved) {
+      $("solved-time").textContent = tr("solvedIn", { time: I.duration(lang, lv.solved.seconds) });
+      $("next-code-label").textContent = n < total ? tr("codeFor", { n: n + 1 }) :
+        tr("completionCode");
+      $("next-code").textContent = lv.solved.next;
+      $("next").hidden = n >= total;
+      $("all-solved").hidden = n < total;
+    }
+    renderLevels();
+  }
+
+  function renderLevels() {
+    var list = $("level-list"), solved = 0, now = Date.now();
+    list.textContent = "";
+    for (var n = 1; n <= total; n++) {
+      var lv = state.levels[n];
+      if (!lv) continue;
+      if (lv.solved || lv.elsewhere) solved += 1;
+      var item = document.createElement("li");
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "level-button" + (n === state.current ? " current" : "");
+      button.dataset.level = String(n);
+      var status = lv.elsewhere ? tr("statusElsewhere") : lv.solved ?
+        tr("statusSolved", { ago: I.ago(lang, (now - lv.solved.at) / 1000) }) : tr("statusOpen");
+      button.textContent = tr("levelN", { n: n }) + " — " + status;
+      button.disabled = !lv.code;
+      button.addEventListener("click", openLevel.bind(null, n));
+      item.appendChild(button);
+      list.appendChild(item);
+    }
+    $("solved-count").textContent = tr("levelsSolved", { n: solved });
+  }
+
+  function showMessage(text, isError) {
+    var el = $("message");
+    el.textContent = text;
+    el.className = isError ? "error" : "info";
+  }
+
+  // -- pointer input (mouse, pen and touch alike) -------------------------------------------
+
+  function startDrag(event, el, i, cs) {
+    if (event.button !== undefined && event.button !== 0) return;
+    event.preventDefault();
+    var start = { x: event.clientX, y: event.clientY }, dragging = false;
+    try { el.setPointerCapture(event.pointerId); } catch (e) { /* synthetic events */ }
+
+    function onMove(e) {
+      if (e.pointerId !== event.pointerId) return;
+      var dx = e.clientX - start.x, dy = e.clientY - start.y;
+      if (!dragging && Math.abs(dx) + Math.abs(dy) < 5) return;
+      dragging = true;
+      el.classList.add("dragging");
+      el.style.transform = "translate(" + dx + "px, " + dy + "px)";
+    }
+
+    function onUp(e) {
+      if (e.pointerId !== event.pointerId) return;
+      window.removeEventListener("pointermove", onMove);
+      window.removeEventListener("pointerup", onUp);
+      window.removeEventListener("pointercancel", onUp);
+      if (!dragging) {
+        if (i === puzzle.rotatable && e.type === "pointerup") turn(i);
+        return;
+      }
+      if (e.type === "pointercancel") {
+        render();
+        return;
+      }
+      var rect = el.getBoundingClientRect(), board = $("board").getBoundingClientRect();
+      var x = Math.round((rect.left - board.left) / cs);
+      var y = Math.round((rect.top - board.top) / cs);
+      var lv = current();
+      var placement = { x: x, y: y, turn: i === puzzle.rotatable ? lv.turn : 0 };
+      // Off the board or onto another piece: back to the tray.
+      move(i, L.canPlace(puzzle, placements(), i, placement) ? { x: x, y: y } : null);
+    }
+
+    window.addEventListener("pointermove", onMove);
+    window.addEventListener("pointerup", onUp);
+    window.addEventListener("pointercancel", onUp);
+  }
+
+  // -- restoring progress from (level number, code) ------------------------------------------
+
+  function restore(event) {
+    event.preventDefault();
+    var n = parseInt($("restore-level").value, 10), text = $("restore-code").value;
+    if (!(n >= 1 && n <= total)) {
+      showMessage(tr("noSuchLevel", { n: $("restore-level").value, total: total }), true);
+      return;
+    }
+    var code;
+    try {
+      code = L.normalizeCode(text);
+      L.unlockLevel(pack, n, code);
+    } catch (e) {
+      if (e.kind === "malformed" && e.position) {
+        showMessage(tr("badCharacter", { position: e.position, character: e.character }), true);
+      } else if (e.kind === "malformed") {
+        showMessage(tr("badLength", { n: e.length }), true);
+      } else {
+        showMessage(tr("wrongCode", { n: n }), true);
+      }
+      return;
+    }
+    if (!state.levels[n] || state.levels[n].code !== code) state.levels[n] = freshLevel(code);
+    for (var k = 1; k < n; k++) {
+      if (!state.levels[k]) state.levels[k] = { elsewhere: true };
+      else if (!state.levels[k].solved) state.levels[k].elsewhere = true;
+    }
+    showMessage(tr("restored", { n: n }), false);
+    openLevel(n);
+  }
+
+  // -- leaderboard (optional, never breaks the offline game) ----------------------------------
+
+  function api(path, options) {
+    if (!server || typeof fetch !== "function") return Promise.reject(new Error("offline"));
+    var controller = typeof AbortController === "function" ? new AbortController() : null;
+    var timer = setTimeout(function () { if (controller) controller.abort(); }, 5000);
+    options = options || {};
+    if (controller) options.signal = controller.signal;
+    return fetch(server.replace(/\/+$/, "") + "/api/leaderboard/" + pack.saltHex + path, options)
+      .then(function (response) {
+        clearTimeout(timer);
+        if (!response.ok) throw new Error("status " + response.status);
+        return response.json();
+      }, function (error) {
+        clearTimeout(timer);
+        throw error;
+      });
+  }
+
+  function setOnline(value) {
+    online = value;
+    renderTexts();
+  }
+
+  function showBoard() {
+    var out = $("leaderboard-text");
+    if (!server) {
+      out.textContent = tr("leaderboardOffline");
+      return;
+    }
+    var n = state.current;
+    api("/" + n).then(function (info) {
+      setOnline(true);
+      if (n !== state.current) return;
+      var lines = [];
+      if (info.first) {
+        lines.push(tr("firstSolver", { name: info.first.name,
+          ago: I.ago(lang, Date.now() / 1000 - info.first.solved_at) }));
+      } else {
+        lines.push(tr("nobodyYet"));
+      }
+      if (info.solves) {
+        lines.push(tr("solveCount", { n: info.solves,
+          time: I.duration(lang, info.median_seconds || 0) }));
+      }
+      out.textContent = lines.join(" ");
+    }).catch(function () {
+      setOnline(false);
+      out.textContent = tr("leaderboardOffline");
+    });
+  }
+
+  function submitSolve(n, code, seconds) {
+    if (!server) return;
+    api("/" + n, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ code: code, seconds: seconds, name: state.name || "" })
+    }).then(function () {
+      setOnline(true);
+      showMessage(tr("submitted"), false);
+      showBoard();
+    }).catch(function () { setOnline(false); });
+  }
+
+  // -- start ----------------------------------------------------------------------------------
+
+  I.LANGUAGES.forEach(function (l) {
+    var option = document.createElement("option");
+    option.value = l.code;
+    option.textContent = l.name;
+    $("language").appendChild(option);
+  });
+  $("language").addEventListener("change", function () {
+    lang = $("language").value;
+    writeStore(LANGUAGE_KEY, lang);
+    renderTexts();
+    showBoard();
+  });
+  $("reset").addEventListener("click", function () {
+    current().placements = puzzle.pieces.map(function () { return null; });
+    save();
+    render();
+  });
+  $("next").addEventListener("click", function () { openLevel(state.current + 1); });
+  $("restore-form").addEventListener("submit", restore);
+  $("player-name").value = state.name || "";
+  $("player-name").addEventListener("change", function () {
+    state.name = $("player-name").value.slice(0, 40);
+    save();
+  });
+  window.addEventListener("resize", function () { if (puzzle) render(); });
+  window.addEventListener("pagehide", save);
+  document.addEventListener("visibilitychange", function () {
+    lastTick = Date.now();
+    save();
+  });
+  setInterval(function () {
+    var now = Date.now(), lv = current();
+    if (puzzle && !lv.solved && !document.hidden) {
+      lv.elapsed += now - lastTick;
+      $("timer").textContent = tr("time", { time: I.duration(lang, lv.elapsed / 1000) });
+    }
+    lastTick = now;
+  }, 1000);
+  setInterval(save, 10000);
+  openLevel(state.current);
+  showBoard();
+  window.triplexGame = { state: function () { return state; }, save: save };
+})();

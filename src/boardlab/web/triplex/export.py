@@ -1,0 +1,103 @@
+"""Build the Triplex browser game as one self-contained HTML file.
+
+The seed article (../shared/seeds/000_*.txt, "Клиентская часть игры") ships the whole game,
+logic, resources and every level, in one HTML file that plays from the local disk without a
+network. Here the page template, stylesheet and scripts in ``web/static/triplex/`` are
+inlined into one file together with the *public* level pack (docs/polyomino-pack.md,
+section 7): the levels stay encrypted and chained exactly as in the pack and are decrypted
+in the browser with the previous level's code. A master pack's solutions are never written.
+
+>>> from boardlab.puzzles.polyomino.level import Level
+>>> from boardlab.puzzles.polyomino.pack import Pack
+>>> pack = Pack.build([Level.parse("level 4x2\\nabbc\\naacc\\n")], b"doctest", "triplex")
+>>> page = render_html(pack)
+>>> page.startswith("<!DOCTYPE html>") and '"solutions":' not in page
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import tempfile
+from html import escape
+from importlib.resources import files
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from boardlab.errors import PuzzleError
+from boardlab.puzzles.polyomino.pack import Pack
+
+#: The static files of the page, inlined in this order.
+STATIC = files("boardlab.web").joinpath("static", "triplex")
+
+
+def _static(name: str) -> str:
+    return STATIC.joinpath(name).read_text(encoding="utf-8")
+
+
+def _script_json(obj: object) -> str:
+    """JSON safe inside a <script> element: no '<' can close it early."""
+    text = json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def _inline(text: str, element: str, name: str) -> str:
+    if re.search(rf"</{element}", text, re.IGNORECASE):
+        raise PuzzleError(f"{name} contains '</{element}' and cannot be inlined")
+    return text
+
+
+def _server_origin(server: str) -> str:
+    parts = urlsplit(server)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise PuzzleError(f"--server {server!r}: expected an http:// or https:// address")
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def render_html(pack: Pack, server: str | None = None) -> str:
+    """The game page for ``pack`` (its public copy); ``server`` is the leaderboard base URL
+    (None: offline only, unless the page itself is served over HTTP, when the page's own
+    origin is used)."""
+    connect = "'self'"
+    if server:
+        connect += " " + _server_origin(server)
+        server = server.rstrip("/")
+    # The page fetches nothing but the leaderboard: the policy makes that a guarantee.
+    csp = (f"default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+           f"img-src data:; connect-src {connect}")
+    values = {
+        "CSP": escape(csp, quote=False),
+        "NAME": escape(pack.name),
+        "CSS": _inline(_static("triplex.css"), "style", "triplex.css"),
+        "I18N": _inline(_static("i18n.js"), "script", "i18n.js"),
+        "LOGIC": _inline(_static("triplex.js"), "script", "triplex.js"),
+        "GAME": _inline(_static("game.js"), "script", "game.js"),
+        "CONFIG": _script_json({"server": server or None}),
+        "PACK": _script_json(pack.public().to_json()),
+    }
+    return re.sub(r"\{\{([A-Z0-9]+)\}\}", lambda m: values[m.group(1)],
+                  _static("index.html"))
+
+
+def export_html(pack_path: str | os.PathLike, out_path: str | os.PathLike,
+                server: str | None = None) -> Path:
+    """Read a pack file and write the game page atomically (a temporary file renamed over
+    ``out_path``); errors are :class:`PuzzleError` naming the file, and nothing is written."""
+    page = render_html(Pack.load(pack_path), server)
+    out = Path(out_path)
+    if not out.parent.is_dir():
+        raise PuzzleError(f"{out}: the folder {out.parent} does not exist")
+    fd, temp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(page)
+        os.chmod(temp, 0o644)
+        os.replace(temp, out)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp)
+        raise
+    return out
