@@ -466,5 +466,30 @@ def solve(
                    + (f" ({rate:,.0f} nodes/s)" if rate else ""))
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=0, max=65535,
+                                      help="Port to listen on (0: any free port).")] = 8000,
+    db: Annotated[str | None, typer.Option(
+        "--db", metavar="URL", envvar="BOARDLAB_DB",
+        help="Database: an SQLAlchemy URL (postgresql+psycopg://USER:PASSWORD@HOST/DB) or "
+             "an SQLite file; default $BOARDLAB_DB, else boardlab.db in the data folder.")
+    ] = None,
+    data: Annotated[str | None, typer.Option(
+        "--data", metavar="DIR",
+        help="Data folder of the default SQLite database (default $BOARDLAB_DATA, else "
+             "~/.local/share/boardlab).")] = None,
+) -> None:
+    """Run the web app: every game in the browser, with the JSON API under /api.
+
+    Prints the URL to open; the database is created and migrated on the first start.
+    """
+    from boardlab.web.app import serve as run_server
+
+    with _edge():
+        run_server(host, port, db, data, echo=typer.echo)
+
+
 if __name__ == "__main__":
     main()

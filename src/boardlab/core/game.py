@@ -353,6 +353,29 @@ class State(ABC):
         Games with pieces on a board override this; group selection relies on it."""
         return None
 
+    def view(self) -> dict[str, Any]:
+        """What a board UI draws, as JSON-ready data: ``{"cells": {name: {"owner": int,
+        "kind": str}}}`` for every occupied cell of the game's board, from
+        :meth:`piece_at` (empty when the game has no board or does not expose pieces).
+
+        Games whose cells hold more than one piece override it, keeping ``"cells"`` and
+        adding their own keys: quantum tic-tac-toe adds the spooky marks of every square
+        and a pending collapse, hex column checkers the whole column on each cell.
+
+        >>> from boardlab import load
+        >>> cells = load("breakthrough").initial_state().view()["cells"]
+        >>> len(cells), cells["a1"]["owner"], cells["a8"]["owner"]
+        (32, 0, 1)
+        """
+        board = self.game.board
+        cells: dict[str, dict[str, Any]] = {}
+        if board is not None:
+            for cell, name in enumerate(board.names):
+                piece = self.piece_at(cell)
+                if piece is not None:
+                    cells[name] = {"owner": piece.owner, "kind": piece.kind}
+        return {"cells": cells}
+
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data that :meth:`Game.state_from_json` reads back."""
         return {"game": self.game.name, "options": dict(self.game.options),

@@ -611,6 +611,21 @@ class HexColumnState(State):
         column = self.stacks[cell]
         return MEN[COLOURS.index(column[0])] if column else None
 
+    def view(self) -> dict[str, Any]:
+        """The position for a board UI: every occupied cell's top man (``owner``,
+        ``kind``) and its whole ``column``, owners from top to bottom.
+
+        >>> state = HexColumnCheckers().parse_state("e5=wb,f6=b black")
+        >>> state.view()["cells"]["e5"]
+        {'owner': 0, 'kind': 'man', 'column': [0, 1]}
+        """
+        view = super().view()
+        name = self.game.board.cell_name
+        for cell, column in enumerate(self.stacks):
+            if column:
+                view["cells"][name(cell)]["column"] = [COLOURS.index(c) for c in column]
+        return view
+
     def column_at(self, cell: int) -> str:
         """The column on ``cell`` from top to bottom (``w``/``b``), ``""`` if empty."""
         return self.stacks[cell]

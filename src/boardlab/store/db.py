@@ -9,7 +9,9 @@ Where the database is, in order of precedence:
 2. otherwise the SQLite file ``boardlab.db`` in the data folder: ``$BOARDLAB_DATA`` when that
    environment variable is set, else ``~/.local/share/boardlab/`` (created if missing).
 
-Tables are created when missing (no migrations yet). Every statement goes through the ORM or
+Opening a database upgrades its schema to the newest Alembic revision
+(:func:`upgrade`; the revisions ship in :mod:`boardlab.store.migrations`), which also adopts
+a database made before migrations existed. Every statement goes through the ORM or
 SQLAlchemy Core, so values are always bound parameters, never pasted into SQL. A database
 that cannot be opened or used raises :class:`~boardlab.errors.StoreError`, one line naming
 the URL with its password masked.
@@ -30,7 +32,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from sqlalchemy import Engine, create_engine, event, make_url
+from sqlalchemy import Engine, MetaData, create_engine, event, make_url, text
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
@@ -42,6 +44,9 @@ DEFAULT_DATA_DIR = Path("~/.local/share/boardlab")
 DEFAULT_FILE = "boardlab.db"
 # An unreachable server should fail in seconds, not after the system's TCP timeout.
 CONNECT_TIMEOUT_SECONDS = 10
+MIGRATIONS = Path(__file__).with_name("migrations")
+# Two processes opening one PostgreSQL database at once migrate one after the other.
+MIGRATION_LOCK_KEY = 0x626F6172646C6162  # "boardlab"
 
 
 class Base(DeclarativeBase):
@@ -55,9 +60,10 @@ def data_dir() -> Path:
     return Path(folder).expanduser() if folder else DEFAULT_DATA_DIR.expanduser()
 
 
-def default_url() -> str:
-    """The SQLite URL of ``boardlab.db`` in :func:`data_dir` (the folder is created)."""
-    folder = data_dir()
+def default_url(folder: Path | None = None) -> str:
+    """The SQLite URL of ``boardlab.db`` in ``folder``, by default :func:`data_dir` (the
+    folder is created)."""
+    folder = data_dir() if folder is None else Path(folder).expanduser()
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -142,9 +148,65 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.close()
 
 
+def metadata() -> MetaData:
+    """The metadata of every boardlab table (the table modules are imported here)."""
+    from boardlab.store import pipes, web  # noqa: F401
+
+    return Base.metadata
+
+
+def _alembic_config(connection: object):
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS).replace("%", "%%"))
+    config.attributes["connection"] = connection
+    return config
+
+
+def head_revision() -> str:
+    """The newest revision of the packaged migrations."""
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory.from_config(_alembic_config(None)).get_current_head()
+    assert head is not None
+    return head
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The revision the database is stamped with, or ``None`` (new, or made before
+    migrations)."""
+    from alembic.runtime.migration import MigrationContext
+
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Bring the database's schema to ``revision`` with the packaged Alembic migrations,
+    in one transaction. A database with boardlab's tables but no ``alembic_version``
+    (made by ``create_all`` before migrations existed) is adopted: the baseline creates
+    only the missing tables and the database ends stamped.
+
+    Raises :class:`StoreError` when the database is stamped with a revision these
+    migrations do not know (a newer boardlab made it), and SQLAlchemy's errors otherwise.
+    """
+    from alembic import command
+    from alembic.util import CommandError
+
+    with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                               {"key": MIGRATION_LOCK_KEY})
+        try:
+            command.upgrade(_alembic_config(connection), revision)
+        except CommandError as e:
+            raise StoreError(f"cannot migrate the database: {e}") from None
+
+
 def open_store(url: str | None = None) -> Store:
-    """Open (and create the tables of) the database at ``url``; see the module docstring
-    for the default and the accepted forms.
+    """Open the database at ``url`` and upgrade its schema to the newest revision; see the
+    module docstring for the default and the accepted forms.
 
     Raises :class:`StoreError` naming the masked URL when the URL is malformed, its driver
     is unknown, the server is unreachable or refuses the login, or the file cannot be
@@ -165,13 +227,14 @@ def open_store(url: str | None = None) -> Store:
                          url=shown) from None
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
-    # Import the table modules so that create_all knows every table.
-    from boardlab.store import pipes  # noqa: F401
-
+    metadata()
     try:
-        Base.metadata.create_all(engine)
+        upgrade(engine)
     except SQLAlchemyError as e:
         engine.dispose()
         raise StoreError(f"cannot open database {shown}: {_reason(e, password)}",
                          url=shown) from None
+    except StoreError as e:
+        engine.dispose()
+        raise StoreError(f"{e} (database {shown})", url=shown) from None
     return Store(shown, engine)

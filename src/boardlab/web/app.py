@@ -1,0 +1,126 @@
+"""The web app (``boardlab serve``): the JSON API of every game and the lobby page.
+
+:func:`create_app` builds the FastAPI application on a database (opened and migrated to
+the newest schema at once, so a bad URL fails before the server starts); :func:`serve`
+runs it with uvicorn on a socket it binds itself, so a busy port is one clear error.
+Static files (``web/static/``, shipped with the package) are served under ``/static`` and
+the lobby, ``static/index.html``, at ``/``; nothing is fetched from the network.
+
+Routes: ``/api/games`` (:mod:`boardlab.web.api_games`) and ``/api/matches``
+(:mod:`boardlab.web.api_matches`); errors are JSON ``{"error", "where"}``
+(:mod:`boardlab.web.errors`).
+"""
+
+from __future__ import annotations
+
+import errno
+import socket
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+
+import boardlab
+from boardlab.errors import BoardlabError
+from boardlab.store.db import Store, default_url, open_store
+from boardlab.web import api_games, api_matches, errors
+from boardlab.web.matches import Matches
+
+STATIC = Path(__file__).with_name("static")
+LOBBY = STATIC / "index.html"
+
+
+class ServeError(BoardlabError, OSError):
+    """The server cannot listen where it was asked (a busy port, an unknown host)."""
+
+
+def open_database(db_url: str | None = None, data_dir: str | Path | None = None) -> Store:
+    """The database of the app: ``db_url`` (an SQLAlchemy URL or an SQLite file), else
+    ``boardlab.db`` in ``data_dir``, else the default of :func:`boardlab.store.db.open_store`."""
+    if db_url is not None:
+        return open_store(db_url)
+    if data_dir is not None:
+        return open_store(default_url(Path(data_dir)))
+    return open_store()
+
+
+def create_app(db_url: str | None = None, data_dir: str | Path | None = None) -> FastAPI:
+    """The web application on the database chosen as by :func:`open_database`.
+
+    Raises :class:`~boardlab.errors.StoreError` when the database cannot be opened.
+    """
+    store = open_database(db_url, data_dir)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        store.close()
+
+    # The interactive docs load scripts from a CDN; the app must work offline.
+    app = FastAPI(title="boardlab", version=boardlab.__version__, docs_url=None,
+                  redoc_url=None, lifespan=lifespan)
+    app.state.store = store
+    app.state.matches = Matches(store)
+    errors.install(app)
+    app.include_router(api_games.router)
+    app.include_router(api_matches.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def lobby() -> FileResponse:
+        return FileResponse(LOBBY, media_type="text/html")
+
+    return app
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``host``:``port`` (port 0: any free port);
+    :class:`ServeError` if the address is busy or unknown."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except (OSError, UnicodeError) as e:
+        raise ServeError(f"cannot listen on {host}:{port}: unknown host ({e})") from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as e:
+        sock.close()
+        reason = "the port is in use" if e.errno == errno.EADDRINUSE else (e.strerror or e)
+        raise ServeError(f"cannot listen on {host}:{port}: {reason}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def url_of(sock: socket.socket) -> str:
+    """The http URL a bound socket answers on."""
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None,
+          data_dir: str | Path | None = None, *, echo: Callable[[str], object] = print,
+          log_level: str = "info") -> None:
+    """Open the database, bind the address, say where the app is and run it until
+    interrupted (Ctrl-C)."""
+    import uvicorn
+
+    app = create_app(db_url, data_dir)
+    try:
+        sock = bind(host, port)
+    except ServeError:
+        app.state.store.close()
+        raise
+    echo(f"boardlab web app on {url_of(sock)} (database {app.state.store.url}); "
+         "Ctrl-C stops it")
+    server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, lifespan="on"))
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
