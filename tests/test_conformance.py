@@ -17,6 +17,7 @@ import pytest
 
 import boardlab
 from boardlab.core.game import State, perft
+from boardlab.core.move import Change, Place, Shift
 
 GAMES = boardlab.names()
 TIME_BUDGET = 4.0  # seconds of random games per registered game
@@ -44,7 +45,10 @@ def check_position(state: State, rng: random.Random) -> None:
     sample = moves if len(moves) <= MOVES_CHECKED else rng.sample(moves, MOVES_CHECKED)
     for move in sample:
         assert state.parse_move(move.notation) == move
+        before = {a.source: state.piece_at(a.source) for a in move.actions
+                  if isinstance(a, Shift)}
         state.apply(move)
+        check_pieces_moved(state, move, before)
         state.undo()
         assert state.key() == key and state == clone, f"undo of {move} changed the state"
         child = state.play(move)
@@ -55,12 +59,26 @@ def check_position(state: State, rng: random.Random) -> None:
         assert all(r >= 0 for r in outcome)
 
 
+def check_pieces_moved(state: State, move, before: dict) -> None:
+    """``piece_at`` agrees with the move's actions: a shifted piece stands on its target
+    and a placed piece on its cell (unless the same move changes that cell)."""
+    changed = {a.cell for a in move.actions if isinstance(a, Change)}
+    for a in move.actions:
+        if isinstance(a, Shift) and before.get(a.source) is not None \
+                and a.target not in changed:
+            assert state.piece_at(a.target) == before[a.source], f"{move}: shift to {a.target}"
+        if isinstance(a, Place) and a.cell not in changed:
+            found = state.piece_at(a.cell)
+            assert found is None or found == a.piece, f"{move}: placed on {a.cell}"
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_random_games(name: str) -> None:
     game = boardlab.load(name)
     rng = random.Random(f"conformance:{name}")
     deadline = time.monotonic() + TIME_BUDGET
     played = 0
+    pieces_seen = 0
     while played < MIN_GAMES or (played < MAX_GAMES and time.monotonic() < deadline):
         state = game.initial_state()
         start = state.clone()
@@ -73,10 +91,14 @@ def test_random_games(name: str) -> None:
             state.apply(moves[rng.randrange(len(moves))])
             length += 1
             assert length <= game.max_length(), f"game longer than max_length {length}"
+        board = game.board
+        assert board is not None
+        pieces_seen += sum(1 for c in range(board.size) if state.piece_at(c) is not None)
         for _ in range(length):
             state.undo()
         assert state == start and state.key() == start.key(), "undo all must restore start"
         played += 1
+    assert pieces_seen, "piece_at must show the pieces on the board (UIs and selection use it)"
 
 
 @pytest.mark.parametrize("name", GAMES)

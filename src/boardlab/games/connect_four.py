@@ -235,6 +235,14 @@ class ConnectFourState(IncrementalState):
             return DRAW
         return None
 
+    def piece_at(self, cell: int) -> Piece | None:
+        """The disc on ``cell`` (row-major from the bottom left), or ``None``."""
+        bit = self.tables.bit[cell]
+        for p in range(2):
+            if self.discs[p] & bit:
+                return PIECES[p]
+        return None
+
     def legal_moves(self) -> list[Move]:
         if self._result is not None:
             return []

@@ -394,6 +394,11 @@ class NineMensMorrisState(IncrementalState):
             return DRAW
         return None
 
+    def piece_at(self, cell: int) -> Piece | None:
+        """The man on point ``cell``, or ``None``."""
+        v = self.cells[cell]
+        return PIECES[v - 1] if v else None
+
     def legal_moves(self) -> list[Move]:
         if self._result is not None:
             return []
@@ -640,6 +645,11 @@ class ThreeMensMorrisState(IncrementalState):
         if self.plies >= self.game.options["max_moves"]:
             return DRAW
         return None
+
+    def piece_at(self, cell: int) -> Piece | None:
+        """The man on point ``cell``, or ``None``."""
+        v = self.cells[cell]
+        return PIECES[v - 1] if v else None
 
     def legal_moves(self) -> list[Move]:
         if self._result is not None:

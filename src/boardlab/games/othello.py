@@ -212,6 +212,13 @@ class OthelloState(IncrementalState):
             black, white = self.discs[0].bit_count(), self.discs[1].bit_count()
             self._result = DRAW if black == white else win_for(0 if black > white else 1)
 
+    def piece_at(self, cell: int) -> Piece | None:
+        """The disc on ``cell``, or ``None``."""
+        for p in range(2):
+            if self.discs[p] >> cell & 1:
+                return PIECES[p]
+        return None
+
     def legal_moves(self) -> list[Move]:
         if self._result is not None:
             return []

@@ -430,6 +430,52 @@ class EntangledState(IncrementalState):
         setattr(self, self.COUNTER, counter)
         self._to_move = counter % 2
 
+    # Hooks naming a token's owner and label, and the token waiting to collapse.
+    def _owner(self, token: int) -> int:
+        raise NotImplementedError
+
+    def _label(self, token: int) -> str:
+        raise NotImplementedError
+
+    def _pending_token(self) -> int | None:
+        raise NotImplementedError
+
+    def piece_at(self, cell: int) -> Piece | None:
+        """The classical mark on board cell ``cell`` (its token's label as the kind)."""
+        token = self.classical[cell_of(cell)]
+        return Piece(self._owner(token), self._label(token)) if token else None
+
+    def view(self) -> dict[str, Any]:
+        """The position for a board UI: ``cells`` holds the classical marks (``owner``,
+        ``kind`` = the token's label such as ``X3``), ``spooky`` every square's spooky
+        marks in token order (``owner``, ``label``, ``number``, ``pending`` for the mark
+        of a cycle waiting to collapse) and ``pending`` the token to collapse with its
+        two squares, or ``None``. Squares are named as on the board (1-9).
+
+        >>> state = QuantumTicTacToe().initial_state().play("1-2").play("1-2")
+        >>> view = state.view()
+        >>> view["pending"], [m["label"] for m in view["spooky"]["1"]]
+        ({'number': 2, 'label': 'O2', 'squares': ['1', '2']}, ['X1', 'O2'])
+        >>> view = state.play(">1").view()
+        >>> view["cells"]["1"], view["cells"]["2"], view["pending"]
+        ({'owner': 1, 'kind': 'O2'}, {'owner': 0, 'kind': 'X1'}, None)
+        """
+        waiting = self._pending_token()
+        cells = {str(s + 1): {"owner": self._owner(t), "kind": self._label(t)}
+                 for s, t in enumerate(self.classical) if t}
+        spooky: dict[str, list[dict[str, Any]]] = {str(s + 1): [] for s in range(SQUARES)}
+        for t, (a, b) in sorted(self.pairs.items()):
+            mark = {"owner": self._owner(t), "label": self._label(t), "number": t,
+                    "pending": t == waiting}
+            spooky[str(a + 1)].append(mark)
+            spooky[str(b + 1)].append(dict(mark))
+        pending = None
+        if waiting is not None:
+            a, b = self.pairs[waiting]
+            pending = {"number": waiting, "label": self._label(waiting),
+                       "squares": [str(a + 1), str(b + 1)]}
+        return {"cells": cells, "spooky": spooky, "pending": pending}
+
     def clone(self) -> EntangledState:
         new = type(self).__new__(type(self))
         for cls in type(self).__mro__:
@@ -634,36 +680,14 @@ class QuantumState(EntangledState):
             raise NotationError("a move is two squares 1-9 such as X1:1-5 or 1-5, or a "
                                 "collapse such as →5 (or >5)", where=repr(text))
 
-    def view(self) -> dict[str, Any]:
-        """The position for a board UI: ``cells`` holds the classical marks (``owner``,
-        ``kind`` = the move's label such as ``X3``), ``spooky`` every square's spooky
-        marks in move order (``owner``, ``label``, ``number``, ``pending`` for the mark of
-        a cycle waiting to collapse) and ``pending`` the move to collapse with its two
-        squares, or ``None``.
+    def _owner(self, token: int) -> int:
+        return (token - 1) % 2
 
-        >>> state = QuantumTicTacToe().initial_state().play("1-2").play("1-2")
-        >>> view = state.view()
-        >>> view["pending"], [m["label"] for m in view["spooky"]["1"]]
-        ({'number': 2, 'label': 'O2', 'squares': ['1', '2']}, ['X1', 'O2'])
-        >>> view = state.play(">1").view()
-        >>> view["cells"]["1"], view["cells"]["2"], view["pending"]
-        ({'owner': 1, 'kind': 'O2'}, {'owner': 0, 'kind': 'X1'}, None)
-        """
-        label = self.game.label
-        cells = {str(s + 1): {"owner": (n - 1) % 2, "kind": label(n)}
-                 for s, n in enumerate(self.classical) if n}
-        spooky: dict[str, list[dict[str, Any]]] = {str(s + 1): [] for s in range(SQUARES)}
-        for n, (a, b) in sorted(self.pairs.items()):
-            mark = {"owner": (n - 1) % 2, "label": label(n), "number": n,
-                    "pending": self.pending and n == self.made}
-            spooky[str(a + 1)].append(mark)
-            spooky[str(b + 1)].append(dict(mark))
-        pending = None
-        if self.pending:
-            a, b = self.pairs[self.made]
-            pending = {"number": self.made, "label": label(self.made),
-                       "squares": [str(a + 1), str(b + 1)]}
-        return {"cells": cells, "spooky": spooky, "pending": pending}
+    def _label(self, token: int) -> str:
+        return self.game.label(token)
+
+    def _pending_token(self) -> int | None:
+        return self.made if self.pending else None
 
     def render(self) -> str:
         """The board with classical marks (``[X3]``), spooky marks with subscripts

@@ -538,6 +538,15 @@ class QuantumMorrisState(EntangledState):
             actions += self._changes(token, b)
         return Move(f"{name}:{a + 1}>{b + 1}", actions, motion)
 
+    def _owner(self, token: int) -> int:
+        return owner(token)
+
+    def _label(self, token: int) -> str:
+        return label(token)
+
+    def _pending_token(self) -> int | None:
+        return self.pending or None
+
     def legal_moves(self) -> list[Move]:
         if self._result is not None:
             return []

@@ -134,6 +134,11 @@ class TicTacToeState(IncrementalState):
             return DRAW
         return None
 
+    def piece_at(self, cell: int) -> Piece | None:
+        """X's or O's mark on ``cell``, or ``None``."""
+        v = self.cells[cell]
+        return PIECES[v - 1] if v else None
+
     def legal_moves(self) -> list[Move]:
         if self._result is not None:
             return []

@@ -150,7 +150,7 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
 
 def metadata() -> MetaData:
     """The metadata of every boardlab table (the table modules are imported here)."""
-    from boardlab.store import pipes, web  # noqa: F401
+    from boardlab.store import leaderboard, pipes, web  # noqa: F401
 
     return Base.metadata
 

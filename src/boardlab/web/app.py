@@ -26,7 +26,7 @@ from fastapi.staticfiles import StaticFiles
 import boardlab
 from boardlab.errors import BoardlabError
 from boardlab.store.db import Store, default_url, open_store
-from boardlab.web import api_games, api_matches, errors
+from boardlab.web import api_games, api_matches, api_triplex, errors
 from boardlab.web.matches import Matches
 
 STATIC = Path(__file__).with_name("static")
@@ -67,6 +67,7 @@ def create_app(db_url: str | None = None, data_dir: str | Path | None = None) ->
     errors.install(app)
     app.include_router(api_games.router)
     app.include_router(api_matches.router)
+    api_triplex.install(app, data_dir)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/", include_in_schema=False)

@@ -9,12 +9,16 @@
  *
  * Leaderboard calls (only when a server is configured or the page is served over HTTP):
  *   GET  {server}/api/leaderboard/{pack}/{level}
- *        -> {"level": n, "first": {"name": s, "solved_at": unix seconds} | null,
- *            "solves": n, "median_seconds": x | null}
- *   POST {server}/api/leaderboard/{pack}/{level}  {"code": "XXXX-XXXX", "seconds": x,
- *        "name": s} -> {"accepted": bool, "first": ...}
- * where {pack} is the pack's salt in hex and code is the code after that level (the proof).
- * Every failure is silent: the page just shows "offline".
+ *        -> {"level": n, "first": {"name": s, "solved_at": unix seconds,
+ *            "ago_seconds": x} | null, "solves": n, "median_seconds": x | null}
+ *   POST {server}/api/leaderboard/{pack}/{level}  {"name": s, "seconds": x,
+ *        "unlock": "XXXX-XXXX", "solution": "abbc/aacc"} -> {"accepted": bool,
+ *        "next_code": ..., "first": ..., "solves": n, "median_seconds": x | null}
+ * where {pack} is the pack's salt in hex, unlock is the code that opened the level and
+ * solution the board's canonical solution text: the server checks the solution against
+ * the level itself (a checksum alone can be computed by anyone holding the file).
+ * Names are shown with textContent only, never as HTML. Every failure is silent: the
+ * page just shows "offline". Without a name nothing is sent.
  */
 (function () {
   "use strict";
@@ -413,8 +417,10 @@
       if (n !== state.current) return;
       var lines = [];
       if (info.first) {
-        lines.push(tr("firstSolver", { name: info.first.name,
-          ago: I.ago(lang, Date.now() / 1000 - info.first.solved_at) }));
+        // The server's own age of the record: the player's clock may be wrong.
+        var age = typeof info.first.ago_seconds === "number" ? info.first.ago_seconds :
+          Date.now() / 1000 - info.first.solved_at;
+        lines.push(tr("firstSolver", { name: String(info.first.name), ago: I.ago(lang, age) }));
       } else {
         lines.push(tr("nobodyYet"));
       }
@@ -429,12 +435,16 @@
     });
   }
 
+  // Called right after the board was found solved, so `puzzle` is level n's.
   function submitSolve(n, code, seconds) {
-    if (!server) return;
+    var name = (state.name || "").trim();
+    var solution = puzzle && puzzle.number === n ? L.solvedPlacements(puzzle, placements()) : null;
+    if (!server || !name || !solution) return;
     api("/" + n, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ code: code, seconds: seconds, name: state.name || "" })
+      body: JSON.stringify({ name: name, seconds: seconds, unlock: state.levels[n].code,
+        solution: solution })
     }).then(function () {
       setOnline(true);
       showMessage(tr("submitted"), false);
