@@ -185,3 +185,16 @@ def test_plays_a_legal_move_in_every_game(name):
     state = load(name).initial_state()
     move = AlphaBetaBot(depth=2, time=2.0, seed=1).choose(state)
     assert move in state.legal_moves()
+
+
+def test_the_first_iteration_always_finishes_so_the_move_is_never_a_guess():
+    # Epaminondas positions are slow to expand: a tiny budget still gets depth 1, and
+    # depth 1 finds the capture of both black pieces (the rear piece d1 steps to d2).
+    from boardlab import load
+
+    game = load("epaminondas", size="8x8")
+    state = game.parse_state(
+        "......../......../......../...B..../...B..../...W..../...W..../...W.... white")
+    result = Searcher().search(state, seconds=1e-6)
+    assert result.depth >= 1
+    assert result.move is not None and result.move.notation == "d1xd2"

@@ -14,7 +14,8 @@ The textbook algorithm (Knuth and Moore, "An analysis of alpha-beta pruning",
   searched, the value, whether it is exact or a bound, and the best move, tried
   first on the next visit;
 * iterative deepening runs depths 1, 2, ... until the depth budget, the time
-  budget, a proven win or loss, or a search that reached the end of every line.
+  budget, a proven win or loss, or a search that reached the end of every line;
+  depth 1 always completes, even past the time budget, so a move is never a guess.
 
 With more than two players the search is *paranoid*: every opponent is assumed
 to play against the searching player.
@@ -134,9 +135,13 @@ class Searcher:
         reached, complete = 0, False
         limit = COMPLETE if depth is None else depth
         current = 0
+        deadline = self._deadline
         while current < limit:
             current += 1
             self._cutoffs = 0
+            # The first iteration always finishes: without it the move would be a
+            # blind guess (games whose positions are slow to expand overrun the budget).
+            self._deadline = INFINITY if current == 1 else deadline
             try:
                 best = self._root(root, moves, current)
             except _OutOfTime:
