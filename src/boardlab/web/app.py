@@ -31,6 +31,7 @@ from boardlab.web.matches import Matches
 
 STATIC = Path(__file__).with_name("static")
 LOBBY = STATIC / "index.html"
+GAME_PAGE = STATIC / "game.html"
 
 
 class ServeError(BoardlabError, OSError):
@@ -73,6 +74,10 @@ def create_app(db_url: str | None = None, data_dir: str | Path | None = None) ->
     @app.get("/", include_in_schema=False)
     def lobby() -> FileResponse:
         return FileResponse(LOBBY, media_type="text/html")
+
+    @app.get("/game", include_in_schema=False)
+    def game_page() -> FileResponse:
+        return FileResponse(GAME_PAGE, media_type="text/html")
 
     return app
 
