@@ -27,6 +27,7 @@ import boardlab
 from boardlab.errors import BoardlabError
 from boardlab.store.db import Store, default_url, open_store
 from boardlab.web import api_games, api_matches, api_triplex, errors
+from boardlab.web.api_pipes import router as pipes_router
 from boardlab.web.matches import Matches
 
 STATIC = Path(__file__).with_name("static")
@@ -69,6 +70,7 @@ def create_app(db_url: str | None = None, data_dir: str | Path | None = None) ->
     app.include_router(api_games.router)
     app.include_router(api_matches.router)
     api_triplex.install(app, data_dir)
+    app.include_router(pipes_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/", include_in_schema=False)

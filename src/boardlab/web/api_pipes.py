@@ -1,0 +1,209 @@
+"""Pipe puzzles (Plumber) in the browser: the levels, a page to play them, and the check.
+
+Rules: ../shared/specs/plumber.md. On the page every segment has a *rotation*; the player
+turns segments until the water runs from the tap to the drain, and the letters along the
+water's path are the code. The server holds the levels and checks a board: it follows the
+water from the tap through the rotated segments, and when the water leaves through the
+drain the path is a solution of the puzzle and its letters are its code (the code of
+:func:`boardlab.puzzles.pipes.solve.solutions` for that path).
+
+Rotations, the water's flow and scrambles are :mod:`boardlab.puzzles.pipes.play`.
+
+Levels: the ones stored in the database (:mod:`boardlab.store.pipes`, id = the level's
+number) and, when it holds none, a few built-in samples generated deterministically with
+:func:`boardlab.puzzles.pipes.generate.generate` (ids ``sample-1`` ...). Any random level
+is also available as ``random-SIZE-SEED`` (exactly one solution, regenerated on demand).
+
+Routes:
+
+* ``GET /pipes`` -- the page (``?level=ID&seed=N``);
+* ``GET /api/pipes/levels`` -- ``[{id, name, rows, cols, source}]``;
+* ``GET /api/pipes/random?size=6&seed=N`` -- the level ``random-6-N``, as below;
+* ``GET /api/pipes/levels/{id}?seed=N`` -- ``{id, name, rows, cols, cells, tap, drain,
+  solutions, seed, start}``: ``cells[r][c]`` is ``{kind: "I"|"L", letter}`` or ``null``,
+  ``tap``/``drain`` are ``{row, col, side}`` (1-based), ``solutions`` is how many there
+  are (counted, never listed) and ``start`` a scrambled board (rotations per cell, from
+  ``seed``, never already solved);
+* ``POST /api/pipes/levels/{id}/check`` with ``{rotations: [[int]]}`` -- ``{level,
+  solved, path: [[row, col]], end, code, notation, known}``: ``path`` is every cell the
+  water fills in order, ``end`` why it stops (``drain``, ``edge``, ``empty``, ``closed``),
+  ``code`` and ``notation`` (``|0-1|1-1|...|``) only when solved, ``known`` whether the
+  database holds that code for a stored level (``null`` for other levels). A malformed
+  board is 400 ``{error, where}`` with ``where`` naming the field or the cell
+  (``rotations.2.3`` is cell 3-4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Query, Request
+from fastapi.responses import FileResponse
+
+from boardlab.errors import StoreError
+from boardlab.puzzles.pipes.count import count_level
+from boardlab.puzzles.pipes.generate import generate
+from boardlab.puzzles.pipes.level import STRAIGHT, PipeLevel
+from boardlab.puzzles.pipes.play import flow, scramble, solution_of, states
+from boardlab.store import pipes as pipe_store
+from boardlab.web.errors import ApiError
+
+router = APIRouter(tags=["pipes"])
+
+PAGE = Path(__file__).with_name("static") / "pipes.html"
+#: Built-in samples: (rows, cols, seed) for ``sample-1``, ``sample-2``, ...
+SAMPLES = ((5, 5, 1), (6, 6, 2), (7, 7, 3))
+#: Sizes a random level may have (a 12x12 takes seconds to generate).
+MIN_SIZE, MAX_SIZE = 3, 10
+MAX_SEED = 2**31 - 1
+
+
+@dataclass(frozen=True)
+class PlayLevel:
+    """A level as the page plays it: its id, name, the puzzle and, for a stored level,
+    its database id (to look its codes up)."""
+
+    id: str
+    name: str
+    level: PipeLevel
+    stored_id: int | None = None
+
+
+# -- the levels ------------------------------------------------------------------------------
+@lru_cache(maxsize=64)
+def _generated(rows: int, cols: int, seed: int) -> PipeLevel:
+    return generate(rows, cols, seed=seed).level
+
+
+def _sample_levels() -> list[PlayLevel]:
+    return [PlayLevel(f"sample-{i}", f"sample {i}", _generated(rows, cols, seed))
+            for i, (rows, cols, seed) in enumerate(SAMPLES, start=1)]
+
+
+def _random_level(size: int, seed: int) -> PlayLevel:
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise ApiError(400, f"size must be from {MIN_SIZE} to {MAX_SIZE}, not {size}", "size")
+    if not 0 <= seed <= MAX_SEED:
+        raise ApiError(400, f"seed must be from 0 to {MAX_SEED}, not {seed}", "seed")
+    return PlayLevel(f"random-{size}-{seed}", f"random {size}x{size} #{seed}",
+                     _generated(size, size, seed))
+
+
+def _stored_level(stored: pipe_store.StoredLevel) -> PlayLevel:
+    level = PipeLevel.parse(stored.text, f"pipe level {stored.name!r}")
+    return PlayLevel(str(stored.id), stored.name, level, stored.id)
+
+
+def _find(request: Request, level_id: str) -> PlayLevel:
+    store = request.app.state.store
+    if level_id.isdigit():
+        try:
+            return _stored_level(pipe_store.get_level(store, int(level_id)))
+        except StoreError:
+            raise ApiError(404, f"no pipe level {level_id!r}", "level") from None
+    if level_id.startswith("sample-"):
+        for sample in _sample_levels():
+            if sample.id == level_id:
+                return sample
+    parts = level_id.split("-")
+    if len(parts) == 3 and parts[0] == "random" and parts[1].isdigit() and parts[2].isdigit():
+        return _random_level(int(parts[1]), int(parts[2]))
+    raise ApiError(404, f"no pipe level {level_id!r}", "level")
+
+
+def _port(port: tuple[int, int, str]) -> dict[str, Any]:
+    return {"row": port[0], "col": port[1], "side": port[2]}
+
+
+def level_json(play: PlayLevel, seed: int) -> dict[str, Any]:
+    """The level for the page, without its solutions (see the module docstring)."""
+    level = play.level
+    return {"id": play.id, "name": play.name, "rows": level.rows, "cols": level.cols,
+            "cells": [[None if cell.is_empty else {"kind": cell.kind, "letter": cell.letter}
+                       for cell in row] for row in level.cells],
+            "tap": _port(level.tap), "drain": _port(level.drain),
+            "solutions": count_level(level), "seed": seed, "start": scramble(level, seed)}
+
+
+def parse_rotations(level: PipeLevel, body: Any) -> list[list[int]]:
+    """The board of a check request; :class:`ApiError` 400 naming what is malformed."""
+    if not isinstance(body, dict):
+        raise ApiError(400, "the body must be a JSON object {\"rotations\": [[...], ...]}",
+                       "body")
+    if "rotations" not in body:
+        raise ApiError(400, "missing rotations: one list of rotations per grid row",
+                       "rotations")
+    rotations = body["rotations"]
+    if not isinstance(rotations, list) or len(rotations) != level.rows:
+        got = f"{len(rotations)} rows" if isinstance(rotations, list) else type(rotations).__name__
+        raise ApiError(400, f"rotations must be a list of {level.rows} rows, got {got}",
+                       "rotations")
+    board = []
+    for r, (row, cells) in enumerate(zip(rotations, level.cells, strict=True)):
+        if not isinstance(row, list) or len(row) != level.cols:
+            got = f"{len(row)} cells" if isinstance(row, list) else type(row).__name__
+            raise ApiError(400, f"row {r + 1} of rotations must have {level.cols} cells, "
+                           f"got {got}", f"rotations.{r}")
+        for c, (value, cell) in enumerate(zip(row, cells, strict=True)):
+            count = states(cell.kind)
+            if value is None and cell.is_empty:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < count:
+                what = ("a cell without a segment" if cell.is_empty else
+                        "a straight" if cell.kind == STRAIGHT else "an elbow")
+                raise ApiError(400, f"cell {r + 1}-{c + 1} is {what}: its rotation must be "
+                               f"an integer from 0 to {count - 1}, not {value!r}",
+                               f"rotations.{r}.{c}")
+        board.append([value or 0 for value in row])
+    return board
+
+
+# -- the routes ------------------------------------------------------------------------------
+@router.get("/pipes", include_in_schema=False)
+def page() -> FileResponse:
+    return FileResponse(PAGE, media_type="text/html")
+
+
+@router.get("/api/pipes/levels")
+def levels(request: Request) -> list[dict[str, Any]]:
+    stored = pipe_store.list_levels(request.app.state.store)
+    if stored:
+        return [{"id": str(s.id), "name": s.name, "rows": s.rows, "cols": s.cols,
+                 "source": "database"} for s in stored]
+    return [{"id": s.id, "name": s.name, "rows": s.level.rows, "cols": s.level.cols,
+             "source": "sample"} for s in _sample_levels()]
+
+
+@router.get("/api/pipes/random")
+def random_level(size: int = Query(6), seed: int = Query(1)) -> dict[str, Any]:
+    return level_json(_random_level(size, seed), seed)
+
+
+@router.get("/api/pipes/levels/{level_id}")
+def level(request: Request, level_id: str, seed: int = Query(1)) -> dict[str, Any]:
+    return level_json(_find(request, level_id), seed)
+
+
+@router.post("/api/pipes/levels/{level_id}/check")
+def check(request: Request, level_id: str, body: Annotated[Any, Body()] = None) -> dict[str, Any]:
+    play = _find(request, level_id)
+    board = parse_rotations(play.level, body)
+    water = flow(play.level, board)
+    result: dict[str, Any] = {"level": play.id, "solved": water.solved,
+                              "path": [list(cell) for cell in water.cells], "end": water.end,
+                              "code": None, "notation": None, "known": None}
+    if water.solved:
+        solution = solution_of(play.level, water.cells)
+        result["code"] = solution.code
+        result["notation"] = solution.notation
+        if play.stored_id is not None:
+            store = request.app.state.store
+            if pipe_store.get_level(store, play.stored_id).solution_count:
+                result["known"] = pipe_store.check_code(store, play.stored_id, solution.code)
+    return result
+
+
+__all__ = ["PlayLevel", "level_json", "parse_rotations", "router"]
