@@ -6,6 +6,19 @@
 // No board is drawn by hand: every cell's place comes from the model's coordinates.
 
 const SVG = "http://www.w3.org/2000/svg";
+
+// The page's phrases (i18n.js), or English where the board is drawn without them.
+const ENGLISH = {
+  boardLabel: "{kind} board of {n} cells",
+  pieceOf: "{cell}: {kind} of player {n}",
+  layerN: "layer {n}",
+};
+
+function t(key, params) {
+  const i18n = globalThis.BoardlabI18n;
+  if (i18n) return i18n.t(key, params);
+  return ENGLISH[key].replace(/\{(\w+)\}/g, (_, name) => String(params[name]));
+}
 const SQRT3 = Math.sqrt(3);
 
 /** Colours of the seats: fill, outline, label. */
@@ -88,7 +101,7 @@ export function layout(board) {
     const gap = layers.length > 1 ? size * 0.6 : 0;
     const top = layers.length > 1 ? 22 : 0;
     layers.forEach((z, i) => {
-      const name = board.layers && board.layers[i] ? board.layers[i] : `layer ${i + 1}`;
+      const name = board.layers && board.layers[i] ? board.layers[i] : t("layerN", {n: i + 1});
       out.panels.push({name, x: margin + i * (cols * size + gap), y: margin + top,
         width: cols * size, height: rows * size});
     });
@@ -139,7 +152,7 @@ export class BoardView {
     this.board = board;
     this.layout = layout(board);
     this.svg = el("svg", {class: "board", role: "img",
-      "aria-label": `${board.kind} board of ${board.cells.length} cells`,
+      "aria-label": t("boardLabel", {kind: board.kind, n: board.cells.length}),
       viewBox: `0 0 ${this.layout.width.toFixed(1)} ${this.layout.height.toFixed(1)}`,
       width: this.layout.width.toFixed(0), "data-kind": board.kind});
     container.replaceChildren(this.svg);
@@ -215,8 +228,8 @@ export class BoardView {
       }
       if (piece) classes.push("occupied");
       cell.group.setAttribute("class", classes.join(" "));
-      cell.title.textContent = piece ? `${name}: ${piece.kind} of player ${piece.owner + 1}`
-        : name;
+      cell.title.textContent = piece ? t("pieceOf", {cell: name, kind: piece.kind,
+        n: piece.owner + 1}) : name;
       if (piece) this.drawPiece(cell, piece, kinds.size > 1);
       else cell.group.removeAttribute("data-owner");
       const marksHere = spooky[name];

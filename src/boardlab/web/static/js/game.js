@@ -4,11 +4,14 @@
 // the server's bot when a bot is to move (without blocking the page), undoes, lists the
 // moves, shows the outcome and offers the record for download. The match id lives in the
 // URL and in localStorage, so a reload (or coming back later) resumes the match.
+// Every phrase comes from i18n.js (loaded by game.html before this module).
 
 import {BoardView} from "./board.js";
 
 const LAST_MATCH = "boardlab.lastMatch";
 const $ = (id) => document.getElementById(id);
+const i18n = globalThis.BoardlabI18n;
+const {t, setText} = i18n;
 
 const page = {
   id: null,
@@ -50,11 +53,11 @@ function matchUrl(suffix = "") {
 // --- who is to move ------------------------------------------------------------------
 function playerLabel(seat) {
   const player = page.match.players[seat] || {type: "human"};
-  const name = page.match.player_names[seat] || `player ${seat + 1}`;
-  if (player.type === "human") return `${name} (human)`;
-  const budget = player.time ? `, ${player.time}s` : player.depth ? `, depth ${player.depth}`
-    : "";
-  return `${name} (${player.bot} bot${budget})`;
+  const name = page.match.player_names[seat] || t("playerN", {n: seat + 1});
+  if (player.type === "human") return t("humanPlayer", {name});
+  const budget = player.time ? t("budgetTime", {time: player.time}) : player.depth
+    ? t("budgetDepth", {depth: player.depth}) : "";
+  return t("botPlayer", {name, bot: player.bot, budget});
 }
 
 function isOver() {
@@ -82,9 +85,9 @@ function outcomeText(outcome) {
   const best = Math.max(...values);
   const winners = values.map((v, i) => [v, i]).filter(([v]) => v === best).map(([, i]) => i);
   const score = outcome.map((p, i) => `${names[i]} ${p}`).join(" – ");
-  if (winners.length === values.length) return `Game over: draw (${score})`;
-  if (winners.length === 1) return `Game over: ${names[winners[0]]} wins (${score})`;
-  return `Game over: ${score}`;
+  if (winners.length === values.length) return t("gameOverDraw", {score});
+  if (winners.length === 1) return t("gameOverWinner", {name: names[winners[0]], score});
+  return t("gameOver", {score});
 }
 
 // --- rendering -------------------------------------------------------------------------
@@ -97,6 +100,7 @@ function lastCells() {
 function render() {
   const match = page.match;
   document.title = `${match.game} – boardlab`;
+  delete $("title").dataset.i18n;
   $("title").textContent = match.game;
   const players = $("players");
   players.replaceChildren();
@@ -118,6 +122,7 @@ function render() {
     moves.appendChild(item);
   }
   moves.scrollTop = moves.scrollHeight;
+  setText($("move-count"), "moves", {n: match.moves.length});
   $("text").textContent = match.text || "";
   $("record").href = matchUrl("/record");
   const outcome = $("outcome");
@@ -137,14 +142,15 @@ function render() {
 function renderStatus() {
   const match = page.match;
   let status = "";
-  if (page.thinking) status = `${match.player_names[match.to_move]} is thinking…`;
+  const name = match.player_names[match.to_move];
+  if (page.thinking) status = t("thinking", {name});
   else if (isOver()) status = "";
   else if (humanToMove()) {
-    status = `${match.player_names[match.to_move]} to move`;
+    status = t("toMove", {name});
     const pending = match.view && match.view.pending;
-    if (pending) status += ` — collapse ${pending.label}: choose square `
-      + pending.squares.join(" or ");
-  } else status = `${match.player_names[match.to_move]} (bot) to move`;
+    if (pending) status += t("collapse", {label: pending.label,
+      squares: pending.squares.join(t("or"))});
+  } else status = t("botToMove", {name});
   $("status").textContent = status;
   $("status").classList.toggle("thinking", page.thinking);
 }
@@ -188,9 +194,10 @@ function drawBoard(preview) {
   });
 }
 
+// title: [phrase key, params], so the title follows a change of language
 function showChooser(title, moves, onChoose) {
   const box = $("chooser");
-  $("chooser-title").textContent = title;
+  setText($("chooser-title"), ...title);
   const list = $("chooser-moves");
   list.replaceChildren(...moves.map((m) => moveButton(m, onChoose)));
   box.hidden = moves.length === 0;
@@ -250,8 +257,8 @@ async function selectGroup(cells, note) {
   page.selection = {mode: "group", cells, anchor, moves: answer.moves_using,
     exact: answer.moves, targets: targetsOf(answer.moves_using, anchor)};
   drawBoard();
-  const title = note || (answer.moves.length ? `moves of exactly ${cells.join(" ")}`
-    : `no move moves exactly ${cells.join(" ")}; click a target to grow the group`);
+  const title = note || [answer.moves.length ? "movesOfExactly" : "noMoveExactly",
+    {cells: cells.join(" ")}];
   showChooser(title, answer.moves, chooseGroupMove);
   $("chooser").hidden = false;
 }
@@ -268,8 +275,8 @@ async function chooseGroupMove(move) {
     await playMove(move.notation);
     return;
   }
-  await selectGroup(grown.group, `${move.notation} moves ${grown.group.join(" ")}: `
-    + "click the target again (or the move below) to play it");
+  await selectGroup(grown.group, ["grownGroup", {move: move.notation,
+    cells: grown.group.join(" ")}]);
 }
 
 function dropMoves() {
@@ -313,7 +320,7 @@ async function pickCell(name) {
   }
   page.selection = {mode: "drop", cells: picked, anchor: picked[0], moves: candidates,
     exact: candidates, targets};
-  showChooser(`moves with ${picked.join(" ")}`, candidates);
+  showChooser(["movesWith", {cells: picked.join(" ")}], candidates);
   drawBoard();
 }
 
@@ -332,11 +339,11 @@ async function onCell(name, event) {
       const moves = selection.targets.get(name);
       if (selection.mode === "group") {
         if (moves.length === 1) await chooseGroupMove(moves[0]);
-        else showChooser(`moves to ${name}`, moves, chooseGroupMove);
+        else showChooser(["movesTo", {name}], moves, chooseGroupMove);
       } else if (moves.length === 1) {
         await playMove(moves[0].notation);
       } else {
-        showChooser(`moves to ${name}`, moves);
+        showChooser(["movesTo", {name}], moves);
       }
       return;
     }
@@ -432,8 +439,8 @@ async function load() {
   if (!page.id) {
     page.id = localStorage.getItem(LAST_MATCH);
     if (!page.id) {
-      $("title").textContent = "no match";
-      $("status").textContent = "Start a new game in the lobby.";
+      setText($("title"), "noMatch");
+      setText($("status"), "startInLobby");
       return;
     }
     history.replaceState(null, "", `?match=${encodeURIComponent(page.id)}`);
@@ -456,7 +463,7 @@ async function load() {
   if (page.game.board) {
     page.boardView = new BoardView($("board"), page.game.board, onCell);
   } else {
-    $("board").textContent = "This game has no board to draw; play by notation.";
+    setText($("board"), "noBoard");
   }
   render();
   document.body.dataset.ready = "1";
@@ -469,9 +476,16 @@ $("notation-form").addEventListener("submit", (event) => {
   if (notation && humanToMove() && !page.thinking) playMove(notation);
 });
 $("undo").addEventListener("click", undo);
+i18n.onChange(() => {
+  if (!page.match) return;
+  // the board's labels and tooltips are drawn in the language of the moment
+  if (page.boardView) page.boardView = new BoardView($("board"), page.game.board, onCell);
+  render();
+});
 $("clear").addEventListener("click", clearSelection);
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape") clearSelection();
 });
 
+i18n.init();
 load().catch(showError);

@@ -12,6 +12,9 @@ const MARGIN = 40;    // room around the grid for the tap and the drain
 
 const state = { level: null, rotations: [], seed: 1, checking: 0 };
 const $ = (id) => document.getElementById(id);
+// Every string comes from the shared phrase table (js/i18n.js), in five languages.
+const i18n = globalThis.BoardlabI18n;
+const t = (key, params) => i18n.t(key, params);
 
 function showError(message) {
   $("error").textContent = message || "";
@@ -164,11 +167,11 @@ function update() {
   $("code").textContent = "";
   $("status").className = "";
   if (solved) {
-    $("status").textContent = "the water reaches the drain; checking…";
+    i18n.setText($("status"), "pipesChecking");
     check();
   } else {
-    const where = water.cells.length ? `through ${water.cells.length} segment(s)` : "nowhere";
-    $("status").textContent = `the water runs ${where}; turn the segments to reach the drain`;
+    if (water.cells.length) i18n.setText($("status"), "pipesRuns", {n: water.cells.length});
+    else i18n.setText($("status"), "pipesNowhere");
     state.checking += 1;  // a check still on its way is stale now
   }
 }
@@ -182,16 +185,16 @@ async function check() {
     });
     if (token !== state.checking) return;
     if (!result.solved) {
-      $("status").textContent = "the server does not see the water reach the drain";
+      i18n.setText($("status"), "pipesServerDisagrees");
       return;
     }
-    $("status").textContent = "solved";
+    i18n.setText($("status"), "pipesSolved");
     $("status").className = "solved";
     $("code").textContent = result.code;
     $("solved").hidden = false;
     showError("");
   } catch (error) {
-    if (token === state.checking) showError(`check failed: ${error.message}`);
+    if (token === state.checking) showError(t("pipesCheckFailed", {error: error.message}));
   }
 }
 
@@ -209,10 +212,9 @@ async function load(levelId, seed) {
     state.level = level;
     state.seed = seed;
     state.rotations = level.start.map((row) => row.slice());
-    $("title").textContent = `Plumber: ${level.name}`;
-    $("level-id").textContent = level.id;
-    $("seed").textContent = seed;
-    $("solution-count").textContent = `${level.solutions} solution(s)`;
+    i18n.setText($("title"), "pipesTitleLevel", {name: level.name});
+    i18n.setText($("level-info"), "pipesInfo", {id: level.id, seed});
+    i18n.setText($("solution-count"), "pipesSolutions", {n: level.solutions});
     const select = $("level");
     if (![...select.options].some((o) => o.value === level.id)) {
       const option = document.createElement("option");
@@ -227,7 +229,7 @@ async function load(levelId, seed) {
     window.history.replaceState(null, "", url);
     render();
   } catch (error) {
-    showError(`cannot load level ${levelId}: ${error.message}`);
+    showError(t("pipesCannotLoad", {id: levelId, error: error.message}));
   }
 }
 
@@ -237,7 +239,7 @@ async function start() {
   try {
     levels = await getJson("/api/pipes/levels");
   } catch (error) {
-    showError(`cannot list the levels: ${error.message}`);
+    showError(t("pipesCannotList", {error: error.message}));
   }
   const select = $("level");
   for (const level of levels) {
@@ -258,4 +260,5 @@ async function start() {
   await load(first, Number.isFinite(seed) && seed >= 0 ? seed : 1);
 }
 
+i18n.init();
 start();

@@ -1,0 +1,539 @@
+/* The lobby and the game pages in English, Russian, French, German and Chinese.
+ *
+ * The same approach as the Triplex client (../triplex/i18n.js, after the seed article
+ * "Интернационализация и локализации"): one table of phrases with a translation per language;
+ * a phrase that depends on a number is an object of CLDR plural categories (one, few, many,
+ * other) chosen by Intl.PluralRules, so Russian gets 1 ход, 2 хода, 5 ходов, 21 ход without
+ * hand-written rules. `{name}` in a phrase is replaced by the parameter of that name.
+ * Game names, player names, rules and move notation come from the server and stay as they are.
+ *
+ * The language is the one remembered in localStorage ("boardlab.language"), else the first
+ * supported one of navigator.languages, else English. An element marked
+ * data-i18n="key" (and data-i18n-params='{"n": 3}') gets its text from the table, and
+ * data-i18n-title / data-i18n-placeholder / data-i18n-aria-label its attributes, again
+ * whenever the language changes.
+ *
+ * Loads as a browser script (global `BoardlabI18n`) and as a CommonJS module (the tests).
+ */
+(function (root, factory) {
+  "use strict";
+  var api = factory();
+  if (typeof module === "object" && module.exports) {
+    module.exports = api;
+  } else {
+    root.BoardlabI18n = api;
+  }
+})(typeof self !== "undefined" ? self : this, function () {
+  "use strict";
+
+  var STORAGE_KEY = "boardlab.language";
+
+  var LANGUAGES = [
+    { code: "en", name: "English" },
+    { code: "ru", name: "Русский" },
+    { code: "fr", name: "Français" },
+    { code: "de", name: "Deutsch" },
+    { code: "zh", name: "中文" }
+  ];
+
+  var MESSAGES = {
+    // --- both pages ---
+    language: { en: "Language", ru: "Язык", fr: "Langue", de: "Sprache", zh: "语言" },
+    moves: {
+      en: { one: "{n} move", other: "{n} moves" },
+      ru: { one: "{n} ход", few: "{n} хода", many: "{n} ходов", other: "{n} хода" },
+      fr: { one: "{n} coup", other: "{n} coups" },
+      de: { one: "{n} Zug", other: "{n} Züge" },
+      zh: { other: "{n} 步" }
+    },
+
+    // --- the pipe puzzles page ---
+    pipesTitle: { en: "Plumber", ru: "Водопроводчик", fr: "Plombier", de: "Klempner",
+      zh: "水管工" },
+    pipesTitleLevel: { en: "Plumber: {name}", ru: "Водопроводчик: {name}",
+      fr: "Plombier : {name}", de: "Klempner: {name}", zh: "水管工：{name}" },
+    pipesHelp: {
+      en: "Click a segment to turn it by 90 degrees (a straight has two positions, an elbow " +
+        "four). Lead the water from the tap to the drain; the letters along the pipe are " +
+        "the code.",
+      ru: "Щёлкните по трубе, чтобы повернуть её на 90 градусов (у прямой два положения, у " +
+        "колена четыре). Проведите воду от крана к стоку; буквы вдоль трубы и есть код.",
+      fr: "Cliquez sur un tuyau pour le tourner de 90 degrés (un droit a deux positions, un " +
+        "coude quatre). Menez l'eau du robinet à l'évacuation ; les lettres le long du " +
+        "tuyau forment le code.",
+      de: "Klicke auf ein Rohrstück, um es um 90 Grad zu drehen (ein gerades hat zwei " +
+        "Stellungen, ein Knie vier). Leite das Wasser vom Hahn zum Abfluss; die Buchstaben " +
+        "entlang des Rohrs sind der Code.",
+      zh: "点击管段可将其旋转 90 度（直管有两个位置，弯管有四个）。把水从水龙头引到排水口；" +
+        "沿途管道上的字母就是密码。"
+    },
+    pipesLevel: { en: "level", ru: "уровень", fr: "niveau", de: "Level", zh: "关卡" },
+    pipesScramble: { en: "scramble again", ru: "перемешать снова", fr: "mélanger à nouveau",
+      de: "neu mischen", zh: "重新打乱" },
+    pipesScrambleHelp: { en: "start again from another scramble",
+      ru: "начать заново с другого перемешивания", fr: "recommencer avec un autre mélange",
+      de: "mit einer anderen Mischung neu beginnen", zh: "从另一种打乱状态重新开始" },
+    pipesRandom: { en: "random", ru: "случайный", fr: "aléatoire", de: "zufällig",
+      zh: "随机" },
+    pipesSize: { en: "size", ru: "размер", fr: "taille", de: "Größe", zh: "尺寸" },
+    pipesNewRandom: { en: "new random level", ru: "новый случайный уровень",
+      fr: "nouveau niveau aléatoire", de: "neues Zufallslevel", zh: "新的随机关卡" },
+    pipesInfo: { en: "level {id}, scramble {seed}", ru: "уровень {id}, перемешивание {seed}",
+      fr: "niveau {id}, mélange {seed}", de: "Level {id}, Mischung {seed}",
+      zh: "关卡 {id}，打乱 {seed}" },
+    pipesSolutions: {
+      en: { one: "{n} solution", other: "{n} solutions" },
+      ru: { one: "{n} решение", few: "{n} решения", many: "{n} решений", other: "{n} решения" },
+      fr: { one: "{n} solution", other: "{n} solutions" },
+      de: { one: "{n} Lösung", other: "{n} Lösungen" },
+      zh: { other: "{n} 个解" }
+    },
+    pipesCode: { en: "code:", ru: "код:", fr: "code :", de: "Code:", zh: "密码：" },
+    pipesChecking: { en: "the water reaches the drain; checking…",
+      ru: "вода дошла до стока; проверяем…", fr: "l'eau atteint l'évacuation ; vérification…",
+      de: "das Wasser erreicht den Abfluss; wird geprüft…", zh: "水已到达排水口；正在检查…" },
+    pipesRuns: {
+      en: { one: "the water runs through {n} segment; turn the segments to reach the drain",
+        other: "the water runs through {n} segments; turn the segments to reach the drain" },
+      ru: { one: "вода проходит через {n} трубу; поворачивайте трубы, чтобы дойти до стока",
+        few: "вода проходит через {n} трубы; поворачивайте трубы, чтобы дойти до стока",
+        many: "вода проходит через {n} труб; поворачивайте трубы, чтобы дойти до стока",
+        other: "вода проходит через {n} трубы; поворачивайте трубы, чтобы дойти до стока" },
+      fr: { one: "l'eau traverse {n} tuyau ; tournez les tuyaux pour atteindre l'évacuation",
+        other: "l'eau traverse {n} tuyaux ; tournez les tuyaux pour atteindre l'évacuation" },
+      de: { one: "das Wasser fließt durch {n} Rohrstück; drehe die Rohre bis zum Abfluss",
+        other: "das Wasser fließt durch {n} Rohrstücke; drehe die Rohre bis zum Abfluss" },
+      zh: { other: "水流经 {n} 个管段；旋转管段让水到达排水口" }
+    },
+    pipesNowhere: { en: "the water goes nowhere; turn the segments to reach the drain",
+      ru: "вода никуда не течёт; поворачивайте трубы, чтобы дойти до стока",
+      fr: "l'eau ne va nulle part ; tournez les tuyaux pour atteindre l'évacuation",
+      de: "das Wasser fließt nirgendwohin; drehe die Rohre bis zum Abfluss",
+      zh: "水无处可流；旋转管段让水到达排水口" },
+    pipesServerDisagrees: { en: "the server does not see the water reach the drain",
+      ru: "сервер не видит, чтобы вода дошла до стока",
+      fr: "le serveur ne voit pas l'eau atteindre l'évacuation",
+      de: "der Server sieht das Wasser nicht am Abfluss ankommen",
+      zh: "服务器认为水没有到达排水口" },
+    pipesSolved: { en: "solved", ru: "решено", fr: "résolu", de: "gelöst", zh: "已解决" },
+    pipesCheckFailed: { en: "check failed: {error}", ru: "проверка не удалась: {error}",
+      fr: "la vérification a échoué : {error}", de: "Prüfung fehlgeschlagen: {error}",
+      zh: "检查失败：{error}" },
+    pipesCannotLoad: { en: "cannot load level {id}: {error}",
+      ru: "не удалось загрузить уровень {id}: {error}",
+      fr: "impossible de charger le niveau {id} : {error}",
+      de: "Level {id} kann nicht geladen werden: {error}", zh: "无法加载关卡 {id}：{error}" },
+    pipesCannotList: { en: "cannot list the levels: {error}",
+      ru: "не удалось получить список уровней: {error}",
+      fr: "impossible de lister les niveaux : {error}",
+      de: "die Level können nicht aufgelistet werden: {error}", zh: "无法列出关卡：{error}" },
+
+    // --- the lobby ---
+    intro: {
+      en: "Abstract board games and puzzles. Pick a game, set its options and players, " +
+        "and play in the browser.",
+      ru: "Абстрактные настольные игры и головоломки. Выберите игру, настройте её параметры " +
+        "и игроков и играйте в браузере.",
+      fr: "Jeux de plateau abstraits et casse-tête. Choisissez un jeu, ses options et ses " +
+        "joueurs, et jouez dans le navigateur.",
+      de: "Abstrakte Brettspiele und Rätsel. Wähle ein Spiel, stelle Optionen und Spieler " +
+        "ein und spiele im Browser.",
+      zh: "抽象棋盘游戏和益智谜题。选择一个游戏，设置选项和玩家，然后在浏览器中开始游戏。"
+    },
+    resume: { en: "Resume your last match.", ru: "Продолжить последнюю партию.",
+      fr: "Reprendre votre dernière partie.", de: "Letzte Partie fortsetzen.",
+      zh: "继续上一局。" },
+    gamesTitle: { en: "Games", ru: "Игры", fr: "Jeux", de: "Spiele", zh: "游戏" },
+    games: {
+      en: { one: "{n} game", other: "{n} games" },
+      ru: { one: "{n} игра", few: "{n} игры", many: "{n} игр", other: "{n} игры" },
+      fr: { one: "{n} jeu", other: "{n} jeux" },
+      de: { one: "{n} Spiel", other: "{n} Spiele" },
+      zh: { other: "{n} 个游戏" }
+    },
+    colGame: { en: "game", ru: "игра", fr: "jeu", de: "Spiel", zh: "游戏" },
+    colPlayers: { en: "players", ru: "игроки", fr: "joueurs", de: "Spieler", zh: "玩家" },
+    colDescription: { en: "description", ru: "описание", fr: "description",
+      de: "Beschreibung", zh: "简介" },
+    loading: { en: "loading…", ru: "загрузка…", fr: "chargement…", de: "wird geladen…",
+      zh: "加载中…" },
+    recentMatches: { en: "Recent matches", ru: "Недавние партии", fr: "Parties récentes",
+      de: "Letzte Partien", zh: "最近的对局" },
+    colMatch: { en: "match", ru: "партия", fr: "partie", de: "Partie", zh: "对局" },
+    colMoves: { en: "moves", ru: "ходы", fr: "coups", de: "Züge", zh: "步数" },
+    colResult: { en: "result", ru: "результат", fr: "résultat", de: "Ergebnis", zh: "结果" },
+    colUpdated: { en: "updated", ru: "обновлена", fr: "mise à jour", de: "aktualisiert",
+      zh: "更新时间" },
+    noMatches: { en: "no matches yet", ru: "партий пока нет", fr: "aucune partie pour l'instant",
+      de: "noch keine Partien", zh: "还没有对局" },
+    inProgress: { en: "in progress", ru: "идёт", fr: "en cours", de: "läuft", zh: "进行中" },
+    startedAgo: { en: "started {ago}", ru: "начата {ago}", fr: "commencée {ago}",
+      de: "begonnen {ago}", zh: "{ago}开始" },
+    rules: { en: "rules", ru: "правила", fr: "règles", de: "Regeln", zh: "规则" },
+    rulesOf: { en: "the rules of {name}", ru: "правила игры {name}", fr: "les règles de {name}",
+      de: "die Regeln von {name}", zh: "{name} 的规则" },
+    close: { en: "close", ru: "закрыть", fr: "fermer", de: "schließen", zh: "关闭" },
+    newGame: { en: "new game", ru: "новая игра", fr: "nouvelle partie", de: "neues Spiel",
+      zh: "新游戏" },
+    newGameOf: { en: "new game: {name}", ru: "новая игра: {name}",
+      fr: "nouvelle partie : {name}", de: "neues Spiel: {name}", zh: "新游戏：{name}" },
+    newGameHelp: { en: "choose options and players", ru: "выбрать параметры и игроков",
+      fr: "choisir les options et les joueurs", de: "Optionen und Spieler wählen",
+      zh: "选择选项和玩家" },
+    options: { en: "options", ru: "параметры", fr: "options", de: "Optionen", zh: "选项" },
+    playersLegend: { en: "players", ru: "игроки", fr: "joueurs", de: "Spieler", zh: "玩家" },
+    botStrength: {
+      en: "Bot strength is its thinking time per move in seconds (at most 5).",
+      ru: "Сила бота — время на обдумывание хода в секундах (не больше 5).",
+      fr: "La force d'un bot est son temps de réflexion par coup en secondes (5 au plus).",
+      de: "Die Stärke eines Bots ist seine Bedenkzeit pro Zug in Sekunden (höchstens 5).",
+      zh: "机器人的强度是它每步的思考时间（秒，最多 5 秒）。"
+    },
+    startGame: { en: "start game", ru: "начать игру", fr: "commencer", de: "Spiel starten",
+      zh: "开始游戏" },
+    cancel: { en: "cancel", ru: "отмена", fr: "annuler", de: "abbrechen", zh: "取消" },
+    human: { en: "human", ru: "человек", fr: "humain", de: "Mensch", zh: "人类" },
+    botKind: { en: "{bot} bot", ru: "бот {bot}", fr: "bot {bot}", de: "Bot {bot}",
+      zh: "{bot} 机器人" },
+    secondsPerMove: { en: "seconds per move", ru: "секунд на ход", fr: "secondes par coup",
+      de: "Sekunden pro Zug", zh: "每步秒数" },
+    secondsLabel: { en: "seconds:", ru: "секунд:", fr: "secondes :", de: "Sekunden:",
+      zh: "秒数：" },
+    puzzles: { en: "Puzzles", ru: "Головоломки", fr: "Casse-tête", de: "Rätsel", zh: "谜题" },
+    pipes: { en: "Pipes", ru: "Трубы", fr: "Tuyaux", de: "Rohre", zh: "水管" },
+    pipesHelp: { en: "connect the pipes so that every one carries water",
+      ru: "соедините трубы, чтобы вода дошла до каждой",
+      fr: "reliez les tuyaux pour que l'eau arrive partout",
+      de: "verbinde die Rohre, bis überall Wasser fließt",
+      zh: "连接水管，让每一段都有水流过" },
+    triplexPack: { en: "Triplex: {name}", ru: "Триплекс: {name}", fr: "Triplex : {name}",
+      de: "Triplex: {name}", zh: "三联方块：{name}" },
+    levels: {
+      en: { one: "{n} level", other: "{n} levels" },
+      ru: { one: "{n} уровень", few: "{n} уровня", many: "{n} уровней", other: "{n} уровня" },
+      fr: { one: "{n} niveau", other: "{n} niveaux" },
+      de: { one: "{n} Level", other: "{n} Level" },
+      zh: { other: "{n} 关" }
+    },
+    noPacks: { en: "no Triplex packs on this server", ru: "на сервере нет наборов Триплекса",
+      fr: "aucun jeu Triplex sur ce serveur", de: "keine Triplex-Pakete auf diesem Server",
+      zh: "此服务器上没有三联方块关卡包" },
+
+    // --- "N seconds/minutes/hours/days ago" ---
+    justNow: { en: "just now", ru: "только что", fr: "à l'instant", de: "gerade eben",
+      zh: "刚刚" },
+    secondsAgo: {
+      en: { one: "{n} second ago", other: "{n} seconds ago" },
+      ru: { one: "{n} секунду назад", few: "{n} секунды назад", many: "{n} секунд назад",
+        other: "{n} секунды назад" },
+      fr: { one: "il y a {n} seconde", other: "il y a {n} secondes" },
+      de: { one: "vor {n} Sekunde", other: "vor {n} Sekunden" },
+      zh: { other: "{n} 秒前" }
+    },
+    minutesAgo: {
+      en: { one: "{n} minute ago", other: "{n} minutes ago" },
+      ru: { one: "{n} минуту назад", few: "{n} минуты назад", many: "{n} минут назад",
+        other: "{n} минуты назад" },
+      fr: { one: "il y a {n} minute", other: "il y a {n} minutes" },
+      de: { one: "vor {n} Minute", other: "vor {n} Minuten" },
+      zh: { other: "{n} 分钟前" }
+    },
+    hoursAgo: {
+      en: { one: "{n} hour ago", other: "{n} hours ago" },
+      ru: { one: "{n} час назад", few: "{n} часа назад", many: "{n} часов назад",
+        other: "{n} часа назад" },
+      fr: { one: "il y a {n} heure", other: "il y a {n} heures" },
+      de: { one: "vor {n} Stunde", other: "vor {n} Stunden" },
+      zh: { other: "{n} 小时前" }
+    },
+    daysAgo: {
+      en: { one: "{n} day ago", other: "{n} days ago" },
+      ru: { one: "{n} день назад", few: "{n} дня назад", many: "{n} дней назад",
+        other: "{n} дня назад" },
+      fr: { one: "il y a {n} jour", other: "il y a {n} jours" },
+      de: { one: "vor {n} Tag", other: "vor {n} Tagen" },
+      zh: { other: "{n} 天前" }
+    },
+
+    // --- the game page ---
+    pageTitle: { en: "boardlab game", ru: "boardlab: партия", fr: "boardlab : partie",
+      de: "boardlab: Partie", zh: "boardlab 对局" },
+    undo: { en: "undo", ru: "отменить ход", fr: "annuler le coup", de: "zurücknehmen",
+      zh: "悔棋" },
+    undoHelp: {
+      en: "take back your last move and the bot replies",
+      ru: "вернуть ваш последний ход и ответы бота",
+      fr: "reprendre votre dernier coup et les réponses du bot",
+      de: "deinen letzten Zug und die Antworten des Bots zurücknehmen",
+      zh: "撤回你的上一步以及机器人的回应"
+    },
+    clearSelection: { en: "clear selection", ru: "снять выделение",
+      fr: "effacer la sélection", de: "Auswahl aufheben", zh: "清除选择" },
+    clearSelectionHelp: { en: "clear the selection", ru: "снять выделение",
+      fr: "effacer la sélection", de: "die Auswahl aufheben", zh: "清除当前选择" },
+    downloadRecord: { en: "download record", ru: "скачать запись партии",
+      fr: "télécharger la partie", de: "Partie herunterladen", zh: "下载棋谱" },
+    chooseMove: { en: "choose a move", ru: "выберите ход", fr: "choisissez un coup",
+      de: "wähle einen Zug", zh: "选择一步" },
+    move: { en: "move", ru: "ход", fr: "coup", de: "Zug", zh: "走法" },
+    notationPlaceholder: { en: "notation, e.g. a1", ru: "нотация, например a1",
+      fr: "notation, p. ex. a1", de: "Notation, z. B. a1", zh: "记法，例如 a1" },
+    play: { en: "play", ru: "сходить", fr: "jouer", de: "ziehen", zh: "走" },
+    legalMoves: { en: "legal moves", ru: "возможные ходы", fr: "coups légaux",
+      de: "erlaubte Züge", zh: "合法走法" },
+    movesTitle: { en: "Moves", ru: "Ходы", fr: "Coups", de: "Züge", zh: "走法记录" },
+    positionText: { en: "position text", ru: "позиция в тексте", fr: "position en texte",
+      de: "Stellung als Text", zh: "局面文本" },
+    playerN: { en: "player {n}", ru: "игрок {n}", fr: "joueur {n}", de: "Spieler {n}",
+      zh: "玩家 {n}" },
+    humanPlayer: { en: "{name} (human)", ru: "{name} (человек)", fr: "{name} (humain)",
+      de: "{name} (Mensch)", zh: "{name}（人类）" },
+    botPlayer: { en: "{name} ({bot} bot{budget})", ru: "{name} (бот {bot}{budget})",
+      fr: "{name} (bot {bot}{budget})", de: "{name} (Bot {bot}{budget})",
+      zh: "{name}（{bot} 机器人{budget}）" },
+    budgetTime: { en: ", {time}s", ru: ", {time} с", fr: ", {time} s", de: ", {time} s",
+      zh: "，{time} 秒" },
+    budgetDepth: { en: ", depth {depth}", ru: ", глубина {depth}", fr: ", profondeur {depth}",
+      de: ", Tiefe {depth}", zh: "，深度 {depth}" },
+    gameOverDraw: { en: "Game over: draw ({score})", ru: "Игра окончена: ничья ({score})",
+      fr: "Partie terminée : match nul ({score})", de: "Spiel vorbei: unentschieden ({score})",
+      zh: "游戏结束：平局（{score}）" },
+    gameOverWinner: { en: "Game over: {name} wins ({score})",
+      ru: "Игра окончена: победа {name} ({score})",
+      fr: "Partie terminée : {name} gagne ({score})",
+      de: "Spiel vorbei: {name} gewinnt ({score})", zh: "游戏结束：{name} 获胜（{score}）" },
+    gameOver: { en: "Game over: {score}", ru: "Игра окончена: {score}",
+      fr: "Partie terminée : {score}", de: "Spiel vorbei: {score}", zh: "游戏结束：{score}" },
+    thinking: { en: "{name} is thinking…", ru: "{name} думает…", fr: "{name} réfléchit…",
+      de: "{name} denkt nach…", zh: "{name} 正在思考…" },
+    toMove: { en: "{name} to move", ru: "ходит {name}", fr: "au tour de {name}",
+      de: "{name} ist am Zug", zh: "轮到 {name}" },
+    botToMove: { en: "{name} (bot) to move", ru: "ходит {name} (бот)",
+      fr: "au tour de {name} (bot)", de: "{name} (Bot) ist am Zug", zh: "轮到 {name}（机器人）" },
+    collapse: { en: " — collapse {label}: choose square {squares}",
+      ru: " — коллапс {label}: выберите клетку {squares}",
+      fr: " — effondrement {label} : choisissez la case {squares}",
+      de: " — Kollaps {label}: wähle Feld {squares}",
+      zh: " —— 坍缩 {label}：选择格子 {squares}" },
+    or: { en: " or ", ru: " или ", fr: " ou ", de: " oder ", zh: " 或 " },
+    movesOfExactly: { en: "moves of exactly {cells}", ru: "ходы ровно фигурами {cells}",
+      fr: "coups de exactement {cells}", de: "Züge genau mit {cells}",
+      zh: "恰好移动 {cells} 的走法" },
+    noMoveExactly: {
+      en: "no move moves exactly {cells}; click a target to grow the group",
+      ru: "нет хода ровно фигурами {cells}; щёлкните цель, чтобы расширить группу",
+      fr: "aucun coup ne déplace exactement {cells} ; cliquez une cible pour agrandir le groupe",
+      de: "kein Zug bewegt genau {cells}; klicke ein Ziel, um die Gruppe zu erweitern",
+      zh: "没有恰好移动 {cells} 的走法；点击目标以扩大这组棋子"
+    },
+    grownGroup: {
+      en: "{move} moves {cells}: click the target again (or the move below) to play it",
+      ru: "{move} двигает {cells}: щёлкните цель ещё раз (или ход ниже), чтобы сходить",
+      fr: "{move} déplace {cells} : cliquez à nouveau la cible (ou le coup ci-dessous) " +
+        "pour le jouer",
+      de: "{move} bewegt {cells}: klicke das Ziel noch einmal (oder den Zug unten), " +
+        "um ihn zu spielen",
+      zh: "{move} 会移动 {cells}：再次点击目标（或下面的走法）来走这一步"
+    },
+    movesWith: { en: "moves with {cells}", ru: "ходы с {cells}", fr: "coups avec {cells}",
+      de: "Züge mit {cells}", zh: "包含 {cells} 的走法" },
+    movesTo: { en: "moves to {name}", ru: "ходы на {name}", fr: "coups vers {name}",
+      de: "Züge nach {name}", zh: "走到 {name} 的走法" },
+    noMatch: { en: "no match", ru: "нет партии", fr: "aucune partie", de: "keine Partie",
+      zh: "没有对局" },
+    startInLobby: { en: "Start a new game in the lobby.", ru: "Начните новую игру в лобби.",
+      fr: "Commencez une nouvelle partie dans le salon.",
+      de: "Starte ein neues Spiel in der Lobby.", zh: "请在大厅开始新游戏。" },
+    noBoard: { en: "This game has no board to draw; play by notation.",
+      ru: "У этой игры нет доски для рисования; ходите нотацией.",
+      fr: "Ce jeu n'a pas de plateau à dessiner ; jouez en notation.",
+      de: "Dieses Spiel hat kein Brett zum Zeichnen; spiele mit Notation.",
+      zh: "这个游戏没有可绘制的棋盘；请用记法走棋。" },
+
+    // --- the board (board.js) ---
+    boardLabel: {
+      en: { one: "{kind} board of {n} cell", other: "{kind} board of {n} cells" },
+      ru: { one: "доска {kind} из {n} клетки", few: "доска {kind} из {n} клеток",
+        many: "доска {kind} из {n} клеток", other: "доска {kind} из {n} клетки" },
+      fr: { one: "plateau {kind} de {n} case", other: "plateau {kind} de {n} cases" },
+      de: { one: "Brett {kind} mit {n} Feld", other: "Brett {kind} mit {n} Feldern" },
+      zh: { other: "{kind} 棋盘，共 {n} 格" }
+    },
+    pieceOf: { en: "{cell}: {kind} of player {n}", ru: "{cell}: {kind} игрока {n}",
+      fr: "{cell} : {kind} du joueur {n}", de: "{cell}: {kind} von Spieler {n}",
+      zh: "{cell}：玩家 {n} 的 {kind}" },
+    layerN: { en: "layer {n}", ru: "слой {n}", fr: "couche {n}", de: "Ebene {n}",
+      zh: "第 {n} 层" }
+  };
+
+  var SUPPORTED = LANGUAGES.map(function (l) { return l.code; });
+
+  /** The first supported language of a navigator.languages list ("ru-RU" -> "ru"). */
+  function pickLanguage(preferred) {
+    for (var i = 0; i < (preferred || []).length; i++) {
+      var primary = String(preferred[i]).toLowerCase().split(/[-_]/)[0];
+      if (SUPPORTED.indexOf(primary) >= 0) return primary;
+    }
+    return "en";
+  }
+
+  /** The CLDR plural category of `n` in `lang` ("one", "few", "many", "other"...). */
+  function pluralCategory(lang, n) {
+    try {
+      return new Intl.PluralRules(lang).select(n);
+    } catch (e) {
+      return n === 1 ? "one" : "other";
+    }
+  }
+
+  /** Pick the form of `forms` (an object of plural categories) for `n`. */
+  function plural(lang, n, forms) {
+    return forms[pluralCategory(lang, n)] || forms.other;
+  }
+
+  function fill(text, params) {
+    return text.replace(/\{(\w+)\}/g, function (whole, name) {
+      return params && params[name] !== undefined ? String(params[name]) : whole;
+    });
+  }
+
+  /** The phrase `key` in `lang` (English when missing), with {params} filled in; a phrase
+   * with plural forms is chosen by params.n. */
+  function translate(lang, key, params) {
+    var entry = MESSAGES[key];
+    if (!entry) return key;
+    var text = entry[lang] !== undefined ? entry[lang] : entry.en;
+    if (typeof text === "object") text = plural(lang, params ? params.n : 0, text);
+    return fill(text, params);
+  }
+
+  /** "N seconds/minutes/hours/days ago" in `lang` for an age in seconds. */
+  function agoIn(lang, seconds) {
+    seconds = Math.max(0, Math.floor(seconds));
+    if (seconds < 5) return translate(lang, "justNow");
+    if (seconds < 60) return translate(lang, "secondsAgo", { n: seconds });
+    if (seconds < 3600) return translate(lang, "minutesAgo", { n: Math.floor(seconds / 60) });
+    if (seconds < 86400) return translate(lang, "hoursAgo", { n: Math.floor(seconds / 3600) });
+    return translate(lang, "daysAgo", { n: Math.floor(seconds / 86400) });
+  }
+
+  // --- the page's language ------------------------------------------------------------------
+  var current = "en";
+  var listeners = [];
+
+  function storage() {
+    try {
+      return typeof localStorage !== "undefined" ? localStorage : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  /** The language to start with: the remembered choice, else navigator.languages. */
+  function initialLanguage() {
+    var store = storage();
+    var saved = store && store.getItem(STORAGE_KEY);
+    if (saved && SUPPORTED.indexOf(saved) >= 0) return saved;
+    var nav = typeof navigator !== "undefined" ? navigator : null;
+    return pickLanguage(nav ? (nav.languages && nav.languages.length ? nav.languages
+      : [nav.language]) : []);
+  }
+
+  function t(key, params) {
+    return translate(current, key, params);
+  }
+
+  function ago(seconds) {
+    return agoIn(current, seconds);
+  }
+
+  var ATTRIBUTES = [["i18nTitle", "title"], ["i18nPlaceholder", "placeholder"],
+    ["i18nAriaLabel", "aria-label"]];
+
+  function paramsOf(element) {
+    try {
+      return element.dataset.i18nParams ? JSON.parse(element.dataset.i18nParams) : undefined;
+    } catch (e) {
+      return undefined;
+    }
+  }
+
+  /** Translate every marked element under `root` (the document by default). */
+  function translatePage(root) {
+    root = root || document;
+    var marked = root.querySelectorAll("[data-i18n], [data-i18n-title], " +
+      "[data-i18n-placeholder], [data-i18n-aria-label]");
+    for (var i = 0; i < marked.length; i++) {
+      var element = marked[i];
+      var params = paramsOf(element);
+      if (element.dataset.i18n) element.textContent = t(element.dataset.i18n, params);
+      for (var j = 0; j < ATTRIBUTES.length; j++) {
+        var key = element.dataset[ATTRIBUTES[j][0]];
+        if (key) element.setAttribute(ATTRIBUTES[j][1], t(key, params));
+      }
+    }
+  }
+
+  /** Give `element` the phrase `key` now and after every change of language. */
+  function setText(element, key, params) {
+    element.dataset.i18n = key;
+    if (params) element.dataset.i18nParams = JSON.stringify(params);
+    else delete element.dataset.i18nParams;
+    element.textContent = t(key, params);
+    return element;
+  }
+
+  /** Switch the page to `lang`, remember it, retranslate and tell the listeners. */
+  function setLanguage(lang) {
+    current = SUPPORTED.indexOf(lang) >= 0 ? lang : "en";
+    var store = storage();
+    if (store) {
+      try {
+        store.setItem(STORAGE_KEY, current);
+      } catch (e) { /* private mode: the choice lasts for this page only */ }
+    }
+    apply();
+    for (var i = 0; i < listeners.length; i++) listeners[i](current);
+  }
+
+  function apply() {
+    if (typeof document === "undefined") return;
+    document.documentElement.lang = current;
+    translatePage(document);
+    var selects = document.querySelectorAll("select.language");
+    for (var i = 0; i < selects.length; i++) selects[i].value = current;
+  }
+
+  /** Start the page: pick the language, fill the selectors (select.language), translate. */
+  function init() {
+    current = initialLanguage();
+    var selects = document.querySelectorAll("select.language");
+    for (var i = 0; i < selects.length; i++) {
+      var select = selects[i];
+      select.replaceChildren();
+      LANGUAGES.forEach(function (l) {
+        var option = document.createElement("option");
+        option.value = l.code;
+        option.textContent = l.name;
+        option.lang = l.code;
+        select.appendChild(option);
+      });
+      select.addEventListener("change", function (event) {
+        setLanguage(event.target.value);
+      });
+    }
+    apply();
+    return current;
+  }
+
+  /** Call `listener(lang)` after every change of language. */
+  function onChange(listener) {
+    listeners.push(listener);
+  }
+
+  return { STORAGE_KEY: STORAGE_KEY, LANGUAGES: LANGUAGES, MESSAGES: MESSAGES,
+    pickLanguage: pickLanguage, pluralCategory: pluralCategory, plural: plural,
+    translate: translate, agoIn: agoIn, t: t, ago: ago, init: init, onChange: onChange,
+    setLanguage: setLanguage, setText: setText, translatePage: translatePage,
+    language: function () { return current; } };
+});
