@@ -120,6 +120,7 @@
     lastTick = Date.now();
     save();
     render();
+    showBoard();  // the leaderboard of the level now shown
   }
 
   function checkSolved() {
@@ -447,6 +448,8 @@
         solution: solution })
     }).then(function () {
       setOnline(true);
+      if (state.levels[n].solved) state.levels[n].solved.submitted = true;
+      save();
       showMessage(tr("submitted"), false);
       showBoard();
     }).catch(function () { setOnline(false); });
@@ -477,6 +480,11 @@
   $("player-name").addEventListener("change", function () {
     state.name = $("player-name").value.slice(0, 40);
     save();
+    // A level solved before the name was typed is submitted now.
+    var lv = current();
+    if (lv.solved && !lv.solved.submitted) {
+      submitSolve(state.current, lv.solved.next, lv.solved.seconds);
+    }
   });
   window.addEventListener("resize", function () { if (puzzle) render(); });
   window.addEventListener("pagehide", save);
@@ -494,6 +502,5 @@
   }, 1000);
   setInterval(save, 10000);
   openLevel(state.current);
-  showBoard();
   window.triplexGame = { state: function () { return state; }, save: save };
 })();
