@@ -253,6 +253,19 @@ def test_a_name_of_40_characters_and_html_are_kept_verbatim(client, pack):
 
 # -- rate limits -------------------------------------------------------------------------------
 
+def test_progress_written_on_paper_is_checked_by_the_server(client, pack):
+    url = f"/api/triplex/packs/{pack.salt.hex()}/progress"
+    level2 = pack.code_after(1, pack.level(1))
+    ok = client.post(url, json={"level": 2, "code": level2.lower()})
+    assert ok.status_code == 200 and ok.json() == {"level": 2, "valid": True,
+                                                    "levels": len(pack)}
+    wrong = client.post(url, json={"level": 3, "code": level2})
+    assert wrong.status_code == 200 and wrong.json()["valid"] is False
+    assert client.post(url, json={"level": 2, "code": "!!"}).status_code == 400
+    assert client.post(url, json={"level": 99, "code": level2}).status_code == 404
+    assert client.post(url, json={"level": 2}).status_code in (400, 422)
+
+
 def test_submissions_are_rate_limited_per_client(client, pack):
     for i in range(10):
         assert submit(client, pack, 1, ["aabbb", "ccddd"], name=f"p{i}").status_code == 400

@@ -366,6 +366,33 @@ def game_page(pack: str, request: Request) -> HTMLResponse:
     return HTMLResponse(render_html(served.public, server=origin))
 
 
+class Progress(BaseModel):
+    """Progress written on paper: a level number and the code that opens it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    level: int
+    code: Annotated[str, Field(min_length=1, max_length=100)]
+
+
+@router.post("/api/triplex/packs/{pack}/progress")
+def check_progress(pack: str, body: Progress, request: Request) -> dict[str, Any]:
+    """Whether ``code`` opens level ``level`` of the pack: the progress a player restores
+    on another device. ``{level, valid, levels}``; a malformed code is a 400."""
+    served = _triplex(request).shelf.get(pack)
+    _level_number(served, body.level)
+    try:
+        code = normalize_code(body.code)
+    except PuzzleError as e:
+        raise ApiError(400, f"code: {e}", "code") from None
+    try:
+        served.public.unlock(body.level, code)
+        valid = True
+    except WrongCodeError:
+        valid = False
+    return {"level": body.level, "valid": valid, "levels": len(served.public)}
+
+
 @router.get("/api/leaderboard/{pack}/{n}")
 def get_board(pack: str, n: int, request: Request) -> dict[str, Any]:
     """A level's first solver (with how long ago), its number of solves and median time."""
@@ -408,5 +435,5 @@ def submit(pack: str, n: int, body: Submission, request: Request) -> dict[str, A
     return {"accepted": True, "next_code": next_code, "became_first": became_first, **board}
 
 
-__all__ = ["RateLimit", "Shelf", "Submission", "Triplex", "check_name", "check_solution",
-           "install", "router"]
+__all__ = ["Progress", "RateLimit", "Shelf", "Submission", "Triplex", "check_name",
+           "check_solution", "install", "router"]
