@@ -375,3 +375,28 @@ def test_every_registered_game_draws_its_board_and_pieces(page, shots):
         assert page.locator("svg.board .piece").count() == len(view["view"]["cells"]), game
         assert page.locator("#legal-count").inner_text() == str(len(view["legal_moves"]))
         page.screenshot(path=str(shots / f"start-{game}.png"))
+
+
+@browser_only
+def test_overlaid_layers_are_drawn_as_panels_for_square_and_hex_boards(page):
+    # No registered game has a layered board yet; the layout is the page's own module,
+    # run on the geometry the API would send for Board.layered boards.
+    from boardlab.core.board import Board
+    from boardlab.web.views import board_json
+
+    page.goto(page.base + "/static/game.html")
+    for board in (Board.square(3, 2).layered(["lo", "hi"]),
+                  Board.hexagon(2).layered(["lo", "mid", "hi"])):
+        geometry = board_json(board)
+        laid = page.evaluate(
+            "async (b) => (await import('/static/js/board.js')).layout(b)", geometry)
+        assert [p["name"] for p in laid["panels"]] == list(board.layer_names)
+        per_layer = board.size // len(board.layer_names)
+        for k, layer in enumerate(board.layer_names):
+            cells = laid["cells"][k * per_layer:(k + 1) * per_layer]
+            assert {c["panel"] for c in cells} == {layer}
+            panel = laid["panels"][k]
+            assert all(panel["x"] <= c["x"] <= panel["x"] + panel["width"] for c in cells)
+        # the same cell of two layers lies side by side, one panel apart
+        assert laid["cells"][per_layer]["x"] > laid["cells"][0]["x"]
+        assert laid["cells"][per_layer]["y"] == laid["cells"][0]["y"]

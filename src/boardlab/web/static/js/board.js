@@ -67,17 +67,30 @@ export function layout(board) {
   const out = {kind: board.kind, cells: [], panels: [], edges: [], width: 0, height: 0};
   const margin = 14;
   if (board.kind === "hex") {
+    // Overlaid layers (Board.layered: a third coordinate) are drawn as panels side by side.
+    const layerOf = (c) => (c.coords.length > 2 ? c.coords[2] : 0);
+    const layers = [...new Set(cells.map(layerOf))].sort((a, b) => a - b);
     const span = extent(cells.map((c) => SQRT3 * (c.coords[0] - c.coords[1] / 2)),
       cells.map((c) => -1.5 * c.coords[1]));
-    const radius = clamp(560 / Math.max(span.w + SQRT3, span.h + 2), 14, 44);
+    const radius = clamp(560 / Math.max((span.w + SQRT3) * layers.length, span.h + 2), 10, 44);
+    const panelWidth = radius * (span.w + SQRT3);
+    const gap = layers.length > 1 ? radius : 0;
+    const top = layers.length > 1 ? 22 : 0;
+    layers.forEach((z, i) => {
+      const name = board.layers && board.layers[i] ? board.layers[i] : t("layerN", {n: i + 1});
+      out.panels.push({name, x: margin + i * (panelWidth + gap), y: margin + top,
+        width: panelWidth, height: radius * (span.h + 2)});
+    });
     for (const c of cells) {
       const [q, r] = c.coords;
+      const panel = out.panels[layers.indexOf(layerOf(c))];
       out.cells.push({name: c.name, shape: "hex", size: radius,
-        x: margin + radius * (SQRT3 * (q - r / 2) - span.x0 + SQRT3 / 2),
-        y: margin + radius * (-1.5 * r - span.y0 + 1)});
+        panel: layers.length > 1 ? panel.name : null,
+        x: panel.x + radius * (SQRT3 * (q - r / 2) - span.x0 + SQRT3 / 2),
+        y: panel.y + radius * (-1.5 * r - span.y0 + 1)});
     }
-    out.width = 2 * margin + radius * (span.w + SQRT3);
-    out.height = 2 * margin + radius * (span.h + 2);
+    out.width = 2 * margin + layers.length * panelWidth + (layers.length - 1) * gap;
+    out.height = 2 * margin + top + radius * (span.h + 2);
   } else if (board.kind === "graph" && dims !== 2) {
     const n = cells.length;
     const ring = Math.max(120, n * 14);
