@@ -12,7 +12,6 @@ What counts as legal comes from the API (the match's legal moves), never from th
 from __future__ import annotations
 
 import os
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +20,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from boardlab.core.registry import names
-from boardlab.web.app import bind, create_app, url_of
+from boardlab.web.app import create_app
+from tests.web.conftest import serving
 
 CHROMIUM = Path("/usr/bin/chromium")
 browser_only = pytest.mark.skipif(not CHROMIUM.exists(),
@@ -49,22 +49,9 @@ def test_the_game_page_and_its_scripts_are_served_without_network(tmp_path):
 # --- the browser -----------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[str]:
-    import uvicorn
-
     folder = tmp_path_factory.mktemp("games-server")
-    app = create_app(f"sqlite:///{folder / 'web.db'}")
-    sock = bind("127.0.0.1", 0)
-    instance = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=instance.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not instance.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    yield url_of(sock)
-    instance.should_exit = True
-    thread.join(10)
-    sock.close()
+    with serving(create_app(f"sqlite:///{folder / 'web.db'}")) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

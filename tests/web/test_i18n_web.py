@@ -16,8 +16,6 @@ import os
 import re
 import shutil
 import subprocess
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
@@ -25,7 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from boardlab.web.app import STATIC, bind, create_app, url_of
+from boardlab.web.app import STATIC, create_app
+from tests.web.conftest import serving
 
 NODE = shutil.which("node") or "/usr/bin/node"
 CHROMIUM = Path("/usr/bin/chromium")
@@ -146,24 +145,9 @@ def test_both_pages_load_the_phrases_from_the_server_without_network(tmp_path):
 # --- the pages in the browser ----------------------------------------------------------------
 @contextmanager
 def running(data_dir: Path) -> Iterator[str]:
-    """The real server (uvicorn in a thread) on `data_dir`; yields its URL."""
-    import uvicorn
-
-    app = create_app(data_dir=data_dir)
-    sock = bind("127.0.0.1", 0)
-    instance = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=instance.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + 30
-        while not instance.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.02)
-        yield url_of(sock)
-    finally:
-        instance.should_exit = True
-        thread.join(10)
-        sock.close()
+    """The real server on `data_dir`; yields its URL."""
+    with serving(create_app(data_dir=data_dir)) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

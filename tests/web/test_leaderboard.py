@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -31,7 +30,8 @@ from boardlab.puzzles.polyomino.shapes import Shape
 from boardlab.store.db import current_revision, metadata, open_store, upgrade
 from boardlab.store.leaderboard import add_solve, level_board
 from boardlab.web.api_triplex import RateLimit
-from boardlab.web.app import bind, create_app, url_of
+from boardlab.web.app import create_app
+from tests.web.conftest import serving
 
 CHROMIUM = Path("/usr/bin/chromium")
 
@@ -352,23 +352,9 @@ def drag(page, piece: int, target: tuple[int, int], width: int) -> None:
 @pytest.fixture
 def live_server(tmp_path, pack) -> Iterator[tuple[str, object]]:
     """The real app under uvicorn in a thread, on a free port, with a tmp data folder."""
-    import uvicorn
-
     app = create_app(data_dir=data_folder(tmp_path / "data", pack))
-    sock = bind("127.0.0.1", 0)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert server.started
-    try:
-        yield url_of(sock), app
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        sock.close()
+    with serving(app) as url:
+        yield url, app
 
 
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="no Chromium at /usr/bin/chromium")

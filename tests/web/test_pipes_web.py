@@ -11,8 +11,6 @@ $BOARDLAB_ARTIFACTS/pipes (or the test's tmp folder).
 from __future__ import annotations
 
 import os
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,7 +21,8 @@ from boardlab.puzzles.pipes.level import PipeLevel
 from boardlab.puzzles.pipes.play import flow, openings, required_rotations, scramble
 from boardlab.puzzles.pipes.solve import solutions
 from boardlab.store import pipes as pipe_store
-from boardlab.web.app import bind, create_app, url_of
+from boardlab.web.app import create_app
+from tests.web.conftest import serving
 
 CHROMIUM = Path("/usr/bin/chromium")
 # A 3x4 level with two solutions (codes OJIPIOCJ and OJIKOOCJ).
@@ -186,22 +185,8 @@ def test_the_page_and_its_script_are_served_without_network(client):
 # --- the browser --------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[str]:
-    import uvicorn
-
-    folder = tmp_path_factory.mktemp("pipes-server")
-    app = create_app(data_dir=folder)
-    sock = bind("127.0.0.1", 0)
-    instance = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=instance.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not instance.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    yield url_of(sock)
-    instance.should_exit = True
-    thread.join(10)
-    sock.close()
+    with serving(create_app(data_dir=tmp_path_factory.mktemp("pipes-server"))) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -32,10 +32,16 @@ from boardlab.puzzles.polyomino.pack import Pack
 
 #: The static files of the page, inlined in this order.
 STATIC = files("boardlab.web").joinpath("static", "triplex")
+#: Scripts the Triplex game shares with the other pages (the phrase machinery).
+SHARED = files("boardlab.web").joinpath("static", "js")
 
 
 def _static(name: str) -> str:
     return STATIC.joinpath(name).read_text(encoding="utf-8")
+
+
+def _shared(name: str) -> str:
+    return SHARED.joinpath(name).read_text(encoding="utf-8")
 
 
 def _script_json(obj: object) -> str:
@@ -72,6 +78,7 @@ def render_html(pack: Pack, server: str | None = None) -> str:
         "CSP": escape(csp, quote=False),
         "NAME": escape(pack.name),
         "CSS": _inline(_static("triplex.css"), "style", "triplex.css"),
+        "PHRASES": _inline(_shared("phrases.js"), "script", "phrases.js"),
         "I18N": _inline(_static("i18n.js"), "script", "i18n.js"),
         "LOGIC": _inline(_static("triplex.js"), "script", "triplex.js"),
         "GAME": _inline(_static("game.js"), "script", "game.js"),

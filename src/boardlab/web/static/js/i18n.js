@@ -13,17 +13,17 @@
  * data-i18n-title / data-i18n-placeholder / data-i18n-aria-label its attributes, again
  * whenever the language changes.
  *
- * Loads as a browser script (global `BoardlabI18n`) and as a CommonJS module (the tests).
+ * Loads as a browser script (global `BoardlabI18n`, after phrases.js) and as a CommonJS
+ * module (the tests).
  */
 (function (root, factory) {
   "use strict";
-  var api = factory();
   if (typeof module === "object" && module.exports) {
-    module.exports = api;
+    module.exports = factory(require("./phrases.js"));
   } else {
-    root.BoardlabI18n = api;
+    root.BoardlabI18n = factory(root.BoardlabPhrases);
   }
-})(typeof self !== "undefined" ? self : this, function () {
+})(typeof self !== "undefined" ? self : this, function (P) {
   "use strict";
 
   var STORAGE_KEY = "boardlab.language";
@@ -366,56 +366,14 @@
       zh: "第 {n} 层" }
   };
 
-  var SUPPORTED = LANGUAGES.map(function (l) { return l.code; });
-
-  /** The first supported language of a navigator.languages list ("ru-RU" -> "ru"). */
-  function pickLanguage(preferred) {
-    for (var i = 0; i < (preferred || []).length; i++) {
-      var primary = String(preferred[i]).toLowerCase().split(/[-_]/)[0];
-      if (SUPPORTED.indexOf(primary) >= 0) return primary;
-    }
-    return "en";
-  }
-
-  /** The CLDR plural category of `n` in `lang` ("one", "few", "many", "other"...). */
-  function pluralCategory(lang, n) {
-    try {
-      return new Intl.PluralRules(lang).select(n);
-    } catch (e) {
-      return n === 1 ? "one" : "other";
-    }
-  }
-
-  /** Pick the form of `forms` (an object of plural categories) for `n`. */
-  function plural(lang, n, forms) {
-    return forms[pluralCategory(lang, n)] || forms.other;
-  }
-
-  function fill(text, params) {
-    return text.replace(/\{(\w+)\}/g, function (whole, name) {
-      return params && params[name] !== undefined ? String(params[name]) : whole;
-    });
-  }
-
-  /** The phrase `key` in `lang` (English when missing), with {params} filled in; a phrase
-   * with plural forms is chosen by params.n. */
-  function translate(lang, key, params) {
-    var entry = MESSAGES[key];
-    if (!entry) return key;
-    var text = entry[lang] !== undefined ? entry[lang] : entry.en;
-    if (typeof text === "object") text = plural(lang, params ? params.n : 0, text);
-    return fill(text, params);
-  }
-
-  /** "N seconds/minutes/hours/days ago" in `lang` for an age in seconds. */
-  function agoIn(lang, seconds) {
-    seconds = Math.max(0, Math.floor(seconds));
-    if (seconds < 5) return translate(lang, "justNow");
-    if (seconds < 60) return translate(lang, "secondsAgo", { n: seconds });
-    if (seconds < 3600) return translate(lang, "minutesAgo", { n: Math.floor(seconds / 60) });
-    if (seconds < 86400) return translate(lang, "hoursAgo", { n: Math.floor(seconds / 3600) });
-    return translate(lang, "daysAgo", { n: Math.floor(seconds / 86400) });
-  }
+  // The shared machinery (phrases.js): plural forms, parameters, "N ... ago".
+  var table = P.phrases(LANGUAGES, MESSAGES);
+  var SUPPORTED = table.supported;
+  var pickLanguage = table.pickLanguage;
+  var pluralCategory = P.pluralCategory;
+  var plural = P.plural;
+  var translate = table.translate;
+  var agoIn = table.ago;
 
   // --- the page's language ------------------------------------------------------------------
   var current = "en";

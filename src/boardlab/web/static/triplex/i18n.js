@@ -7,17 +7,17 @@
  * Russian gets 1 секунду, 2 секунды, 5 секунд, 21 секунду without hand-written rules.
  * `{name}` in a phrase is replaced by the parameter of that name.
  *
- * Loads as a browser script (global `TriplexI18n`) and as a CommonJS module.
+ * Loads as a browser script (global `TriplexI18n`, after ../js/phrases.js) and as a
+ * CommonJS module.
  */
 (function (root, factory) {
   "use strict";
-  var api = factory();
   if (typeof module === "object" && module.exports) {
-    module.exports = api;
+    module.exports = factory(require("../js/phrases.js"));
   } else {
-    root.TriplexI18n = api;
+    root.TriplexI18n = factory(root.BoardlabPhrases);
   }
-})(typeof self !== "undefined" ? self : this, function () {
+})(typeof self !== "undefined" ? self : this, function (P) {
   "use strict";
 
   var LANGUAGES = [
@@ -234,56 +234,13 @@
     }
   };
 
-  var SUPPORTED = LANGUAGES.map(function (l) { return l.code; });
-
-  /** The first supported language of a navigator.languages list ("ru-RU" -> "ru"). */
-  function pickLanguage(preferred) {
-    for (var i = 0; i < (preferred || []).length; i++) {
-      var primary = String(preferred[i]).toLowerCase().split(/[-_]/)[0];
-      if (SUPPORTED.indexOf(primary) >= 0) return primary;
-    }
-    return "en";
-  }
-
-  /** The CLDR plural category of `n` in `lang` ("one", "few", "many", "other"...). */
-  function pluralCategory(lang, n) {
-    try {
-      return new Intl.PluralRules(lang).select(n);
-    } catch (e) {
-      return n === 1 ? "one" : "other";
-    }
-  }
-
-  /** Pick the form of `forms` (an object of plural categories) for `n`. */
-  function plural(lang, n, forms) {
-    return forms[pluralCategory(lang, n)] || forms.other;
-  }
-
-  function fill(text, params) {
-    return text.replace(/\{(\w+)\}/g, function (whole, name) {
-      return params && params[name] !== undefined ? String(params[name]) : whole;
-    });
-  }
-
-  /** The phrase `key` in `lang` (English when missing), with {params} filled in; a
-   * phrase with plural forms is chosen by params.n. */
-  function t(lang, key, params) {
-    var entry = MESSAGES[key];
-    if (!entry) return key;
-    var text = entry[lang] !== undefined ? entry[lang] : entry.en;
-    if (typeof text === "object") text = plural(lang, params ? params.n : 0, text);
-    return fill(text, params);
-  }
-
-  /** "N seconds/minutes/hours/days ago" for an age in seconds. */
-  function ago(lang, seconds) {
-    seconds = Math.max(0, Math.floor(seconds));
-    if (seconds < 5) return t(lang, "justNow");
-    if (seconds < 60) return t(lang, "secondsAgo", { n: seconds });
-    if (seconds < 3600) return t(lang, "minutesAgo", { n: Math.floor(seconds / 60) });
-    if (seconds < 86400) return t(lang, "hoursAgo", { n: Math.floor(seconds / 3600) });
-    return t(lang, "daysAgo", { n: Math.floor(seconds / 86400) });
-  }
+  // The shared machinery (../js/phrases.js): plural forms, parameters, "N ... ago".
+  var table = P.phrases(LANGUAGES, MESSAGES);
+  var pickLanguage = table.pickLanguage;
+  var pluralCategory = P.pluralCategory;
+  var plural = P.plural;
+  var t = table.translate;
+  var ago = table.ago;
 
   /** A solve time: "42 seconds" under a minute, then m:ss or h:mm:ss. */
   function duration(lang, seconds) {
