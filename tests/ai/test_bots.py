@@ -13,8 +13,8 @@ from boardlab.errors import BoardlabError
 TTT = load("tic-tac-toe")
 
 
-def test_registry_knows_the_three_kinds():
-    assert bot_names() == ["alphabeta", "mcts", "random"]
+def test_registry_knows_the_four_kinds():
+    assert bot_names() == ["alphabeta", "exact", "mcts", "random"]
     for name in bot_names():
         bot = make_bot(name, seed=1, depth=2, time=1.0, iterations=50)
         assert isinstance(bot, Bot)

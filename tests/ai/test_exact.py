@@ -112,3 +112,37 @@ def test_cli_solve():
     slow = runner.invoke(app, ["solve", "connect-four", "--time", "0.2"])
     assert slow.exit_code == 2 and "not solved within" in slow.stderr
 
+
+
+def test_the_exact_bot_keeps_the_value_of_the_position():
+    # Every move the bot chooses leads to a position worth exactly what the position
+    # before it was worth (from the compiled solver), against any reply: perfect play.
+    from boardlab.ai.arena import play_game
+    from boardlab.ai.bots import make_bot
+
+    game = boardlab.load("quantum-tic-tac-toe", scoring="narrow")
+    start = game.initial_state().play("X1:1-2")  # a draw with best play (not corners)
+    exact = make_bot("exact", seed=1)
+    judge = QuantumSolver(game, table_bits=20)
+    assert judge.value(start) == 0
+    for seed in range(2):
+        state = start.clone()
+        value = 0
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state.to_move == 1:  # the bot plays O
+                move = exact.choose(state)
+                state = state.play(move)
+                assert judge.value(state) <= value  # O never lets X gain
+                value = judge.value(state) if not state.is_terminal() else value
+            else:
+                moves = state.legal_moves()
+                state = state.play(moves[rng.randrange(len(moves))])
+                value = min(value, judge.value(state)) if not state.is_terminal() else value
+        assert state.returns()[1] >= state.returns()[0], str(state)  # O does not lose
+    # In small games the bot searches to the end: perfect tic-tac-toe draws itself.
+    returns, _ = play_game(boardlab.load("tic-tac-toe").initial_state(),
+                           [make_bot("exact", seed=2), make_bot("exact", seed=3)])
+    assert returns[0] == returns[1]
+    assert make_bot("exact").choose(boardlab.load("tic-tac-toe").parse_state(
+        "xx./oo./... x")).notation == "c3"

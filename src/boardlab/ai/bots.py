@@ -77,6 +77,7 @@ def _discover() -> None:
     # The bot modules register their kinds on import; importing them here keeps
     # one list of kinds without a list kept by hand in every caller.
     import boardlab.ai.alphabeta  # noqa: F401
+    import boardlab.ai.exact  # noqa: F401
     import boardlab.ai.mcts  # noqa: F401
 
 

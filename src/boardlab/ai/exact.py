@@ -19,6 +19,7 @@ O 1/2 is 1/2), as exact fractions.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from fractions import Fraction
 import numpy as np
 
 from boardlab.ai.alphabeta import WIN_SCALE, Searcher
+from boardlab.ai.bots import check_positive, register_bot
 from boardlab.core.game import State
 from boardlab.core.move import Move
 from boardlab.errors import BotError
@@ -144,9 +146,13 @@ def solve_position(state: State, *, all_moves: bool = False,
     return _solve_generic(state, all_moves, seconds, progress, started, names)
 
 
-def _solve_quantum(state, all_moves, table_bits, progress, started, names) -> SolveReport:
-    solver = QuantumSolver(state.game, table_bits)
-    moves = state.legal_moves()
+def _solve_quantum(state, all_moves, table_bits, progress, started, names,
+                   solver: QuantumSolver | None = None,
+                   moves: list[Move] | None = None) -> SolveReport:
+    if solver is None:
+        solver = QuantumSolver(state.game, table_bits)
+    if moves is None:
+        moves = state.legal_moves()
     maximise = state.to_move == 0
     results: list[tuple[Move, Fraction]] = []
     best_value: int | None = None
@@ -218,6 +224,41 @@ def _solve_generic(state: State, all_moves, seconds, progress, started, names) -
             progress(len(moves), len(moves))
     return SolveReport(value, best_move, nodes, time.perf_counter() - started,
                        tuple(results), names)
+
+
+@register_bot("exact", "perfect play: quantum tic-tac-toe's compiled solver, or a full "
+                       "alpha-beta search in other small games")
+class ExactBot:
+    """Plays a move of best game-theoretic value, ties broken by the seed.
+
+    In quantum tic-tac-toe it keeps one :class:`QuantumSolver` (and its table) for the
+    whole game, so only the first move is slow (a few seconds). Other games are searched
+    to the end by :func:`solve_position`, within ``time`` seconds if given
+    (:class:`BotError` when that is not enough: the game is too big to play perfectly).
+    """
+
+    def __init__(self, *, seed: int | None = None, time: float | None = None):
+        check_positive("time", time)
+        self.rng = random.Random(seed)
+        self.time = time
+        self.solver: QuantumSolver | None = None
+        self.last: SolveReport | None = None
+        self.name = "exact"
+
+    def choose(self, state: State) -> Move:
+        """A best move of ``state``; ``last`` keeps the :class:`SolveReport`."""
+        moves = list(state.legal_moves())
+        self.rng.shuffle(moves)
+        names = tuple(state.game.player_names)
+        if state.game.name == "quantum-tic-tac-toe":
+            if self.solver is None or self.solver.game != state.game:
+                self.solver = QuantumSolver(state.game, table_bits=22)
+            self.last = _solve_quantum(state, False, 22, None, time.perf_counter(), names,
+                                       self.solver, moves)
+        else:
+            self.last = solve_position(state, seconds=self.time)
+        assert self.last.best is not None
+        return self.last.best
 
 
 def _margin(value: float) -> Fraction:

@@ -253,7 +253,7 @@ def _ask_move(state: State, player: str) -> Any:
 def play(
     game: GameName,
     player1: Annotated[str, typer.Option(
-        help="human or a bot kind (random, alphabeta, mcts).")] = HUMAN,
+        help="human or a bot kind (random, alphabeta, mcts, exact).")] = HUMAN,
     player2: Annotated[str, typer.Option(
         help="human or a bot kind; also plays seats 3 and up.")] = "mcts",
     option: OptionList = None,
@@ -362,8 +362,8 @@ def _arena_json(result: ArenaResult) -> dict[str, Any]:
 @app.command()
 def arena(
     game: GameName,
-    bot1: Annotated[str, typer.Argument(help="A bot kind: random, alphabeta or mcts.")],
-    bot2: Annotated[str, typer.Argument(help="A bot kind: random, alphabeta or mcts.")],
+    bot1: Annotated[str, typer.Argument(help="A bot kind: random, alphabeta, mcts or exact.")],
+    bot2: Annotated[str, typer.Argument(help="A bot kind: random, alphabeta, mcts or exact.")],
     games_: Annotated[int, typer.Option("--games", "-n", min=0, help="Games to play.")] = 10,
     option: OptionList = None,
     seed: SeedOption = None,
