@@ -40,9 +40,52 @@
     });
   }
 
-  /** The functions of one phrase table. */
+  /** "N seconds/minutes/hours/days ago", shared by every table (see `ago` below). */
+  var AGO = {
+    justNow: { en: "just now", ru: "только что", fr: "à l'instant", de: "gerade eben",
+      zh: "刚刚" },
+    secondsAgo: {
+      en: { one: "{n} second ago", other: "{n} seconds ago" },
+      ru: { one: "{n} секунду назад", few: "{n} секунды назад", many: "{n} секунд назад",
+        other: "{n} секунды назад" },
+      fr: { one: "il y a {n} seconde", other: "il y a {n} secondes" },
+      de: { one: "vor {n} Sekunde", other: "vor {n} Sekunden" },
+      zh: { other: "{n} 秒前" }
+    },
+    minutesAgo: {
+      en: { one: "{n} minute ago", other: "{n} minutes ago" },
+      ru: { one: "{n} минуту назад", few: "{n} минуты назад", many: "{n} минут назад",
+        other: "{n} минуты назад" },
+      fr: { one: "il y a {n} minute", other: "il y a {n} minutes" },
+      de: { one: "vor {n} Minute", other: "vor {n} Minuten" },
+      zh: { other: "{n} 分钟前" }
+    },
+    hoursAgo: {
+      en: { one: "{n} hour ago", other: "{n} hours ago" },
+      ru: { one: "{n} час назад", few: "{n} часа назад", many: "{n} часов назад",
+        other: "{n} часа назад" },
+      fr: { one: "il y a {n} heure", other: "il y a {n} heures" },
+      de: { one: "vor {n} Stunde", other: "vor {n} Stunden" },
+      zh: { other: "{n} 小时前" }
+    },
+    daysAgo: {
+      en: { one: "{n} day ago", other: "{n} days ago" },
+      ru: { one: "{n} день назад", few: "{n} дня назад", many: "{n} дней назад",
+        other: "{n} дня назад" },
+      fr: { one: "il y a {n} jour", other: "il y a {n} jours" },
+      de: { one: "vor {n} Tag", other: "vor {n} Tagen" },
+      zh: { other: "{n} 天前" }
+    },
+  };
+
+  /** The functions of one phrase table; the table also gets the AGO phrases (its own
+   * entries win), and `messages` is the merged table. */
   function phrases(languages, messages) {
     var supported = languages.map(function (l) { return l.code; });
+    var merged = {};
+    Object.keys(AGO).forEach(function (key) { merged[key] = AGO[key]; });
+    Object.keys(messages).forEach(function (key) { merged[key] = messages[key]; });
+    messages = merged;
 
     /** The first supported language of a navigator.languages list ("ru-RU" -> "ru"). */
     function pickLanguage(preferred) {
@@ -63,8 +106,8 @@
       return fill(text, params);
     }
 
-    /** "N seconds/minutes/hours/days ago" in `lang` for an age in seconds (the table has
-     * justNow, secondsAgo, minutesAgo, hoursAgo and daysAgo). */
+    /** "N seconds/minutes/hours/days ago" in `lang` for an age in seconds (the AGO
+     * phrases, merged into every table). */
     function ago(lang, seconds) {
       seconds = Math.max(0, Math.floor(seconds));
       if (seconds < 5) return translate(lang, "justNow");
@@ -74,9 +117,10 @@
       return translate(lang, "daysAgo", { n: Math.floor(seconds / 86400) });
     }
 
-    return { supported: supported, pickLanguage: pickLanguage, translate: translate,
-      ago: ago };
+    return { supported: supported, messages: messages, pickLanguage: pickLanguage,
+      translate: translate, ago: ago };
   }
 
-  return { phrases: phrases, pluralCategory: pluralCategory, plural: plural, fill: fill };
+  return { phrases: phrases, AGO: AGO, pluralCategory: pluralCategory, plural: plural,
+    fill: fill };
 });

@@ -184,40 +184,6 @@
       fr: "Votre temps a été envoyé au classement.",
       de: "Deine Zeit wurde an die Bestenliste gesendet.",
       zh: "你的用时已提交到排行榜。" },
-    justNow: { en: "just now", ru: "только что", fr: "à l'instant", de: "gerade eben",
-      zh: "刚刚" },
-    secondsAgo: {
-      en: { one: "{n} second ago", other: "{n} seconds ago" },
-      ru: { one: "{n} секунду назад", few: "{n} секунды назад", many: "{n} секунд назад",
-        other: "{n} секунды назад" },
-      fr: { one: "il y a {n} seconde", other: "il y a {n} secondes" },
-      de: { one: "vor {n} Sekunde", other: "vor {n} Sekunden" },
-      zh: { other: "{n} 秒前" }
-    },
-    minutesAgo: {
-      en: { one: "{n} minute ago", other: "{n} minutes ago" },
-      ru: { one: "{n} минуту назад", few: "{n} минуты назад", many: "{n} минут назад",
-        other: "{n} минуты назад" },
-      fr: { one: "il y a {n} minute", other: "il y a {n} minutes" },
-      de: { one: "vor {n} Minute", other: "vor {n} Minuten" },
-      zh: { other: "{n} 分钟前" }
-    },
-    hoursAgo: {
-      en: { one: "{n} hour ago", other: "{n} hours ago" },
-      ru: { one: "{n} час назад", few: "{n} часа назад", many: "{n} часов назад",
-        other: "{n} часа назад" },
-      fr: { one: "il y a {n} heure", other: "il y a {n} heures" },
-      de: { one: "vor {n} Stunde", other: "vor {n} Stunden" },
-      zh: { other: "{n} 小时前" }
-    },
-    daysAgo: {
-      en: { one: "{n} day ago", other: "{n} days ago" },
-      ru: { one: "{n} день назад", few: "{n} дня назад", many: "{n} дней назад",
-        other: "{n} дня назад" },
-      fr: { one: "il y a {n} jour", other: "il y a {n} jours" },
-      de: { one: "vor {n} Tag", other: "vor {n} Tagen" },
-      zh: { other: "{n} 天前" }
-    },
     seconds: {
       en: { one: "{n} second", other: "{n} seconds" },
       ru: { one: "{n} секунду", few: "{n} секунды", many: "{n} секунд", other: "{n} секунды" },
@@ -235,7 +201,9 @@
   };
 
   // The shared machinery (../js/phrases.js): plural forms, parameters, "N ... ago".
+  // "N seconds/minutes/hours/days ago" comes with the machinery (P.AGO).
   var table = P.phrases(LANGUAGES, MESSAGES);
+  MESSAGES = table.messages;
   var pickLanguage = table.pickLanguage;
   var pluralCategory = P.pluralCategory;
   var plural = P.plural;
