@@ -6,8 +6,14 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
 
 from boardlab.web.app import bind, url_of
+
+#: Debian's chromium, which Playwright drives (it downloads no browser of its own).
+CHROMIUM = Path("/usr/bin/chromium")
 
 
 @contextmanager
@@ -30,3 +36,29 @@ def serving(app) -> Iterator[str]:
         server.should_exit = True
         thread.join(10)
         sock.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless chromium for a test module (skipped without chromium or Playwright)."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    if not CHROMIUM.exists():
+        pytest.skip("no Chromium at /usr/bin/chromium to drive headless")
+    with sync_api.sync_playwright() as p:
+        opened = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        yield opened
+        opened.close()
+
+
+def drag(page, piece: int, target: tuple[int, int], width: int) -> None:
+    """Drag a Triplex piece by its first square onto the board cell where that square
+    belongs, with the mouse."""
+    square = page.locator(f'.piece[data-piece="{piece}"] .square').first
+    dx, dy = int(square.get_attribute("data-dx")), int(square.get_attribute("data-dy"))
+    start = square.bounding_box()
+    cell = page.locator("#board .cell").nth((target[1] + dy) * width + target[0] + dx)
+    end = cell.bounding_box()
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
+    page.mouse.up()

@@ -21,9 +21,8 @@ from fastapi.testclient import TestClient
 
 from boardlab.core.registry import names
 from boardlab.web.app import create_app
-from tests.web.conftest import serving
+from tests.web.conftest import CHROMIUM, serving
 
-CHROMIUM = Path("/usr/bin/chromium")
 browser_only = pytest.mark.skipif(not CHROMIUM.exists(),
                                   reason="no Chromium at /usr/bin/chromium to drive headless")
 HUMAN = {"type": "human"}
@@ -52,17 +51,6 @@ def server(tmp_path_factory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("games-server")
     with serving(create_app(f"sqlite:///{folder / 'web.db'}")) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    if not CHROMIUM.exists():
-        pytest.skip("no Chromium at /usr/bin/chromium to drive headless")
-    with sync_api.sync_playwright() as p:
-        opened = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
-        yield opened
-        opened.close()
 
 
 @pytest.fixture(scope="module")

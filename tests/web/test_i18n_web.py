@@ -24,10 +24,9 @@ from pathlib import Path
 import pytest
 
 from boardlab.web.app import STATIC, create_app
-from tests.web.conftest import serving
+from tests.web.conftest import CHROMIUM, serving
 
 NODE = shutil.which("node") or "/usr/bin/node"
-CHROMIUM = Path("/usr/bin/chromium")
 I18N = STATIC / "js" / "i18n.js"
 LANGUAGES = ["en", "ru", "fr", "de", "zh"]
 needs_node = pytest.mark.skipif(not Path(NODE).exists(), reason="no node to run i18n.js")

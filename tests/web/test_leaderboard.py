@@ -31,9 +31,7 @@ from boardlab.store.db import current_revision, metadata, open_store, upgrade
 from boardlab.store.leaderboard import add_solve, level_board
 from boardlab.web.api_triplex import RateLimit
 from boardlab.web.app import create_app
-from tests.web.conftest import serving
-
-CHROMIUM = Path("/usr/bin/chromium")
+from tests.web.conftest import CHROMIUM, drag, serving
 
 
 @pytest.fixture(scope="module")
@@ -334,19 +332,6 @@ def moves_for(pack: Pack, n: int) -> list[tuple[int, tuple[int, int], str]]:
             free.remove(match)
             moves.append((match, corner, key))
     return moves + left
-
-
-def drag(page, piece: int, target: tuple[int, int], width: int) -> None:
-    """Drag piece by its first square onto the board cell where that square belongs."""
-    square = page.locator(f'.piece[data-piece="{piece}"] .square').first
-    dx, dy = int(square.get_attribute("data-dx")), int(square.get_attribute("data-dy"))
-    start = square.bounding_box()
-    cell = page.locator("#board .cell").nth((target[1] + dy) * width + target[0] + dx)
-    end = cell.bounding_box()
-    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
-    page.mouse.up()
 
 
 @pytest.fixture

@@ -24,7 +24,6 @@ from boardlab.store import pipes as pipe_store
 from boardlab.web.app import create_app
 from tests.web.conftest import serving
 
-CHROMIUM = Path("/usr/bin/chromium")
 # A 3x4 level with two solutions (codes OJIPIOCJ and OJIKOOCJ).
 SQUARE = "IO LP LI LN\nLJ LI LO LC\nID LK LO IJ\n"
 
@@ -187,17 +186,6 @@ def test_the_page_and_its_script_are_served_without_network(client):
 def server(tmp_path_factory) -> Iterator[str]:
     with serving(create_app(data_dir=tmp_path_factory.mktemp("pipes-server"))) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    if not CHROMIUM.exists():
-        pytest.skip("no Chromium at /usr/bin/chromium to drive headless")
-    with sync_api.sync_playwright() as p:
-        opened = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
-        yield opened
-        opened.close()
 
 
 @pytest.fixture

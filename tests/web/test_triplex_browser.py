@@ -19,8 +19,8 @@ from boardlab.puzzles.polyomino.generator import generate_levels
 from boardlab.puzzles.polyomino.pack import Pack
 from boardlab.puzzles.polyomino.shapes import Shape
 from boardlab.web.triplex import export_html
+from tests.web.conftest import CHROMIUM, drag
 
-CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
                                 reason="no Chromium at /usr/bin/chromium to drive headless")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
@@ -79,19 +79,6 @@ def artifacts(tmp_path) -> Path:
     folder = Path(os.environ.get("BOARDLAB_ARTIFACTS") or tmp_path) / "triplex"
     folder.mkdir(parents=True, exist_ok=True)
     return folder
-
-
-def drag(page, piece: int, target: tuple[int, int], width: int) -> None:
-    """Drag piece by its first square onto the board cell where that square belongs."""
-    square = page.locator(f'.piece[data-piece="{piece}"] .square').first
-    dx, dy = int(square.get_attribute("data-dx")), int(square.get_attribute("data-dy"))
-    start = square.bounding_box()
-    cell = page.locator("#board .cell").nth((target[1] + dy) * width + target[0] + dx)
-    end = cell.bounding_box()
-    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
-    page.mouse.up()
 
 
 def test_solve_level_1_by_dragging_reload_and_russian(game, artifacts):

@@ -28,13 +28,8 @@
 
   var STORAGE_KEY = "boardlab.language";
 
-  var LANGUAGES = [
-    { code: "en", name: "English" },
-    { code: "ru", name: "Русский" },
-    { code: "fr", name: "Français" },
-    { code: "de", name: "Deutsch" },
-    { code: "zh", name: "中文" }
-  ];
+  // The five languages, in the order the selectors list them (phrases.js).
+  var LANGUAGES = P.LANGUAGES;
 
   var MESSAGES = {
     // --- both pages ---

@@ -40,6 +40,15 @@
     });
   }
 
+  /** The languages of every page: English, Russian, French, German and Chinese. */
+  var LANGUAGES = [
+    { code: "en", name: "English" },
+    { code: "ru", name: "Русский" },
+    { code: "fr", name: "Français" },
+    { code: "de", name: "Deutsch" },
+    { code: "zh", name: "中文" }
+  ];
+
   /** "N seconds/minutes/hours/days ago", shared by every table (see `ago` below). */
   var AGO = {
     justNow: { en: "just now", ru: "только что", fr: "à l'instant", de: "gerade eben",
@@ -121,6 +130,6 @@
       translate: translate, ago: ago };
   }
 
-  return { phrases: phrases, AGO: AGO, pluralCategory: pluralCategory, plural: plural,
+  return { phrases: phrases, LANGUAGES: LANGUAGES, AGO: AGO, pluralCategory: pluralCategory, plural: plural,
     fill: fill };
 });

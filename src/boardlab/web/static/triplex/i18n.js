@@ -20,13 +20,8 @@
 })(typeof self !== "undefined" ? self : this, function (P) {
   "use strict";
 
-  var LANGUAGES = [
-    { code: "en", name: "English" },
-    { code: "ru", name: "Русский" },
-    { code: "fr", name: "Français" },
-    { code: "de", name: "Deutsch" },
-    { code: "zh", name: "中文" }
-  ];
+  // The five languages, in the order the selectors list them (phrases.js).
+  var LANGUAGES = P.LANGUAGES;
 
   var MESSAGES = {
     title: { en: "Triplex", ru: "Триплекс", fr: "Triplex", de: "Triplex", zh: "三联方块" },
