@@ -88,3 +88,12 @@ class StoreError(BoardlabError, RuntimeError):
     def __init__(self, message: str, *, url: str | None = None):
         self.url = url
         super().__init__(message)
+
+
+class FileError(BoardlabError):
+    """A file named by the user cannot be read or written: missing, a directory, not
+    UTF-8, too large, or not writable. ``path`` names it."""
+
+    def __init__(self, message: str, *, path: str | None = None):
+        self.path = path
+        super().__init__(message)

@@ -83,7 +83,7 @@ def test_server_option_and_render(packs, tmp_path: Path):
 
 
 @pytest.mark.parametrize(("content", "message"), [
-    (None, "cannot read the pack"),
+    (None, "pack.json: no such file"),
     ("{\"format\": ", "not valid JSON"),
     ("[1, 2]", "not a level pack"),
     ("{\"format\": \"boardlab-polyomino-pack\", \"version\": 9}", "version"),

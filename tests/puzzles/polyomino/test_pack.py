@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from boardlab.errors import PuzzleError
+from boardlab.errors import FileError, PuzzleError
 from boardlab.puzzles.polyomino import pack as pack_module
 from boardlab.puzzles.polyomino.codes import WrongCodeError, level_code, seal
 from boardlab.puzzles.polyomino.level import Level
@@ -187,7 +187,7 @@ def test_save_replaces_atomically(pack, tmp_path, monkeypatch):
         raise OSError("disk on fire")
 
     monkeypatch.setattr(pack_module.os, "replace", crash)
-    with pytest.raises(OSError, match="disk on fire"):
+    with pytest.raises(FileError, match="pack.json: cannot write: disk on fire"):
         Pack.build([LEVEL_1], b"other").save(path)
     assert path.read_bytes() == before
     assert sorted(os.listdir(tmp_path)) == ["pack.json"]  # no temporary file left
@@ -213,12 +213,14 @@ def test_truncated_file_is_named(pack, tmp_path):
 
 
 def test_missing_and_binary_files(tmp_path):
-    with pytest.raises(PuzzleError, match=r"nope\.json: cannot read the pack: No such file"):
+    with pytest.raises(FileError, match=r"nope\.json: no such file$"):
         Pack.load(tmp_path / "nope.json")
     path = tmp_path / "bin.json"
-    path.write_bytes(b"\xff\xfe\x00garbage")
-    with pytest.raises(PuzzleError, match=r"bin\.json: not a level pack \(not UTF-8"):
+    path.write_bytes(b"{\xff\xfe\x00garbage")
+    with pytest.raises(FileError, match=r"bin\.json: not UTF-8 text \(byte 0xff at offset 1\)"):
         Pack.load(path)
+    with pytest.raises(FileError, match=r": is a directory, not a file$"):
+        Pack.load(tmp_path)
 
 
 def _damaged(pack: Pack, change) -> dict:

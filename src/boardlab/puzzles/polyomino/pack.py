@@ -27,17 +27,15 @@ from __future__ import annotations
 
 import base64
 import binascii
-import contextlib
 import hmac
 import json
 import os
-import tempfile
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 from boardlab.errors import NotationError, PuzzleError
+from boardlab.files import read_text, write_atomic
 from boardlab.puzzles.polyomino.codes import (
     TAG_BYTES,
     WrongCodeError,
@@ -185,6 +183,13 @@ class Pack:
         if self.levels is None:
             raise PuzzleError("this pack has no solutions (it is a public pack)")
         return self.levels[number - 1]
+
+    def code(self, number: int) -> str:
+        """The code that unlocks level ``number`` (master packs only, except level 1)."""
+        self._check_number(number)
+        if number == 1:
+            return self.first_code
+        return self.code_after(number - 1, self.level(number - 1))
 
     def code_after(self, number: int, solution: Solution) -> str:
         """The code unlocking level ``number + 1``, given level ``number``'s solution as
@@ -339,39 +344,25 @@ class Pack:
         """Write the pack file atomically (a temporary file renamed over ``path``), so a
         crash never leaves half a file. Solutions are written only when asked: a file
         with them must not be given to players."""
-        path = Path(path)
         text = json.dumps(self.to_json(with_solutions=with_solutions), indent=1) + "\n"
-        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
-                                    dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-            mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
-            os.chmod(temp, mode)
-            os.replace(temp, path)
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(temp)
-            raise
+        write_atomic(path, text, sync=True)
 
     @staticmethod
-    def load(path: str | os.PathLike) -> Pack:
-        """Read a pack file; :class:`PuzzleError` names the file and the field."""
-        path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as e:
-            raise PuzzleError(f"{path}: cannot read the pack: {e.strerror or e}") from None
-        except UnicodeDecodeError:
-            raise PuzzleError(f"{path}: not a level pack (not UTF-8 text)") from None
+    def from_text(text: str, where: str = "pack") -> Pack:
+        """The pack whose file holds ``text``; :class:`PuzzleError` names ``where`` and
+        the field."""
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as e:
-            raise PuzzleError(f"{path}: not valid JSON at line {e.lineno}, column {e.colno} "
+            raise PuzzleError(f"{where}: not valid JSON at line {e.lineno}, column {e.colno} "
                               f"({e.msg}); is the file truncated?") from None
-        return Pack.from_json(obj, where=str(path))
+        return Pack.from_json(obj, where=where)
+
+    @staticmethod
+    def load(path: str | os.PathLike) -> Pack:
+        """Read a pack file; :class:`~boardlab.errors.FileError` when it cannot be read,
+        :class:`PuzzleError` naming the file and the field when it is not a pack."""
+        return Pack.from_text(read_text(path), where=str(path))
 
 
 def _hex_field(obj: dict, key: str, where: str, field: str | None = None) -> bytes:

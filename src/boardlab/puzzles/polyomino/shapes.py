@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from boardlab.errors import NotationError
+from boardlab.files import read_text
 
 Cell = tuple[int, int]
 
@@ -214,14 +215,7 @@ def piece_set(name: str) -> tuple[tuple[Shape, ...], bool]:
 
 @cache
 def _piece_file(path: str) -> tuple[Shape, ...]:
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as e:
-        raise NotationError(f"cannot read piece file: {e.strerror}", where=path) from None
-    except UnicodeDecodeError:
-        raise NotationError("a piece file is text (UTF-8)", where=path) from None
-    shapes = parse_piece_file(text, where=path)
+    shapes = parse_piece_file(read_text(path), where=path)
     if len(set(shapes)) != len(shapes):
         raise NotationError("the same shape is drawn twice", where=path)
     return shapes

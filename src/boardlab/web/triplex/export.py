@@ -17,17 +17,16 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
-import tempfile
 from html import escape
 from importlib.resources import files
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from boardlab.errors import PuzzleError
+from boardlab.files import check_output, write_atomic
 from boardlab.puzzles.polyomino.pack import Pack
 
 #: The static files of the page, inlined in this order.
@@ -93,18 +92,7 @@ def export_html(pack_path: str | os.PathLike, out_path: str | os.PathLike,
                 server: str | None = None) -> Path:
     """Read a pack file and write the game page atomically (a temporary file renamed over
     ``out_path``); errors are :class:`PuzzleError` naming the file, and nothing is written."""
+    out = check_output(out_path)
     page = render_html(Pack.load(pack_path), server)
-    out = Path(out_path)
-    if not out.parent.is_dir():
-        raise PuzzleError(f"{out}: the folder {out.parent} does not exist")
-    fd, temp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(page)
-        os.chmod(temp, 0o644)
-        os.replace(temp, out)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temp)
-        raise
+    write_atomic(out, page)
     return out
