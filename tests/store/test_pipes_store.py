@@ -172,11 +172,14 @@ def test_bad_solution_items_roll_back(store):
 
 def test_lookup_by_id_and_name(store):
     first = add_level(store, "demo", LEVEL_TEXT, SOLUTIONS)
-    numeric = add_level(store, str(first + 100), "LA\n", [("|0-1|1-1|2-1|", "Q")])
+    second = add_level(store, "²", "LA\n", [("|0-1|1-1|2-1|", "Q")])
     assert get_level(store, first).name == "demo"
     assert get_level(store, str(first)).name == "demo"
-    # A name made of digits wins over the id it spells.
-    assert get_level(store, str(first + 100)).id == numeric
+    assert get_level(store, f" {second} ").name == "²"
+    assert get_level(store, "²").id == second      # a digit, but not an ASCII one
+    # Names cannot be numbers, so no name can shadow the id it spells.
+    with pytest.raises(StoreError, match="cannot be a number"):
+        add_level(store, str(first), "LA\n", [("|0-1|1-1|2-1|", "Q")])
     with pytest.raises(StoreError, match="no pipe level 'nine'|no pipe level named 'nine'"):
         get_level(store, "nine")
     with pytest.raises(StoreError, match="no pipe level '9999'"):

@@ -93,7 +93,9 @@ def _reason(error: BaseException, password: str | None) -> str:
     lines = [line.strip() for line in str(cause).splitlines() if line.strip()]
     text = lines[0] if lines else type(cause).__name__
     if password:
-        text = text.replace(password, "***")
+        # Only where the password stands on its own: a password "p" must not turn the
+        # word "port" into "***ort".
+        text = re.sub(rf"(?<![\w]){re.escape(password)}(?![\w])", "***", text)
     return text
 
 

@@ -140,13 +140,20 @@ def normalise_code(code: str) -> str:
     return "".join(code.split())
 
 
+def _is_id(text: str) -> bool:
+    """Whether ``text`` reads as a level id (ASCII digits, spaces around allowed)."""
+    text = text.strip()
+    return text.isascii() and text.isdigit()
+
+
 def _level_row(session: Session, store: Store, id_or_name: int | str) -> PipeLevel:
-    if isinstance(id_or_name, str):
+    # A number is always an id: names cannot be numbers (see add_level), so neither can
+    # shadow the other.
+    if isinstance(id_or_name, str) and not _is_id(id_or_name):
         row = session.scalars(select(PipeLevel).where(PipeLevel.name == id_or_name)).first()
-        if row is not None:
-            return row
-        if not id_or_name.strip().isdigit():
+        if row is None:
             raise store.error(f"no pipe level named {id_or_name!r}")
+        return row
     level_id = int(id_or_name)
     row = session.get(PipeLevel, level_id)
     if row is None:
@@ -176,6 +183,9 @@ def add_level(store: Store, name: str, text: str,
         raise store.error("a pipe level needs a non-empty name")
     if len(name) > NAME_LENGTH:
         raise store.error(f"pipe level name longer than {NAME_LENGTH} characters")
+    if _is_id(name):
+        raise store.error(f"a pipe level name cannot be a number ({name!r} would read as a "
+                          "level id)")
     if rows is None or cols is None:
         measured = grid_size(text)
         rows = measured[0] if rows is None else rows

@@ -99,7 +99,7 @@ def _stored_level(stored: pipe_store.StoredLevel) -> PlayLevel:
 
 def _find(request: Request, level_id: str) -> PlayLevel:
     store = request.app.state.store
-    if level_id.isdigit():
+    if level_id.isascii() and level_id.isdigit():
         try:
             return _stored_level(pipe_store.get_level(store, int(level_id)))
         except StoreError:
@@ -109,7 +109,8 @@ def _find(request: Request, level_id: str) -> PlayLevel:
             if sample.id == level_id:
                 return sample
     parts = level_id.split("-")
-    if len(parts) == 3 and parts[0] == "random" and parts[1].isdigit() and parts[2].isdigit():
+    if len(parts) == 3 and parts[0] == "random" and all(
+            p.isascii() and p.isdigit() for p in parts[1:]):
         return _random_level(int(parts[1]), int(parts[2]))
     raise ApiError(404, f"no pipe level {level_id!r}", "level")
 
