@@ -15,6 +15,7 @@ import importlib
 from functools import cache
 from types import ModuleType
 
+from boardlab import compiled
 from boardlab.core.game import DRAW, Returns, win_for
 
 #: The kernels' result for a game that nobody wins; otherwise it is the winner's index.
@@ -26,4 +27,6 @@ RETURNS: tuple[Returns, ...] = (win_for(0), win_for(1), DRAW)
 @cache
 def kernel(name: str) -> ModuleType:
     """The kernel module ``boardlab.games.fast.<name>``, imported on first use."""
-    return importlib.import_module(f"{__name__}.{name}")
+    module = importlib.import_module(f"{__name__}.{name}")
+    compiled.watch()
+    return module

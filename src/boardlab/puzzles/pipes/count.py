@@ -52,7 +52,10 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from boardlab import compiled
 from boardlab.errors import PuzzleError
+
+compiled.watch()
 
 # Bit of each side in the per-cell mask of external ends (tap and drain).
 _SIDE_BIT = {"top": 1, "left": 2, "right": 4, "bottom": 8}

@@ -44,7 +44,13 @@ from boardlab.errors import PuzzleError
 from boardlab.puzzles.polyomino.level import Level
 from boardlab.puzzles.polyomino.region import Region
 from boardlab.puzzles.polyomino.shapes import Shape, piece_set
-from boardlab.puzzles.polyomino.solver import PieceKind, RectangleSolver, count_tilings, solve
+from boardlab.puzzles.polyomino.solver import (
+    PieceKind,
+    RectangleSolver,
+    count_tilings,
+    solve,
+    warm_up,
+)
 from boardlab.puzzles.polyomino.vectors import canonical_vectors, has_straight_cut
 from boardlab.puzzles.runner import Task, TimelinePoint, run_tasks
 
@@ -255,6 +261,7 @@ def generate_levels(sizes: Sequence[tuple[int, int]], pieces: str = "triplex", *
     _shapes(pieces)  # an unknown set or a bad piece file fails here, before any work
     checked = [check_size(w, h) for w, h in sizes]
     tasks = [t for w, h in checked for t in size_tasks(w, h, pieces, seed)]
+    warm_up()
     results = run_tasks(tasks, solve_chunk, backend=backend, workers=workers,
                         ray_address=ray_address, checkpoint=checkpoint, progress=progress,
                         description=f"{pieces} levels", found=lambda r: len(r["levels"]),

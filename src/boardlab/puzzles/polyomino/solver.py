@@ -73,13 +73,16 @@ from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
+from boardlab import compiled
 from boardlab.errors import PuzzleError
 from boardlab.puzzles.polyomino.region import Region, transform_cell
 from boardlab.puzzles.polyomino.shapes import Cell, Shape
 
+compiled.watch()
+
 __all__ = [
     "PieceKind", "Placement", "Tiling", "SolveResult", "RectangleSolver",
-    "solve", "count_tilings", "distinct_up_to_symmetry",
+    "solve", "count_tilings", "distinct_up_to_symmetry", "warm_up",
 ]
 
 NO_LIMIT = 1 << 62
@@ -1080,3 +1083,20 @@ class RectangleSolver:
         """The shape index and cells of placement id ``pid``."""
         p = self._board.placement(pid)
         return p.kind, p.cells
+
+
+def warm_up() -> None:
+    """Compile every kernel of the solver (or load it from numba's cache) on tiny inputs.
+
+    A run that hands the work to other processes calls it first, so the kernels compile
+    once, here (announced by :mod:`boardlab.compiled`), instead of in every worker at
+    the same time.
+    """
+    domino = Shape.parse("##")
+    solve(Region.rectangle(2, 2), [PieceKind.free(domino, 2)])
+    # More than 64 cells: the multi-word search.
+    solve(Region.rectangle(11, 6), [PieceKind.free(domino, 33)], limit=1)
+    count_tilings(Region.rectangle(2, 2), [PieceKind.free(domino, 2)])
+    batch = RectangleSolver(2, 2, domino.orientations())
+    for shared in (False, True):
+        batch.solve_counts(np.array([[2, 0], [0, 2]], np.int64), shared_table=shared)
