@@ -12,9 +12,9 @@ import pytest
 from typer.testing import CliRunner
 
 import boardlab
-from boardlab.ai.exact import QuantumSolver, SolveReport, solve_position
+from boardlab.ai.exact import QuantumSolver, SolveReport, solve_generic, solve_position
 from boardlab.cli.main import app
-from boardlab.errors import BotError
+from boardlab.errors import BotError, OptionError
 
 OPTION_SETS = [
     {},
@@ -48,7 +48,7 @@ def test_compiled_solver_matches_generic_alpha_beta(options):
         state = random_position(game, rng, rng.choice((6, 7, 7, 8)))
         if state is None:
             continue
-        generic = solve_position(state, all_moves=True)
+        generic = solve_generic(state, all_moves=True)
         compiled = Fraction(solver.value(state), 2)
         assert compiled == generic.value, str(state)
         # The compiled solver's move values as well, through its own root loop.
@@ -97,6 +97,46 @@ def test_solving_a_finished_game_is_an_error():
         ["a1", "b1", "a2", "b2", "a3"])
     with pytest.raises(BotError, match="over"):
         solve_position(state)
+
+
+def plain_minimax(state) -> Fraction:
+    """X's margin under perfect play by exhaustive minimax: no pruning, no table."""
+    outcome = state.outcome()
+    if outcome is not None:
+        return outcome[0] - outcome[1]
+    values = [plain_minimax(state.play(m)) for m in state.legal_moves()]
+    return max(values) if state.to_move == 0 else min(values)
+
+
+def test_generic_solver_matches_plain_minimax_on_every_margin():
+    # Goff's points give margins of 1/2, 1, 3/2 and 2. A search that stopped at the first
+    # proven win (this position, after an earlier root move filled the table) reported
+    # O8:5-8 as a win by 1 for X; it is a win by 1 1/2.
+    game = boardlab.load("quantum-tic-tac-toe")
+    positions = [game.parse_state("X1:3-4 O2:1-4 X3:2-7 O4:1-9 X5:4-6 O6:2-8 X7:5-7")]
+    rng = random.Random("plain-minimax")
+    while len(positions) < 8:
+        state = random_position(game, rng, 7)
+        if state is not None:
+            positions.append(state)
+    margins = set()
+    for state in positions:
+        report = solve_generic(state, all_moves=True)
+        truth = {m.notation: plain_minimax(state.play(m)) for m in state.legal_moves()}
+        assert dict((m.notation, v) for m, v in report.moves) == truth, str(state)
+        assert report.value == plain_minimax(state)
+        margins.update(abs(v) for v in truth.values())
+    assert {Fraction(1, 2), Fraction(3, 2)} <= margins
+
+
+def test_budgets_belong_to_their_solver():
+    with pytest.raises(BotError, match="not solved within 5,000 nodes"):
+        solve_generic(boardlab.load("connect-four").initial_state(), max_nodes=5_000)
+    with pytest.raises(OptionError, match="table size applies to quantum-tic-tac-toe"):
+        solve_position(boardlab.load("tic-tac-toe").initial_state(), table_bits=12)
+    with pytest.raises(OptionError, match="always finishes"):
+        solve_position(boardlab.load("quantum-tic-tac-toe").initial_state(),
+                       max_nodes=10)
 
 
 def test_cli_solve():

@@ -78,7 +78,8 @@ def test_solve_stdin_and_headers():
     assert result.exit_code == 0, result.output
     assert result.output == "|2-0|2-1|2-2|1-2|1-3|  CDB\n"
     none = run("solve", "-", stdin="LA LB\nLC LD\n")
-    assert none.exit_code == 0 and none.output == ""
+    assert none.exit_code == 0
+    assert none.stdout == "no solution: no path leads from the tap to the drain\n"
 
 
 def test_errors(tmp_path: Path):
@@ -92,10 +93,13 @@ def test_errors(tmp_path: Path):
     assert result.output.strip() == (f"error: {bad} line 2, column 4: unknown cell kind "
                                      "'Q' (use I, L or .)")
     binary = tmp_path / "binary.txt"
-    binary.write_bytes(b"\xff\xfe\x00")
-    assert run("solve", str(binary)).exit_code == 2
+    binary.write_bytes(b"LA \xff\xfe\x00")
+    not_text = run("solve", str(binary))
+    assert not_text.exit_code == 2
+    assert not_text.output == f"error: {binary}: not UTF-8 text (byte 0xff at offset 3)\n"
     directory = run("solve", str(tmp_path))
-    assert directory.exit_code == 2 and "cannot read" in directory.output
+    assert directory.exit_code == 2
+    assert directory.output == f"error: {tmp_path}: is a directory, not a file\n"
     header = run("solve", "-", stdin="tap: 1 2 top\nLA LB\nLC LD\n")
     assert header.exit_code == 0
     inside = run("solve", "-", stdin="tap: 2 2 top\nLA LB\nLC LD\n")
@@ -136,7 +140,7 @@ def test_count_agrees_with_solve(tmp_path):
         solved = CliRunner().invoke(main_app, ["pipes", "solve", str(path), "--codes-only"])
         counted = CliRunner().invoke(main_app, ["pipes", "count", str(path), "--json"])
         assert counted.exit_code == 0, counted.output
-        assert json.loads(counted.output)["count"] == len(solved.output.split())
+        assert json.loads(counted.output)["count"] == len(solved.stdout.split())
     bad = tmp_path / "bad.txt"
     bad.write_text("LA QB\n")
     result = CliRunner().invoke(main_app, ["pipes", "count", str(bad)])

@@ -1,14 +1,11 @@
 """``import``, ``export``, ``list`` and ``check`` of :mod:`boardlab.cli.pipes_store` on an
-app of their own, with a fake pipe model (the commands take the model's parser and solver
-by import, so the store's CLI is tested whatever the state of the model); one test uses
-the real model when it is there."""
+app of their own, with the real pipe model: the codes stored are the solver's, checked
+against the level's solutions worked out by hand."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
-import types
 from pathlib import Path
 
 import pytest
@@ -22,36 +19,18 @@ runner = CliRunner()
 app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
 register(app)
 
-LEVEL_TEXT = "# demo\nIA LB\nLC LD\n"
-FAKE_SOLUTIONS = [("|0-1|1-1|2-1|2-2|3-2|", "ACD"), ("|0-1|1-1|1-2|2-2|3-2|", "ABD")]
-
-
-class FakeLevel:
-    rows, cols = 2, 2
-
-    @classmethod
-    def parse(cls, text: str, where: str | None = None) -> FakeLevel:
-        if "bad" in text:
-            raise PuzzleError(f"{where}: line 1: not a cell")
-        return cls()
-
-
-class FakeSolution:
-    def __init__(self, path: str, code: str):
-        self.path, self.code = path, code
-
-
-@pytest.fixture
-def fake_model(monkeypatch):
-    package = types.ModuleType("boardlab.puzzles.pipes")
-    package.__path__ = []
-    level = types.ModuleType("boardlab.puzzles.pipes.level")
-    level.PipeLevel = FakeLevel
-    solve = types.ModuleType("boardlab.puzzles.pipes.solve")
-    solve.solutions = lambda level: (FakeSolution(p, c) for p, c in FAKE_SOLUTIONS)
-    monkeypatch.setitem(sys.modules, "boardlab.puzzles.pipes", package)
-    monkeypatch.setitem(sys.modules, "boardlab.puzzles.pipes.level", level)
-    monkeypatch.setitem(sys.modules, "boardlab.puzzles.pipes.solve", solve)
+# Water enters at the top of the top-left cell and leaves at the bottom of the
+# bottom-right one. Two paths do it: down the left side, and a loop through the
+# top-right corner (traced by hand; `boardlab pipes solve` agrees).
+LEVEL_TEXT = """# 4x4, 2 solutions
+LZ LB LQ LX
+LG LW LQ IW
+LT LU IR LC
+IH LM IY LO
+"""
+SOLUTIONS = [("|0-1|1-1|1-2|2-2|2-1|3-1|3-2|4-2|4-3|4-4|5-4|", "ZBWGTUMYO"),
+             ("|0-1|1-1|1-2|2-2|2-3|1-3|1-4|2-4|3-4|3-3|3-2|4-2|4-3|4-4|5-4|",
+              "ZBWQQXWCRUMYO")]
 
 
 @pytest.fixture
@@ -70,7 +49,7 @@ def run(*args: str):
     return runner.invoke(app, list(args))
 
 
-def test_import_list_export_check(fake_model, db, level_file, tmp_path):
+def test_import_list_export_check(db, level_file, tmp_path):
     result = run("import", str(level_file), "--db", db)
     assert result.exit_code == 0, result.output
     assert "level 1 (first): 2 solutions" in result.output
@@ -79,7 +58,7 @@ def test_import_list_export_check(fake_model, db, level_file, tmp_path):
     assert result.exit_code == 0, result.output
     [level] = json.loads(result.output)
     assert (level["id"], level["name"], level["rows"], level["cols"],
-            level["solution_count"]) == (1, "first", 2, 2, 2)
+            level["solution_count"]) == (1, "first", 4, 4, 2)
     text_list = run("list", "--db", db)
     assert "first" in text_list.output and "2 solutions" in text_list.output
 
@@ -88,25 +67,62 @@ def test_import_list_export_check(fake_model, db, level_file, tmp_path):
     assert run("export", "1", "--db", db, "--out", str(out)).exit_code == 0
     assert out.read_text(encoding="utf-8") == LEVEL_TEXT
 
-    valid = run("check", "1", "A C D", "--db", db)
-    assert (valid.exit_code, valid.output.strip()) == (0, "valid")
-    invalid = run("check", "first", "ACB", "--db", db)
+    for _, code in SOLUTIONS:
+        spaced = " ".join(code[i:i + 3] for i in range(0, len(code), 3))
+        valid = run("check", "1", spaced, "--db", db)
+        assert (valid.exit_code, valid.output.strip()) == (0, "valid")
+    invalid = run("check", "first", "ZBWGTUMYX", "--db", db)
     assert (invalid.exit_code, invalid.output.strip()) == (1, "not valid")
 
 
-def test_database_from_environment(fake_model, db, level_file, monkeypatch):
+def test_stored_paths_are_the_solvers(db, level_file):
+    from boardlab.store import pipes as pipe_store
+    from boardlab.store.db import open_store
+
+    assert run("import", str(level_file), "--db", db).exit_code == 0
+    with open_store(db) as store:
+        stored = [(c.path, c.code) for c in pipe_store.codes(store, "first")]
+    assert stored == SOLUTIONS
+
+
+def test_empty_store_says_so(db):
+    result = run("list", "--db", db)
+    assert result.exit_code == 0
+    assert result.stdout.startswith("no pipe levels stored in sqlite:")
+
+
+def test_numeric_names_are_refused_and_ids_win(db, level_file):
+    refused = run("import", str(level_file), "--name", "2", "--db", db)
+    assert refused.exit_code == 2
+    assert "cannot be a number" in refused.stderr
+    assert run("import", str(level_file), "--name", "two", "--db", db).exit_code == 0
+    assert run("import", str(level_file), "--name", "²", "--db", db).exit_code == 0
+    assert run("export", "1", "--db", db).stdout == LEVEL_TEXT
+    missing = run("export", "3", "--db", db)
+    assert missing.exit_code == 2 and "no pipe level '3'" in missing.stderr
+    assert run("export", "²", "--db", db).exit_code == 0
+
+
+def test_too_many_solutions_are_refused_before_anything_is_stored(db, level_file):
+    result = run("import", str(level_file), "--max-solutions", "1", "--db", db)
+    assert result.exit_code == 2
+    assert "2 solutions, more than the 1 an import stores" in result.stderr
+    assert json.loads(run("list", "--db", db, "--json").stdout) == []
+
+
+def test_database_from_environment(db, level_file, monkeypatch):
     monkeypatch.setenv("BOARDLAB_DB", db)
     assert run("import", str(level_file), "--name", "env").exit_code == 0
-    assert run("check", "env", "ABD").exit_code == 0
+    assert run("check", "env", SOLUTIONS[0][1]).exit_code == 0
 
 
-def test_errors_exit_2_with_one_line(fake_model, db, level_file, tmp_path):
+def test_errors_exit_2_with_one_line(db, level_file, tmp_path):
     assert run("import", str(level_file), "--db", db).exit_code == 0
     duplicate = run("import", str(level_file), "--db", db)
     assert duplicate.exit_code == 2
     assert "already exists" in duplicate.output
 
-    unknown = run("check", "nosuch", "ACD", "--db", db)
+    unknown = run("check", "nosuch", "ZBW", "--db", db)
     assert unknown.exit_code == 2
     assert "no pipe level named 'nosuch'" in unknown.output
 
@@ -117,38 +133,34 @@ def test_errors_exit_2_with_one_line(fake_model, db, level_file, tmp_path):
     assert "hunter2" not in bad_db.output
 
     bad_level = tmp_path / "bad.txt"
-    bad_level.write_text("bad\n")
+    bad_level.write_text("LA QB\n")
     parsed = run("import", str(bad_level), "--db", db)
     assert parsed.exit_code == 2
-    assert "not a cell" in parsed.output
+    assert "bad.txt line 1, column 4" in parsed.output
 
     missing = run("import", str(tmp_path / "missing.txt"), "--db", db)
     assert missing.exit_code == 2
-    assert "cannot read the level" in missing.output
+    assert missing.output == f"error: {tmp_path / 'missing.txt'}: no such file\n"
 
 
-def test_failing_solver_stores_nothing(monkeypatch, fake_model, db, level_file):
+def test_failing_solver_stores_nothing(monkeypatch, db, level_file):
+    import boardlab.puzzles.pipes.solve as solve
+
     def crashing(level):
-        yield FAKE_SOLUTIONS[0]
+        real = solve.solutions(level)
+        yield next(real)
         raise PuzzleError("solver gave up")
 
-    monkeypatch.setattr(sys.modules["boardlab.puzzles.pipes.solve"], "solutions", crashing)
+    monkeypatch.setitem(sys.modules, "boardlab.puzzles.pipes.solve",
+                        type(sys)("boardlab.puzzles.pipes.solve"))
+    sys.modules["boardlab.puzzles.pipes.solve"].solutions = crashing
     result = run("import", str(level_file), "--db", db)
     assert result.exit_code == 2
     assert "solver gave up" in result.output
     assert json.loads(run("list", "--db", db, "--json").output) == []
 
 
-def _real_model_exists() -> bool:
-    try:
-        return (importlib.util.find_spec("boardlab.puzzles.pipes.level") is not None
-                and importlib.util.find_spec("boardlab.puzzles.pipes.solve") is not None)
-    except ModuleNotFoundError:
-        return False
-
-
-@pytest.mark.skipif(not _real_model_exists(), reason="the pipe model is not written yet")
-def test_import_with_the_real_model(db, tmp_path):
+def test_import_tiny_level(db, tmp_path):
     # Straight down from the tap, then two elbows to the drain: the only solution.
     path = tmp_path / "tiny.txt"
     path.write_text("IA LB\nLC LD\n", encoding="utf-8")

@@ -80,7 +80,8 @@ def test_solve_level_text_and_limits(tmp_path: Path):
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path):
     cases = [
         (("levels", "4", "3", "--pieces", "hexa"), "unknown piece set 'hexa'"),
-        (("levels", "1", "5"), "both sides >= 2"),
+        (("levels", "1", "5"), "Invalid value for 'width': 1 is not in the range 2<=x<=32"),
+        (("levels", "9", "8"), "the generator handles areas up to 64 cells, not 9x8"),
         (("solve", str(tmp_path / "missing.txt")), "no such file"),
     ]
     bad = tmp_path / "bad.txt"

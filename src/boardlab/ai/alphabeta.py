@@ -50,7 +50,11 @@ EXACT, LOWER, UPPER = 0, 1, 2
 
 
 class _OutOfTime(Exception):
-    pass
+    """The time or node budget ran out mid-iteration."""
+
+
+#: Nodes between two calls of a search's progress callback.
+PROGRESS_EVERY = 4096
 
 
 @dataclass(frozen=True)
@@ -109,18 +113,32 @@ class Searcher:
         self.nodes = 0
         self._cutoffs = 0
         self._deadline = INFINITY
+        self._node_limit = INFINITY
+        self._progress: Callable[[int], None] | None = None
 
     def search(self, state: State, depth: int | None = None, seconds: float | None = None,
-               order: Callable[[list[Move]], None] | None = None) -> SearchResult:
-        """Search ``state`` (left unchanged) to ``depth`` plies and/or for ``seconds``.
+               order: Callable[[list[Move]], None] | None = None, *,
+               max_nodes: int | None = None, exact: bool = False,
+               progress: Callable[[int], None] | None = None) -> SearchResult:
+        """Search ``state`` (left unchanged) to ``depth`` plies and/or for ``seconds``
+        and/or ``max_nodes`` nodes; ``progress(nodes)`` is called every
+        :data:`PROGRESS_EVERY` nodes.
 
-        With neither budget the search runs until the end of every line, which is
-        only sensible for small games.
+        With no budget the search runs until the end of every line, which is only
+        sensible for small games. The node budget, unlike the time budget, also stops
+        the first iteration: it is the hard bound of a caller that must finish.
+
+        Iterative deepening stops early at a proven win or loss, which is all a bot
+        needs; but a win found within some depth may not be the largest margin (a game
+        scoring 1 1/2 points, say), so ``exact`` deepens until every line has ended
+        (``complete``), for the exact value.
         """
         if state.is_terminal():
             raise BotError("cannot search a finished game")
         started = time.perf_counter()
         self._deadline = INFINITY if seconds is None else started + seconds
+        self._node_limit = INFINITY if max_nodes is None else max_nodes
+        self._progress = progress
         if state.game != self._game or len(self.table) > self.max_entries:
             # Zobrist keys of different games (or variants) can collide.
             self.table = {}
@@ -148,7 +166,7 @@ class Searcher:
                 break
             reached = current
             complete = self._cutoffs == 0
-            if complete or abs(best[0]) > HEURISTIC_LIMIT:
+            if complete or (not exact and abs(best[0]) > HEURISTIC_LIMIT):
                 break
         # Adding 0.0 turns the -0.0 of a negated draw into 0.0.
         return SearchResult(best[0] + 0.0, best[1], self.nodes, reached, complete,
@@ -190,8 +208,11 @@ class Searcher:
         best_value, best_move = -INFINITY, moves[0]
         for move in moves:
             self.nodes += 1
-            if not self.nodes & 63 and time.perf_counter() > self._deadline:
-                raise _OutOfTime
+            if not self.nodes & 63:
+                if time.perf_counter() > self._deadline or self.nodes > self._node_limit:
+                    raise _OutOfTime
+                if self._progress is not None and not self.nodes % PROGRESS_EVERY:
+                    self._progress(self.nodes)
             state.apply(move)
             try:
                 outcome = state.outcome()

@@ -31,7 +31,7 @@ from boardlab.ai.alphabeta import WIN_SCALE, Searcher
 from boardlab.ai.bots import check_positive, register_bot
 from boardlab.core.game import State
 from boardlab.core.move import Move
-from boardlab.errors import BotError
+from boardlab.errors import BotError, OptionError
 
 #: Default transposition table of the quantum solver: 2**24 slots, about 400 MB.
 DEFAULT_TABLE_BITS = 24
@@ -127,23 +127,49 @@ class QuantumSolver:
         return int(self.counters[0])
 
 
+#: The generic solver's default node budget: a few minutes of search, enough for
+#: tic-tac-toe-sized games; beyond it a game is too big to solve this way.
+DEFAULT_MAX_NODES = 20_000_000
+#: The exact bot's node budget per move in games without a compiled solver.
+BOT_MAX_NODES = 1_000_000
+
+#: ``progress(root moves done, root moves, nodes searched)``.
+Progress = Callable[[int, int, int], None]
+
+
 def solve_position(state: State, *, all_moves: bool = False,
-                   table_bits: int = DEFAULT_TABLE_BITS, seconds: float | None = None,
-                   progress: Callable[[int, int], None] | None = None) -> SolveReport:
+                   table_bits: int | None = None, seconds: float | None = None,
+                   max_nodes: int | None = None,
+                   progress: Progress | None = None) -> SolveReport:
     """The exact value of ``state`` (not over) and a best move.
 
     With ``all_moves`` every root move's exact value is computed (slower: no
-    pruning at the root); ``progress(done, total)`` is called after each root move.
-    ``seconds`` bounds the generic solver's search (per root move with
-    ``all_moves``); :class:`BotError` if it runs out before the end of every line.
+    pruning at the root). ``progress(done, total, nodes)`` is called after each root
+    move and, in the generic solver, every few thousand nodes.
+
+    quantum tic-tac-toe is solved by its compiled solver, whose transposition table has
+    ``2 ** table_bits`` slots (default :data:`DEFAULT_TABLE_BITS`); its search always
+    ends (the game lasts at most nine moves). Any other game is searched to the end by
+    the generic solver within ``max_nodes`` nodes (default :data:`DEFAULT_MAX_NODES`)
+    and, if given, ``seconds`` (both per root move with ``all_moves``);
+    :class:`BotError` if a budget runs out before the end of every line. An option of
+    the other solver is an :class:`~boardlab.errors.OptionError`, not ignored.
     """
     if state.is_terminal():
         raise BotError("the game is over; there is nothing to solve")
     started = time.perf_counter()
     names = tuple(state.game.player_names)
     if state.game.name == "quantum-tic-tac-toe":
-        return _solve_quantum(state, all_moves, table_bits, progress, started, names)
-    return _solve_generic(state, all_moves, seconds, progress, started, names)
+        if seconds is not None or max_nodes is not None:
+            raise OptionError("quantum-tic-tac-toe's compiled solver always finishes: "
+                              "a time or node budget does not apply to it")
+        bits = DEFAULT_TABLE_BITS if table_bits is None else table_bits
+        return _solve_quantum(state, all_moves, bits, progress, started, names)
+    if table_bits is not None:
+        raise OptionError("the table size applies to quantum-tic-tac-toe's compiled "
+                          f"solver only, not to {state.game.name}")
+    return solve_generic(state, all_moves=all_moves, seconds=seconds, max_nodes=max_nodes,
+                         progress=progress)
 
 
 def _solve_quantum(state, all_moves, table_bits, progress, started, names,
@@ -176,22 +202,39 @@ def _solve_quantum(state, all_moves, table_bits, progress, started, names,
         if better:
             best_value, best_move = v, move
         if progress is not None:
-            progress(i + 1, len(moves))
+            progress(i + 1, len(moves), solver.nodes)
     assert best_value is not None
     results.sort(key=lambda mv: -mv[1] if maximise else mv[1])
     return SolveReport(Fraction(best_value, 2), best_move, solver.nodes,
                        time.perf_counter() - started, tuple(results), names)
 
 
-def _solve_generic(state: State, all_moves, seconds, progress, started, names) -> SolveReport:
+def solve_generic(state: State, *, all_moves: bool = False, seconds: float | None = None,
+                  max_nodes: int | None = None,
+                  progress: Progress | None = None) -> SolveReport:
+    """:func:`solve_position` by the generic alpha-beta search, whatever the game (the
+    second opinion on a compiled solver)."""
+    if state.is_terminal():
+        raise BotError("the game is over; there is nothing to solve")
+    started = time.perf_counter()
+    names = tuple(state.game.player_names)
+    max_nodes = DEFAULT_MAX_NODES if max_nodes is None else max_nodes
     searcher = Searcher()
+    done = [0, len(state.legal_moves()), 0]   # root moves done, root moves, nodes before
+
+    def searched(nodes: int) -> None:
+        if progress is not None:
+            progress(done[0], done[1], done[2] + nodes)
 
     def run(position: State):
-        result = searcher.search(position, seconds=seconds)
-        if not result.complete and result.proven is None:
-            raise BotError(f"not solved within {seconds:g} s (searched {result.depth} plies "
-                           f"deep, {result.nodes:,} nodes); the game is too big for the "
-                           f"generic solver")
+        result = searcher.search(position, seconds=seconds, max_nodes=max_nodes,
+                                 exact=True, progress=searched)
+        if not result.complete:
+            budget = (f"{seconds:g} s" if seconds is not None
+                      and result.nodes < max_nodes else f"{max_nodes:,} nodes")
+            raise BotError(f"{state.game.name} not solved within {budget} (searched "
+                           f"{result.depth} plies deep, {result.nodes:,} nodes): the game "
+                           "is too big for the generic solver")
         return result
 
     me = state.to_move
@@ -211,8 +254,9 @@ def _solve_generic(state: State, all_moves, seconds, progress, started, names) -
                 nodes += result.nodes
                 value = _margin(result.value) * (1 if child.to_move == 0 else -1)
             results.append((move, value))
+            done[0], done[2] = i + 1, nodes
             if progress is not None:
-                progress(i + 1, len(moves))
+                progress(i + 1, len(moves), nodes)
         results.sort(key=lambda mv: -mv[1] * sign)
         best_move, value = results[0]
     else:
@@ -221,7 +265,7 @@ def _solve_generic(state: State, all_moves, seconds, progress, started, names) -
         value = _margin(result.value) * sign
         best_move = result.move
         if progress is not None:
-            progress(len(moves), len(moves))
+            progress(len(moves), len(moves), nodes)
     return SolveReport(value, best_move, nodes, time.perf_counter() - started,
                        tuple(results), names)
 
@@ -232,8 +276,9 @@ class ExactBot:
     """Plays a move of best game-theoretic value, ties broken by the seed.
 
     In quantum tic-tac-toe it keeps one :class:`QuantumSolver` (and its table) for the
-    whole game, so only the first move is slow (a few seconds). Other games are searched
-    to the end by :func:`solve_position`, within ``time`` seconds if given
+    whole game, so only the first move is slow (a few seconds); ``time`` does not apply
+    there. Other games are searched to the end by :func:`solve_position` within
+    :data:`BOT_MAX_NODES` nodes and, if given, ``time`` seconds per move
     (:class:`BotError` when that is not enough: the game is too big to play perfectly).
     """
 
@@ -256,7 +301,7 @@ class ExactBot:
             self.last = _solve_quantum(state, False, 22, None, time.perf_counter(), names,
                                        self.solver, moves)
         else:
-            self.last = solve_position(state, seconds=self.time)
+            self.last = solve_position(state, seconds=self.time, max_nodes=BOT_MAX_NODES)
         assert self.last.best is not None
         return self.last.best
 

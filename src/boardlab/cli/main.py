@@ -14,46 +14,56 @@ import re
 import time
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
-from rich.text import Text
 
 import boardlab
-from boardlab.ai.arena import ArenaResult
-from boardlab.ai.arena import arena as run_arena
-from boardlab.ai.bots import Bot, BotError, bot_names, make_bot
 from boardlab.cli.common import edge as _edge
+from boardlab.cli.common import new_app, progress
 from boardlab.core.game import Game, State
-from boardlab.core.game import perft as count_perft
 from boardlab.core.registry import game_class, names
-from boardlab.errors import BoardlabError, OptionError
+from boardlab.errors import BoardlabError, BotError, OptionError
 
-app = typer.Typer(
-    help="boardlab: abstract board games, bots and puzzles.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
+if TYPE_CHECKING:
+    from boardlab.ai.arena import ArenaResult
+    from boardlab.ai.bots import Bot
+
+# Bots, solvers, the puzzles and the store are imported by the commands that use them:
+# `boardlab --help`, `--version` and `games` answer without loading numba, numpy or
+# SQLAlchemy (benchmarks/cli_startup.py measures it).
+app = new_app("boardlab: abstract board games, bots and puzzles.")
 
 HUMAN = "human"
 QUIT_WORDS = ("quit", "exit")
 HELP_WORDS = ("?", "help")
+
+#: Bounds of the numeric inputs: each is far beyond any sensible run, and keeps a typo
+#: from asking for a search that never ends or a table that does not fit in memory.
+MAX_SEED = 2**63 - 1
+MAX_PERFT_DEPTH = 64
+MAX_SEARCH_DEPTH = 64
+MAX_SECONDS = 86_400.0
+MIN_SECONDS = 0.001
+MAX_ITERATIONS = 10_000_000
+MAX_GAMES = 100_000
+MAX_TABLE_BITS = 27
+MAX_NODES = 10**10
 
 GameName = Annotated[str, typer.Argument(help="A game name; see `boardlab games`.")]
 OptionList = Annotated[list[str] | None, typer.Option(
     "--option", "-o", metavar="KEY=VALUE", help="A game option; repeat for several.")]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 SeedOption = Annotated[int | None, typer.Option(
+    min=0, max=MAX_SEED,
     help="Seed of the bots (bot i gets SEED + i); omit for fresh randomness.")]
-DepthOption = Annotated[int | None, typer.Option(min=1, help="alphabeta: depth budget in plies.")]
+DepthOption = Annotated[int | None, typer.Option(
+    min=1, max=MAX_SEARCH_DEPTH, help="alphabeta: depth budget in plies.")]
 TimeOption = Annotated[float | None, typer.Option(
-    "--time", min=0.0, help="alphabeta, mcts: time budget per move in seconds.")]
+    "--time", min=MIN_SECONDS, max=MAX_SECONDS,
+    help="alphabeta, mcts, exact: time budget per move in seconds.")]
 IterationsOption = Annotated[int | None, typer.Option(
-    min=1, help="mcts: iterations per move.")]
+    min=1, max=MAX_ITERATIONS, help="mcts: iterations per move.")]
 
 
 def _add_subcommands() -> None:
@@ -121,24 +131,47 @@ def describe_outcome(game: Game, returns: Sequence[Fraction]) -> str:
     return f"{head} ({points})"
 
 
-def _bot_options(seed: int | None, seat: int, depth: int | None, seconds: float | None,
-                 iterations: int | None) -> dict[str, Any]:
-    return {"seed": None if seed is None else seed + seat, "depth": depth, "time": seconds,
-            "iterations": iterations}
+#: The command-line name of each bot option.
+_BOT_FLAGS = {"depth": "--depth", "time": "--time", "iterations": "--iterations"}
+
+
+def _make_bots(kinds: dict[int, str], seed: int | None, depth: int | None,
+               seconds: float | None, iterations: int | None) -> dict[int, Bot]:
+    """A bot for each seat of ``kinds`` (seat -> bot kind; the bot of seat i is seeded
+    with ``seed + i``). A budget option that none of the bots uses is an error rather
+    than silently ignored."""
+    from boardlab.ai.bots import bot_kind, bot_names, make_bot
+
+    budgets = {"depth": depth, "time": seconds, "iterations": iterations}
+    accepted = {option for kind in kinds.values() for option in bot_kind(kind).options}
+    for option, value in budgets.items():
+        if value is not None and option not in accepted:
+            users = [k for k in bot_names() if option in bot_kind(k).options]
+            given = " or ".join(dict.fromkeys(kinds.values())) or "human players"
+            raise OptionError(f"{_BOT_FLAGS[option]} applies to {', '.join(users)}, "
+                              f"not to {given}")
+    return {seat: make_bot(kind, seed=None if seed is None else seed + seat, **budgets)
+            for seat, kind in kinds.items()}
 
 
 def _echo_json(data: Any) -> None:
     typer.echo(json.dumps(data, indent=2))
 
 
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"boardlab {boardlab.__version__}")
+        raise typer.Exit()
+
+
 # --- commands ---------------------------------------------------------------------
 @app.callback()
 def _root(
-    version: Annotated[bool, typer.Option("--version", help="Show the version and exit.")] = False,
+    version: Annotated[bool, typer.Option(
+        "--version", callback=_version, is_eager=True,
+        help="Show the version and exit.")] = False,
 ) -> None:
-    if version:
-        typer.echo(f"boardlab {boardlab.__version__}")
-        raise typer.Exit()
+    """boardlab: abstract board games, bots and puzzles."""
 
 
 @app.command()
@@ -154,6 +187,10 @@ def games(as_json: JsonFlag = False) -> None:
         if as_json:
             _echo_json(rows)
             return
+        from rich.console import Console
+        from rich.table import Table
+        from rich.text import Text
+
         table = Table(title="boardlab games")
         table.add_column("name", no_wrap=True)
         table.add_column("players")
@@ -166,18 +203,31 @@ def games(as_json: JsonFlag = False) -> None:
 
 @app.command()
 def rules(game: GameName, option: OptionList = None, as_json: JsonFlag = False) -> None:
-    """Show a game's description, source, players, options and rules."""
+    """Show a game's description, source, players, options and rules.
+
+    The rules are rendered as formatted text on a terminal; `--json` gives them as
+    Markdown (`rules`) and as written in the game's docstring (`rules_source`).
+    """
+    from boardlab.markup import rst_to_markdown
+
     with _edge():
         loaded = _load(game, option)
+        rules_markdown = rst_to_markdown(loaded.rules)
         if as_json:
-            _echo_json({**loaded.info(), "rules": loaded.rules})
+            _echo_json({**loaded.info(), "rules": rules_markdown,
+                        "rules_source": loaded.rules})
             return
-        typer.echo(f"{loaded.name}: {loaded.description}")
+        from rich.console import Console
+        from rich.markdown import Markdown
+        from rich.text import Text
+
+        console = Console()
+        console.print(Text(f"{loaded.name}: {loaded.description}", style="bold"))
         if loaded.source:
-            typer.echo(f"source: {loaded.source}")
-        typer.echo(f"players: {', '.join(loaded.player_names)}")
+            console.print(Text(f"source: {loaded.source}"))
+        console.print(Text(f"players: {', '.join(loaded.player_names)}"))
         if loaded.option_schema:
-            typer.echo("options:")
+            console.print(Text("options:"))
             for o in loaded.option_schema:
                 facts = [o.type.__name__, f"default {o.default!r}"]
                 if o.choices is not None:
@@ -187,44 +237,62 @@ def rules(game: GameName, option: OptionList = None, as_json: JsonFlag = False) 
                 if o.maximum is not None:
                     facts.append(f"<= {o.maximum}")
                 help_text = f"  {o.help}" if o.help else ""
-                typer.echo(f"  {o.name} = {loaded.options[o.name]!r}{help_text} "
-                           f"[{', '.join(facts)}]")
+                console.print(Text(f"  {o.name} = {loaded.options[o.name]!r}{help_text} "
+                                   f"[{', '.join(facts)}]"))
         else:
-            typer.echo("options: none")
-        typer.echo("")
-        typer.echo(loaded.rules)
+            console.print(Text("options: none"))
+        console.print()
+        console.print(Markdown(rules_markdown))
 
 
 @app.command()
 def perft(
     game: GameName,
-    depth: Annotated[int, typer.Argument(min=0, help="Plies to count.")],
+    depth: Annotated[int, typer.Argument(min=0, max=MAX_PERFT_DEPTH, help="Plies to count.")],
     option: OptionList = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Count the leaves of the game tree at depths 1..DEPTH.
 
-    Terminal positions are not expanded.
+    Terminal positions are not expanded. Each depth's count is shown as soon as it is
+    known, with a progress bar over the root moves on a terminal; Ctrl-C stops the
+    count and keeps the depths already counted.
     """
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+
+    from boardlab.core.game import perft_by_depth
+
     with _edge():
         loaded = _load(game, option)
+        console = Console()
+        nodes: list[int] = []
         started = time.perf_counter()
-        nodes = count_perft(loaded.initial_state(), depth)
+        interrupted = False
+        with progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TextColumn("root moves"), TimeElapsedColumn()) as bar:
+            task = bar.add_task("depth 1", total=None)
+            counts = perft_by_depth(loaded.initial_state(), depth, progress=lambda done, total:
+                                    bar.update(task, completed=done, total=total))
+            try:
+                for count in counts:
+                    nodes.append(count)
+                    if not as_json:
+                        console.print(f"depth {len(nodes):>2}  {count:>18,}", highlight=False)
+                    bar.update(task, description=f"depth {len(nodes) + 1}", completed=0)
+            except KeyboardInterrupt:
+                interrupted = True
         seconds = time.perf_counter() - started
         if as_json:
             _echo_json({"game": loaded.name, "options": dict(loaded.options), "depth": depth,
-                        "nodes": nodes, "seconds": round(seconds, 6)})
-            return
-        table = Table(title=f"perft {loaded.name}")
-        table.add_column("depth", justify="right")
-        table.add_column("nodes", justify="right")
-        for d, n in enumerate(nodes, start=1):
-            table.add_row(str(d), f"{n:,}")
-        console = Console()
-        console.print(table)
-        total = sum(nodes)
-        rate = f", {total / seconds:,.0f} nodes/s" if seconds > 0 and total else ""
-        console.print(Text(f"{seconds:.3f} s{rate}"))
+                        "nodes": nodes, "complete": not interrupted,
+                        "seconds": round(seconds, 6)})
+        else:
+            total = sum(nodes)
+            rate = f", {total / seconds:,.0f} nodes/s" if seconds > 0 and total else ""
+            console.print(f"perft {loaded.name}: {seconds:.3f} s{rate}", highlight=False)
+        if interrupted:
+            raise KeyboardInterrupt
 
 
 def _ask_move(state: State, player: str) -> Any:
@@ -268,17 +336,16 @@ def play(
     """
     with _edge():
         loaded = _load(game, option)
+        from boardlab.ai.bots import bot_names
+
         kinds = [player1, player2] + [player2] * (loaded.num_players - 2)
-        players: list[Bot | None] = []
-        for seat, kind in enumerate(kinds):
+        for kind in kinds:
             if kind != HUMAN and kind not in bot_names():
                 raise BotError(f"unknown player {kind!r}; use {HUMAN} or a bot: "
                                f"{', '.join(bot_names())}")
-            if kind == HUMAN:
-                players.append(None)
-            else:
-                players.append(make_bot(kind, **_bot_options(seed, seat, depth, seconds,
-                                                              iterations)))
+        bots = _make_bots({seat: kind for seat, kind in enumerate(kinds) if kind != HUMAN},
+                          seed, depth, seconds, iterations)
+        players = [bots.get(seat) for seat in range(len(kinds))]
         names_ = loaded.player_names
         line = ", ".join(f"{names_[i]}: {HUMAN if b is None else b.name}"
                          for i, b in enumerate(players))
@@ -364,7 +431,8 @@ def arena(
     game: GameName,
     bot1: Annotated[str, typer.Argument(help="A bot kind: random, alphabeta, mcts or exact.")],
     bot2: Annotated[str, typer.Argument(help="A bot kind: random, alphabeta, mcts or exact.")],
-    games_: Annotated[int, typer.Option("--games", "-n", min=0, help="Games to play.")] = 10,
+    games_: Annotated[int, typer.Option("--games", "-n", min=1, max=MAX_GAMES,
+                                        help="Games to play.")] = 10,
     option: OptionList = None,
     seed: SeedOption = None,
     depth: DepthOption = None,
@@ -375,19 +443,29 @@ def arena(
     """Play N games between two bots and report BOT1's results.
 
     Seats alternate between games. Prints BOT1's wins, draws, losses and score with
-    its 95% (Wilson) interval.
+    its 95% (Wilson) interval; a terminal shows the games played and the score so far.
     """
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+
+    from boardlab.ai.arena import arena as run_arena
+
     with _edge():
         loaded = _load(game, option)
-        first = make_bot(bot1, **_bot_options(seed, 0, depth, seconds, iterations))
-        second = make_bot(bot2, **_bot_options(seed, 1, depth, seconds, iterations))
-        console = Console(stderr=True)
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      TimeElapsedColumn(), console=console, transient=True,
-                      disable=not console.is_terminal) as progress:
-            task = progress.add_task(f"{first.name} vs {second.name}", total=games_)
+        bots = _make_bots({0: bot1, 1: bot2}, seed, depth, seconds, iterations)
+        first, second = bots[0], bots[1]
+        tally = {"win": 0, "draw": 0, "loss": 0}
+
+        def played(bar: Any, task: Any, record: Any) -> None:
+            tally[record.result] += 1
+            bar.update(task, advance=1, score="{win}/{draw}/{loss}".format(**tally))
+
+        with progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TextColumn("games, won/drawn/lost {task.fields[score]}"),
+                      TimeElapsedColumn()) as bar:
+            task = bar.add_task(f"{first.name} vs {second.name}", total=games_,
+                                score="0/0/0")
             result = run_arena(loaded, first, second, games_,
-                               on_game=lambda _i, _record: progress.advance(task))
+                               on_game=lambda _i, record: played(bar, task, record))
         if as_json:
             _echo_json(_arena_json(result))
             return
@@ -414,32 +492,50 @@ def solve(
     all_moves: Annotated[bool, typer.Option(
         "--all-moves", help="Give the exact value of every legal move, not only the best.")
     ] = False,
-    table_bits: Annotated[int, typer.Option(
-        min=10, max=30, help="quantum-tic-tac-toe: transposition table of 2**BITS slots "
-                             "(20 bytes each).")] = 24,
+    table_bits: Annotated[int | None, typer.Option(
+        min=10, max=MAX_TABLE_BITS,
+        help="quantum-tic-tac-toe: transposition table of 2**BITS slots (20 bytes each; "
+             "default 24).")] = None,
     seconds: Annotated[float | None, typer.Option(
-        "--time", min=0.0, help="Other games: give up after this many seconds.")] = None,
+        "--time", min=MIN_SECONDS, max=MAX_SECONDS,
+        help="Other games: give up after this many seconds.")] = None,
+    max_nodes: Annotated[int | None, typer.Option(
+        "--max-nodes", min=1, max=MAX_NODES,
+        help="Other games: give up after searching this many positions (default "
+             "20,000,000).")] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Compute the exact value of a position under perfect play.
 
     The value is the first player's points minus the second's. quantum-tic-tac-toe
-    has a compiled solver for every option; other games use a full alpha-beta search.
+    has a compiled solver for every option; other games use a full alpha-beta search
+    within a node budget. A terminal shows the root moves done, positions searched and
+    the rate.
     """
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+
     from boardlab.ai.exact import solve_position
 
     with _edge():
         loaded = _load(game, option)
         start = loaded.initial_state() if position is None else loaded.parse_state(position)
         state = start.play_all(_split_moves(moves))
-        console = Console(stderr=True)
-        with Progress(TextColumn("solving"), BarColumn(), MofNCompleteColumn(),
-                      TimeElapsedColumn(), console=console, transient=True,
-                      disable=not console.is_terminal) as bar:
-            task = bar.add_task("moves", total=None)
+        began = time.perf_counter()
+
+        def update(bar: Any, task: Any, done: int, total: int, nodes: int) -> None:
+            elapsed = time.perf_counter() - began
+            rate = nodes / elapsed if elapsed > 0 else 0.0
+            bar.update(task, completed=done, total=total,
+                       searched=f"{nodes:,} positions, {rate:,.0f}/s")
+
+        with progress(TextColumn("solving"), BarColumn(), MofNCompleteColumn(),
+                      TextColumn("root moves, {task.fields[searched]}"),
+                      TimeElapsedColumn()) as bar:
+            task = bar.add_task("moves", total=None, searched="0 positions")
             report = solve_position(
                 state, all_moves=all_moves, table_bits=table_bits, seconds=seconds,
-                progress=lambda done, total: bar.update(task, completed=done, total=total))
+                max_nodes=max_nodes,
+                progress=lambda done, total, nodes: update(bar, task, done, total, nodes))
         rate = report.nodes / report.seconds if report.seconds > 0 else 0.0
         if as_json:
             _echo_json({"game": loaded.name, "options": dict(loaded.options),
@@ -456,6 +552,10 @@ def solve(
         if report.best is not None:
             typer.echo(f"best move: {report.best.notation}")
         if all_moves:
+            from rich.console import Console
+            from rich.table import Table
+            from rich.text import Text
+
             table = Table(title="every move")
             table.add_column("move")
             table.add_column(f"value ({names_[0]} - {names_[1]})", justify="right")

@@ -1,10 +1,12 @@
 """``boardlab pipes``: pipe puzzles (Plumber), every path from the tap to the drain.
 
-Rules and level format: ../shared/specs/plumber.md and
+Rules and level format: the documentation's pipe puzzle pages and
 :mod:`boardlab.puzzles.pipes.level`. Every bad input (unreadable file, malformed level)
 ends with one ``error:`` line naming the file (and the line and column) and exit
 status 2. Text output is streamed: a level with billions of solutions prints its first
 lines at once, and ``--limit`` or Ctrl-C stops it.
+
+The solver and the generator are imported by the commands that use them.
 """
 
 from __future__ import annotations
@@ -13,17 +15,24 @@ import itertools
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from boardlab.cli.common import echo_json, edge
-from boardlab.errors import PuzzleError
-from boardlab.puzzles.pipes.level import PipeLevel
-from boardlab.puzzles.pipes.solve import solutions
+from boardlab.cli.common import echo_json, edge, new_app, progress
+from boardlab.files import check_output, decode, read_text, write_atomic
 
-app = typer.Typer(help="Pipe puzzles (Plumber): solve, count, generate, store.",
-                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+if TYPE_CHECKING:
+    from boardlab.puzzles.pipes.level import PipeLevel
+
+app = new_app("Pipe puzzles (Plumber): solve, count, generate, store.")
+
+#: Bounds of the numeric inputs. Generating a level recounts its solutions thousands of
+#: times; past 16x16 that takes minutes per level, past 24x24 hours.
+MAX_GENERATE_SIDE = 16
+MAX_SOLUTIONS = 1_000_000
+MAX_LIMIT = 10**12
+MAX_SEED = 2**63 - 1
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 LevelArgument = Annotated[str, typer.Argument(
@@ -32,21 +41,21 @@ LevelArgument = Annotated[str, typer.Argument(
 
 def read_level(source: str) -> PipeLevel:
     """The level in file ``source`` (``-``: stdin); errors name the file."""
+    from boardlab.puzzles.pipes.level import PipeLevel
+
     if source == "-":
-        return PipeLevel.parse(sys.stdin.read(), where="stdin")
-    try:
-        text = Path(source).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise PuzzleError(f"{source}: no such file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise PuzzleError(f"{source}: cannot read: {e}") from None
-    return PipeLevel.parse(text, where=source)
+        stream = getattr(sys.stdin, "buffer", None)
+        text = (decode(stream.read(), "stdin") if stream is not None
+                else sys.stdin.read())
+        return PipeLevel.parse(text, where="stdin")
+    return PipeLevel.parse(read_text(source), where=source)
 
 
 @app.command("solve")
 def solve_command(
     level_file: LevelArgument,
-    limit: Annotated[int | None, typer.Option(min=1, help="Stop after N solutions.")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, max=MAX_LIMIT,
+                                              help="Stop after N solutions.")] = None,
     codes_only: Annotated[bool, typer.Option(
         "--codes-only", help="Print only the codes, one per line.")] = False,
     as_json: JsonFlag = False,
@@ -54,8 +63,11 @@ def solve_command(
     """Every solution of a level, in search order.
 
     One line per solution: the path in the article's row-col notation (tap and drain
-    included), two spaces, the code.
+    included), two spaces, the code. A level without a solution says so (on stderr
+    with --codes-only, whose output is only codes).
     """
+    from boardlab.puzzles.pipes.solve import solutions
+
     with edge():
         level = read_level(level_file)
         if as_json:
@@ -69,14 +81,19 @@ def solve_command(
                                       "notation": s.notation, "code": s.code}
                                      for s in found]})
             return
+        printed = 0
         for s in itertools.islice(solutions(level), limit):
             typer.echo(s.code if codes_only else str(s))
+            printed += 1
+        if not printed:
+            typer.echo("no solution: no path leads from the tap to the drain",
+                       err=codes_only)
 
 
 @app.command("count")
 def count_command(
-    level: Annotated[str, typer.Argument(help="A level file ('-' for stdin).")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    level: LevelArgument,
+    as_json: JsonFlag = False,
 ) -> None:
     """The exact number of solutions, by a frontier dynamic program (no enumeration)."""
     from boardlab.puzzles.pipes.count import count_level
@@ -95,18 +112,40 @@ def count_command(
 
 @app.command("generate")
 def generate_command(
-    rows: Annotated[int, typer.Option("--rows", help="Grid rows.")],
-    cols: Annotated[int, typer.Option("--cols", help="Grid columns.")],
+    rows: Annotated[int, typer.Option("--rows", min=1, max=MAX_GENERATE_SIDE,
+                                      help="Grid rows.")],
+    cols: Annotated[int, typer.Option("--cols", min=1, max=MAX_GENERATE_SIDE,
+                                      help="Grid columns.")],
     solutions_: Annotated[int, typer.Option(
-        "--solutions", help="Exact number of solutions (1: a classic puzzle).")] = 1,
-    seed: Annotated[int | None, typer.Option(help="Seed, for a reproducible level.")] = None,
+        "--solutions", min=1, max=MAX_SOLUTIONS,
+        help="Exact number of solutions (1: a classic puzzle).")] = 1,
+    seed: Annotated[int | None, typer.Option(
+        min=0, max=MAX_SEED, help="Seed, for a reproducible level.")] = None,
     out: Annotated[Path | None, typer.Option(help="Write the level here.")] = None,
 ) -> None:
-    """A random level with exactly K solutions, letters and a difficulty rating."""
+    """A random level with exactly K solutions, letters and a difficulty rating.
+
+    A terminal shows the attempts and the solution count as the grid is reworked.
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+
     from boardlab.puzzles.pipes.generate import generate
 
     with edge():
-        made = generate(rows, cols, solutions_, seed=seed)
+        if out is not None:
+            check_output(out)
+
+        def step(bar: Any, task: Any, attempt: int, attempts: int, count: int) -> None:
+            bar.update(task, completed=attempt, total=attempts,
+                       count=f"{count:,} solution{'' if count == 1 else 's'}")
+
+        with progress(TextColumn(f"{rows}x{cols}, want {solutions_:,}:"), BarColumn(),
+                      MofNCompleteColumn(), TextColumn("attempts, now {task.fields[count]}"),
+                      TimeElapsedColumn()) as bar:
+            task = bar.add_task("generate", total=None, count="...")
+            made = generate(rows, cols, solutions_, seed=seed,
+                            progress=lambda attempt, attempts, count:
+                            step(bar, task, attempt, attempts, count))
         text = (f"# {rows}x{cols}, {made.solutions} solution"
                 f"{'' if made.solutions == 1 else 's'}, difficulty {made.difficulty}"
                 + (f", seed {seed}" if seed is not None else "") + "\n" + str(made.level))
@@ -115,11 +154,5 @@ def generate_command(
         if out is None:
             typer.echo(text, nl=False)
             return
-        tmp = out.with_name(out.name + ".tmp")
-        try:
-            tmp.write_text(text, encoding="utf-8")
-            tmp.replace(out)
-        except OSError as e:
-            tmp.unlink(missing_ok=True)
-            raise PuzzleError(f"{out}: cannot write: {e.strerror}") from None
+        write_atomic(out, text)
         typer.echo(f"wrote {out}: {made.solutions} solutions, difficulty {made.difficulty}")

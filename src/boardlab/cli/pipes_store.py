@@ -1,6 +1,6 @@
 """``boardlab pipes import|export|list|check``: pipe levels and their codes in the database.
 
-The quest workflow of ../shared/specs/plumber.md: the organiser imports a level file (every
+The quest workflow of the pipe puzzle: the organiser imports a level file (every
 solution is enumerated and its code stored), then ``check`` tells whether a code typed by
 players is the code of some solution (exit status 0 if it is, 1 if not, 2 on errors).
 Storage: :mod:`boardlab.store.pipes`; the database is ``--db URL`` (an SQLAlchemy URL or an
@@ -10,16 +10,15 @@ SQLite file path), else ``$BOARDLAB_DB``, else ``boardlab.db`` in the data folde
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from boardlab.cli.common import echo_json, edge
-from boardlab.errors import PuzzleError, StoreError
-from boardlab.store import pipes as pipe_store
-from boardlab.store.db import open_store
+from boardlab.cli.common import echo_json, edge, progress
+from boardlab.errors import PuzzleError
+from boardlab.files import read_text
 
 DB_ENV = "BOARDLAB_DB"
 
@@ -31,45 +30,43 @@ DbOption = Annotated[str | None, typer.Option(
 LevelRef = Annotated[str, typer.Argument(metavar="LEVEL_ID", help="A level's id or name.")]
 
 
-def _solution_pair(solution: Any) -> tuple[str, str]:
-    """``(path, code)`` of one solution from the pipe solver: a pair already, or an object
-    with ``code`` and a ``notation`` or ``path`` (its text form is the path notation)."""
-    if isinstance(solution, tuple | list) and len(solution) == 2:
-        path, code = solution
-    else:
-        path = getattr(solution, "notation", None) or solution.path
-        code = solution.code
-    if callable(path):
-        path = path()
-    if callable(code):
-        code = code()
-    return str(path), str(code)
+#: The most solutions ``import`` stores by default: each is a database row.
+DEFAULT_MAX_SOLUTIONS = 10_000_000
+MAX_SOLUTIONS = 10**9
 
 
-def _pairs(solutions: Iterable[Any]) -> Iterator[tuple[str, str]]:
-    for solution in solutions:
-        yield _solution_pair(solution)
-
-
-def import_level(level_file: Path, name: str | None, db: str | None) -> tuple[int, int, str]:
+def import_level(level_file: Path, name: str | None, db: str | None, *,
+                 max_solutions: int = DEFAULT_MAX_SOLUTIONS,
+                 progress: Callable[[int, int], None] | None = None) -> tuple[int, int, str]:
     """Parse ``level_file``, enumerate its solutions and store them; return the level's
-    id, its number of solutions and the masked database URL."""
-    try:
-        from boardlab.puzzles.pipes.level import PipeLevel
-        from boardlab.puzzles.pipes.solve import solutions
-    except ImportError as e:
-        raise PuzzleError(f"the pipe puzzle model is not available: {e}") from None
-    try:
-        text = level_file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise PuzzleError(f"{level_file}: cannot read the level: {e}") from None
+    id, its number of solutions and the masked database URL.
+
+    The solutions are counted first (exactly, without enumerating them): a level with
+    more than ``max_solutions`` is refused before anything is written.
+    ``progress(stored, total)`` is called as solutions are enumerated.
+    """
+    from boardlab.puzzles.pipes.count import count_level
+    from boardlab.puzzles.pipes.level import PipeLevel
+    from boardlab.puzzles.pipes.solve import solutions
+    from boardlab.store import pipes as pipe_store
+    from boardlab.store.db import open_store
+
+    text = read_text(level_file)
     level = PipeLevel.parse(text, where=str(level_file))
-    rows, cols = getattr(level, "rows", None), getattr(level, "cols", None)
+    total = count_level(level)
+    if total > max_solutions:
+        raise PuzzleError(f"{level_file}: {total:,} solutions, more than the "
+                          f"{max_solutions:,} an import stores (see --max-solutions)")
+
+    def pairs() -> Iterator[tuple[str, str]]:
+        for stored, solution in enumerate(solutions(level), start=1):
+            if progress is not None and (stored % 1024 == 0 or stored == total):
+                progress(stored, total)
+            yield solution.notation, solution.code
+
     with open_store(db) as store:
-        level_id = pipe_store.add_level(
-            store, name or level_file.stem, text, _pairs(solutions(level)),
-            rows=rows if isinstance(rows, int) else None,
-            cols=cols if isinstance(cols, int) else None)
+        level_id = pipe_store.add_level(store, name or level_file.stem, text, pairs(),
+                                        rows=level.rows, cols=level.cols)
         return level_id, pipe_store.get_level(store, level_id).solution_count, store.url
 
 
@@ -80,12 +77,31 @@ def register(app: typer.Typer) -> None:
     def import_command(
         level: Annotated[Path, typer.Argument(metavar="LEVEL", help="A level file.")],
         name: Annotated[str | None, typer.Option(
-            help="The level's name in the database (default: the file name's stem).")] = None,
+            help="The level's name in the database (default: the file name's stem; "
+                 "not a number, which would read as an id).")] = None,
         db: DbOption = None,
+        max_solutions: Annotated[int, typer.Option(
+            "--max-solutions", min=1, max=MAX_SOLUTIONS,
+            help="Refuse a level with more solutions than this (each is stored).")]
+        = DEFAULT_MAX_SOLUTIONS,
     ) -> None:
-        """Store a level and the code of every one of its solutions."""
-        with edge():
-            level_id, count, url = import_level(level, name, db)
+        """Store a level and the code of every one of its solutions.
+
+        A terminal shows the solutions stored so far.
+        """
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
+        with edge(), progress(TextColumn("storing solutions"), BarColumn(),
+                              MofNCompleteColumn(), TimeElapsedColumn()) as bar:
+            task = bar.add_task("import", total=None)
+            level_id, count, url = import_level(
+                level, name, db, max_solutions=max_solutions,
+                progress=lambda done, total: bar.update(task, completed=done, total=total))
             typer.echo(f"level {level_id} ({name or level.stem}): {_solutions(count)} "
                        f"stored in {url}")
 
@@ -98,17 +114,19 @@ def register(app: typer.Typer) -> None:
         = None,
     ) -> None:
         """Print (or write) a stored level's text exactly as it was imported."""
+        from boardlab.files import check_output, write_atomic
+        from boardlab.store import pipes as pipe_store
+        from boardlab.store.db import open_store
+
         with edge():
+            if out is not None:
+                check_output(out)
             with open_store(db) as store:
                 text = pipe_store.export_level(store, level)
             if out is None:
                 typer.echo(text, nl=False)
                 return
-            try:
-                with out.open("w", encoding="utf-8", newline="") as f:
-                    f.write(text)
-            except OSError as e:
-                raise StoreError(f"{out}: cannot write the level: {e.strerror or e}") from None
+            write_atomic(out, text)
 
     @app.command("list")
     def list_command(
@@ -117,11 +135,19 @@ def register(app: typer.Typer) -> None:
         = False,
     ) -> None:
         """Every stored level: id, name, size, number of solutions, import time."""
+        from boardlab.store import pipes as pipe_store
+        from boardlab.store.db import open_store
+
         with edge():
             with open_store(db) as store:
                 levels = pipe_store.list_levels(store)
+                url = store.url
             if as_json:
                 echo_json([level.to_json() for level in levels])
+                return
+            if not levels:
+                typer.echo(f"no pipe levels stored in {url}; add one with "
+                           "'boardlab pipes import LEVEL'")
                 return
             for level in levels:
                 typer.echo(f"{level.id:>4}  {level.name}  {level.rows}x{level.cols}  "
@@ -136,6 +162,9 @@ def register(app: typer.Typer) -> None:
         db: DbOption = None,
     ) -> None:
         """Whether CODE is the code of a solution: exit status 0 if it is, 1 if not."""
+        from boardlab.store import pipes as pipe_store
+        from boardlab.store.db import open_store
+
         with edge(), open_store(db) as store:
             valid = pipe_store.check_code(store, level, code)
         typer.echo("valid" if valid else "not valid")

@@ -1,9 +1,13 @@
 """``boardlab triplex``: generate, solve and unlock polyomino packing levels.
 
-Rules and level format: ../shared/specs/triplex.md and
+Rules and level format: the documentation's Triplex pages and
 :mod:`boardlab.puzzles.polyomino`. Every bad input (unknown piece set, malformed level,
-wrong code, area mismatch) ends with one ``error:`` line and exit status 2; output
-files are written atomically, so nothing is left half-written.
+wrong code, area mismatch, a level number outside the pack) ends with one ``error:``
+line and exit status 2; output paths are checked before any work and files are written
+atomically, so nothing is left half-written.
+
+The puzzle modules (numba, numpy) are imported by the commands that use them, so
+``boardlab --help`` does not pay for them.
 """
 
 from __future__ import annotations
@@ -13,23 +17,28 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from boardlab.cli.common import echo_json, edge
+from boardlab.cli.common import echo_json, edge, new_app
 from boardlab.errors import NotationError, PuzzleError
-from boardlab.puzzles.polyomino.generator import generate_levels, sizes_up_to
-from boardlab.puzzles.polyomino.level import Level, Puzzle, read_puzzle
-from boardlab.puzzles.polyomino.pack import Pack
-from boardlab.puzzles.polyomino.region import Region
+from boardlab.files import check_output, read_text
 from boardlab.puzzles.polyomino.shapes import CUSTOM, PIECE_SETS, piece_set
-from boardlab.puzzles.polyomino.solver import PieceKind
-from boardlab.puzzles.polyomino.solver import solve as solve_tiling
-from boardlab.puzzles.runner import TimelinePoint, plot_timeline
 
-app = typer.Typer(help="Triplex and other polyomino packing puzzles.", no_args_is_help=True,
-                  add_completion=False, pretty_exceptions_enable=False)
+if TYPE_CHECKING:
+    from boardlab.puzzles.polyomino.level import Level, Puzzle
+    from boardlab.puzzles.polyomino.solver import PieceKind
+
+app = new_app("Triplex and other polyomino packing puzzles.")
+
+#: Bounds of the numeric inputs. A level has at most 64 cells (the generator's compiled
+#: search), so no side exceeds 32; 256 workers is far beyond any one machine.
+MAX_SIDE = 32
+MAX_WORKERS = 256
+MAX_SEED = 2**63 - 1
+MAX_LEVEL = 1_000_000
+MAX_LIMIT = 1_000_000
 
 PiecesOption = Annotated[str, typer.Option(
     "--pieces", help=f"Piece set: {', '.join(PIECE_SETS)}, or a file of shapes drawn "
@@ -38,14 +47,26 @@ JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of te
 BackendOption = Annotated[str, typer.Option(
     help="Where the work runs: process (all cores), serial, or ray.")]
 WorkersOption = Annotated[int | None, typer.Option(
-    min=1, help="Parallel workers (default: all cores).")]
+    min=1, max=MAX_WORKERS, help="Parallel workers (default: all cores).")]
 SeedOption = Annotated[int, typer.Option(
+    min=0, max=MAX_SEED,
     help="Seed of the rotatable pieces' shown orientations and of the pack's codes.")]
+LevelNumber = Annotated[int, typer.Option("--level", min=1, max=MAX_LEVEL,
+                                          help="Level number (1-based).")]
+BACKENDS = ("process", "serial", "ray")
+
+
+def _backend(name: str) -> str:
+    if name not in BACKENDS:
+        raise PuzzleError(f"unknown backend {name!r}; use {', '.join(BACKENDS)}")
+    return name
 
 
 def _pieces(name: str) -> str:
-    """A piece set name, or ``file:PATH`` for an existing file; checked."""
-    if name not in PIECE_SETS and Path(name).is_file():
+    """A piece set name, or ``file:PATH`` for a piece file (read and checked here, so a
+    missing or malformed file is one clear error before any work)."""
+    if name not in PIECE_SETS and (Path(name).exists() or "/" in name or "." in name):
+        read_text(name)  # the file problems, in the words every command uses
         name = f"file:{Path(name).resolve()}"
     try:
         piece_set(name)
@@ -67,8 +88,9 @@ def pack_salt(pieces: str, seed: int) -> bytes:
 
 @app.command()
 def levels(
-    width: Annotated[int, typer.Argument(help="Width of the rectangle.")],
-    height: Annotated[int, typer.Argument(help="Height of the rectangle.")],
+    width: Annotated[int, typer.Argument(min=2, max=MAX_SIDE, help="Width of the rectangle.")],
+    height: Annotated[int, typer.Argument(min=2, max=MAX_SIDE,
+                                          help="Height of the rectangle.")],
     pieces: PiecesOption = "triplex",
     seed: SeedOption = 0,
     backend: BackendOption = "process",
@@ -78,9 +100,13 @@ def levels(
     """Every level of a WxH rectangle: unique solution, >= 3 pieces, no straight cut,
     one per symmetry class, with rotatable piece and difficulty."""
     with edge():
+        from boardlab.puzzles.polyomino.generator import check_size, generate_levels
+
         pieces = _pieces(pieces)
-        found = generate_levels([(width, height)], pieces, seed=seed, backend=backend,
-                                workers=workers, progress=sys.stderr.isatty())
+        check_size(width, height)
+        found = generate_levels([(width, height)], pieces, seed=seed,
+                                backend=_backend(backend), workers=workers,
+                                progress=sys.stderr.isatty())
         w, h = max(width, height), min(width, height)
         if as_json:
             echo_json({"width": w, "height": h, "count": len(found),
@@ -115,9 +141,21 @@ def generate(
     """Every level of every rectangle up to an area, ordered by difficulty, as a level
     pack whose levels are chained by codes."""
     with edge():
+        from boardlab.puzzles.polyomino.generator import generate_levels, sizes_up_to
+        from boardlab.puzzles.polyomino.pack import Pack
+        from boardlab.puzzles.runner import TimelinePoint, plot_timeline
+
         pieces = _pieces(pieces)
+        backend = _backend(backend)
         master = master or out.with_name(out.name.removesuffix(".json") + ".master.json")
         checkpoint = checkpoint or out.with_name(out.name + ".checkpoint.jsonl")
+        # Every output is checked before hours of work, not after.
+        for path in (out, master, checkpoint, *([plot] if plot is not None else [])):
+            check_output(path)
+        if len({out.resolve(), master.resolve(), checkpoint.resolve(),
+                *([plot.resolve()] if plot is not None else [])}) < 3 + (plot is not None):
+            raise PuzzleError("--out, --master, --checkpoint and --plot must be different "
+                              "files")
         timeline: list[TimelinePoint] = []
         started = time.perf_counter()
         found = generate_levels(sizes_up_to(max_area), pieces, seed=seed, backend=backend,
@@ -144,12 +182,14 @@ def generate(
 @app.command()
 def unlock(
     pack_file: Annotated[Path, typer.Argument(metavar="PACK", help="A level pack.")],
-    level: Annotated[int, typer.Option("--level", help="Level number (1-based).")],
+    level: LevelNumber,
     code: Annotated[str, typer.Option(help="The code written down after the previous level.")],
     as_json: JsonFlag = False,
 ) -> None:
     """Decode a level of a pack with its code; a wrong code is rejected."""
     with edge():
+        from boardlab.puzzles.polyomino.pack import Pack
+
         puzzle = Pack.load(pack_file).unlock(level, code)
         if as_json:
             echo_json(puzzle.to_json())
@@ -160,16 +200,18 @@ def unlock(
 @app.command()
 def code(
     pack_file: Annotated[Path, typer.Argument(metavar="MASTER", help="A master pack.")],
-    level: Annotated[int, typer.Option("--level", help="Level number (1-based).")],
+    level: LevelNumber,
 ) -> None:
     """The code that unlocks a level (needs the master copy with solutions)."""
     with edge():
-        pack = Pack.load(pack_file)
-        typer.echo(pack.first_code if level == 1 else pack.code_after(level - 1,
-                                                                      pack.level(level - 1)))
+        from boardlab.puzzles.polyomino.pack import Pack
+
+        typer.echo(Pack.load(pack_file).code(level))
 
 
 def _puzzle_kinds(puzzle: Puzzle) -> list[PieceKind]:
+    from boardlab.puzzles.polyomino.solver import PieceKind
+
     counts = Counter(p for i, p in enumerate(puzzle.pieces) if i != puzzle.rotatable)
     order = sorted(counts, key=lambda s: (s.size, s.height, s.width, s.cells))
     kinds = [PieceKind.fixed(s, counts[s]) for s in order]
@@ -182,13 +224,18 @@ def _puzzle_kinds(puzzle: Puzzle) -> list[PieceKind]:
 def solve_command(
     source: Annotated[str, typer.Argument(
         help="A level or puzzle text file ('-' for stdin), or a pack with --level.")],
-    level: Annotated[int | None, typer.Option(help="Level number in a pack.")] = None,
+    level: Annotated[int | None, typer.Option(min=1, max=MAX_LEVEL,
+                                              help="Level number in a pack.")] = None,
     code: Annotated[str | None, typer.Option(help="Code of that level (public packs).")] = None,
-    limit: Annotated[int | None, typer.Option(min=1, help="Stop after N solutions.")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, max=MAX_LIMIT,
+                                              help="Stop after N solutions.")] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Solve a level: the number of solutions, each as a grid, and the search steps."""
     with edge():
+        from boardlab.puzzles.polyomino.region import Region
+        from boardlab.puzzles.polyomino.solver import solve as solve_tiling
+
         puzzle = _read_source(source, level, code)
         region = Region.rectangle(puzzle.width, puzzle.height)
         result = solve_tiling(region, _puzzle_kinds(puzzle), limit=limit)
@@ -224,29 +271,28 @@ def _letters(grid: tuple[tuple[int, ...], ...]) -> list[str]:
 
 
 def _read_source(source: str, level: int | None, code: str | None) -> Puzzle:
+    from boardlab.files import decode
+    from boardlab.puzzles.polyomino.level import read_puzzle
+    from boardlab.puzzles.polyomino.pack import Pack
+
     if source == "-":
-        return read_puzzle(sys.stdin.read(), "stdin")
-    path = Path(source)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise PuzzleError(f"{source}: no such file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise PuzzleError(f"{source}: cannot read: {e}") from None
+        text = decode(sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer")
+                      else sys.stdin.read().encode(), "stdin")
+        return read_puzzle(text, "stdin")
+    text = read_text(source)
     if text.lstrip().startswith("{"):
         if level is None:
             raise PuzzleError(f"{source} is a pack: give --level N (and --code for a public "
                               "pack)")
-        pack = Pack.load(path)
-        if code is None:
-            try:
-                return pack.level(level).puzzle()
-            except PuzzleError:
-                raise PuzzleError(f"{source} holds no solutions: give --code for level "
-                                  f"{level}") from None
-        return pack.unlock(level, code)
-    if level is not None:
-        raise PuzzleError("--level applies to packs only")
+        pack = Pack.from_text(text, where=source)
+        if code is not None:
+            return pack.unlock(level, code)
+        if pack.levels is None:
+            raise PuzzleError(f"{source} is a public pack, without solutions: give --code "
+                              f"for level {level}")
+        return pack.level(level).puzzle()
+    if level is not None or code is not None:
+        raise PuzzleError("--level and --code apply to packs only")
     return read_puzzle(text, source)
 
 
@@ -261,9 +307,11 @@ def export_html_command(
     ] = None,
 ) -> None:
     """The browser game as one self-contained HTML file that plays offline from disk."""
+    from boardlab.puzzles.polyomino.pack import Pack
     from boardlab.web.triplex.export import export_html
 
     with edge():
+        check_output(out)
         written = export_html(pack_file, out, server)
         typer.echo(f"wrote {written} ({len(Pack.load(pack_file))} levels"
                    + (f", leaderboard {server}" if server else ", offline") + ")")

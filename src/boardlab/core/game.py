@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
@@ -461,6 +461,53 @@ def perft(state: State, depth: int) -> list[int]:
     if depth > 0 and not state.is_terminal():
         walk(0)
     return counts
+
+
+def perft_by_depth(state: State, depth: int,
+                   progress: Callable[[int, int], None] | None = None) -> Iterator[int]:
+    """The leaf counts of :func:`perft`, yielded one depth at a time as each is known.
+
+    Each depth is a walk of its own, so a long count shows its shallow results at once
+    and an interrupted one keeps them; the shallower walks cost about a branching
+    factor's fraction of the deepest. ``progress(done, total)`` is called after each
+    root move of each walk. ``state`` is left as it was.
+
+    >>> from boardlab import load
+    >>> list(perft_by_depth(load("tic-tac-toe").initial_state(), 3))
+    [9, 72, 504]
+    """
+    if state.is_terminal():
+        yield from (0 for _ in range(depth))
+        return
+    root_moves = state.legal_moves()
+
+    def leaves(level: int) -> int:
+        moves = state.legal_moves()
+        if level == 1:
+            return len(moves)
+        total = 0
+        for m in moves:
+            state.apply(m)
+            total += leaves(level - 1)
+            state.undo()
+        return total
+
+    for target in range(1, depth + 1):
+        count = 0
+        for i, move in enumerate(root_moves):
+            if target == 1:
+                count += 1
+            else:
+                state.apply(move)
+                count += leaves(target - 1)
+                state.undo()
+            if progress is not None:
+                progress(i + 1, len(root_moves))
+        yield count
+        if count == 0:
+            # Every line ended: deeper levels are empty too.
+            yield from (0 for _ in range(depth - target))
+            return
 
 
 def player_names_text(names: Sequence[str]) -> str:

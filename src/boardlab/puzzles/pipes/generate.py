@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 import string
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from boardlab.errors import PuzzleError
@@ -37,13 +38,19 @@ class GeneratedLevel:
     difficulty: int
 
 
+#: ``progress(attempt, attempts, solutions now)``, after every change tried.
+Progress = Callable[[int, int, int], None]
+
+
 def generate(rows: int, cols: int, solutions: int = 1, *, seed: int | None = None,
              letters: str = string.ascii_uppercase, empty_rate: float = 0.03,
-             attempts: int = 40) -> GeneratedLevel:
+             attempts: int = 40, progress: Progress | None = None) -> GeneratedLevel:
     """A random ``rows`` x ``cols`` level with exactly ``solutions`` solutions.
 
     :class:`PuzzleError` for sizes below 1x1 (or 1x1 itself: no path bends there), a
     count below 1, or when no level is found within ``attempts`` restarts.
+    ``progress(attempt, attempts, count)`` is called after every change tried, with the
+    1-based attempt and the current grid's number of solutions.
     """
     if rows < 1 or cols < 1 or rows * cols < 2:
         raise PuzzleError(f"a level needs at least 2 cells, not {rows}x{cols}")
@@ -52,8 +59,12 @@ def generate(rows: int, cols: int, solutions: int = 1, *, seed: int | None = Non
     if not letters:
         raise PuzzleError("letters must not be empty")
     rng = random.Random(seed)
-    for _ in range(attempts):
-        found = _attempt(rng, rows, cols, solutions, letters, empty_rate)
+    for attempt in range(1, attempts + 1):
+        def report(count: int, attempt: int = attempt) -> None:
+            if progress is not None:
+                progress(attempt, attempts, count)
+
+        found = _attempt(rng, rows, cols, solutions, letters, empty_rate, report)
         if found is not None:
             return GeneratedLevel(found, solutions, difficulty(found))
     raise PuzzleError(f"no {rows}x{cols} level with exactly {solutions} solutions found in "
@@ -61,7 +72,7 @@ def generate(rows: int, cols: int, solutions: int = 1, *, seed: int | None = Non
 
 
 def _attempt(rng: random.Random, rows: int, cols: int, target: int, letters: str,
-             empty_rate: float) -> PipeLevel | None:
+             empty_rate: float, report: Callable[[int], None]) -> PipeLevel | None:
     path = _random_path(rng, rows, cols)
     if path is None:
         return None
@@ -91,6 +102,7 @@ def _attempt(rng: random.Random, rows: int, cols: int, target: int, letters: str
             count = new
         else:
             kinds[r][c] = old
+        report(count)
     return build() if count == target else None
 
 

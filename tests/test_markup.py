@@ -1,0 +1,82 @@
+"""Rules in reStructuredText become Markdown that says the same words: checked against a
+second parser (markdown-it, which Rich renders with) on every registered game."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+from markdown_it import MarkdownIt
+
+import boardlab
+from boardlab.markup import _register_roles, rst_to_markdown
+
+GAMES = boardlab.names()
+
+
+def markdown_words(markdown: str) -> Counter:
+    """The words a reader sees in ``markdown``, as markdown-it parses it."""
+    parts: list[str] = []
+    for token in MarkdownIt("commonmark").enable("table").parse(markdown):
+        if token.type in ("fence", "code_block"):
+            parts.append(token.content)
+        pieces = [child.content if child.type in ("text", "code_inline") else " "
+                  for child in token.children or ()
+                  if child.type in ("text", "code_inline", "softbreak", "hardbreak")]
+        parts.append("".join(pieces))
+    return Counter(" ".join(parts).split())
+
+
+def rst_words(text: str) -> Counter:
+    """The words of ``text`` as docutils reads it."""
+    from docutils import nodes
+    from docutils.core import publish_doctree
+
+    _register_roles()
+    tree = publish_doctree(text, settings_overrides={"report_level": 5,
+                                                     "doctitle_xform": False})
+    for message in list(tree.findall(nodes.system_message)):
+        message.parent.remove(message)
+    return Counter(tree.astext().split())
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_rules_keep_every_word_and_lose_the_markup(name):
+    rules = boardlab.load(name).rules
+    markdown = rst_to_markdown(rules)
+    assert markdown_words(markdown) == rst_words(rules)
+    assert "``" not in markdown.replace("```", "")
+    assert not re.search(r":(class|func|meth|mod|attr):`", markdown)
+    assert not re.search(r"^[=~\-^]{3,}$", markdown.replace("|---", ""), re.M)
+
+
+def test_constructs():
+    text = """Title
+=====
+
+Intro with ``code``, *emphasis*, **strong**, :class:`~a.b.Shown`, :meth:`Label <a.b>`
+and a `link <https://example.org>`_ and 2 * 3 * 4.
+
+* item one
+* item two
+
+  - nested
+
+A block::
+
+    x = 1
+
+=====  =====
+head   other
+=====  =====
+a|b    c
+=====  =====
+"""
+    markdown = rst_to_markdown(text)
+    assert markdown.splitlines()[0] == "## Title"
+    assert ("Intro with `code`, *emphasis*, **strong**, `Shown`, `Label` and a "
+            "[link](https://example.org) and 2 \\* 3 \\* 4.") in markdown
+    assert "* item one\n\n* item two\n\n  * nested" in markdown
+    assert "A block:\n\n```\nx = 1\n```" in markdown
+    assert "| head | other |\n|---|---|\n| a\\|b | c |" in markdown
