@@ -1,6 +1,6 @@
 """Triplex on the server: the level packs, the game page and the leaderboard.
 
-The seed article (../shared/seeds/000_*.txt) ran a leaderboard next to the offline game:
+The original Triplex (:doc:`/triplex`) ran a leaderboard next to the offline game:
 the first solver of every level and how long players take. Its players found the weak
 spot -- a checksum alone can be computed by anyone holding the file -- so here a claim
 carries the *solution*, and the server checks it against the level itself:
@@ -65,6 +65,7 @@ router = APIRouter(tags=["triplex"])
 #: Submissions allowed per :data:`PER_SECONDS`, per client address and per
 #: (pack, level, name).
 SUBMISSIONS = 10
+#: The window of the rate limit, in seconds.
 PER_SECONDS = 60.0
 #: The longest solve time accepted: 30 days.
 MAX_SECONDS = 30 * 86400
@@ -101,6 +102,7 @@ class Shelf:
 
     def __init__(self, folder: Path):
         self.folder = folder
+        #: File name -> why it did not load.
         self.problems: dict[str, str] = {}
         self._lock = threading.Lock()
         self._signature: tuple = ()
