@@ -2,8 +2,7 @@
 
 Rules (Víkingur Fjalar Eiríksson, 2009), as published by the inventor's game site
 iGGameCenter, "Taacoca" (http://www.iggamecenter.com/info/en/taacoca.html, the page
-Dagaz's ``taacoca.zrf`` cites), with the board and setup of that ZRF file
-(/work/shared/zrf/breakthrough/taacoca.zrf):
+Dagaz's ``taacoca.zrf`` cites), with the board and setup of that ZRF file:
 
 * A hexagonal board with five cells per side (61 cells), rows horizontal. The bottom
   row is White's home row, the top row Black's. Cells have Abalone's names: rows

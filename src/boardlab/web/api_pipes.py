@@ -1,6 +1,6 @@
 """Pipe puzzles (Plumber) in the browser: the levels, a page to play them, and the check.
 
-Rules: ../shared/specs/plumber.md. On the page every segment has a *rotation*; the player
+Rules: :doc:`/pipes`. On the page every segment has a *rotation*; the player
 turns segments until the water runs from the tap to the drain, and the letters along the
 water's path are the code. The server holds the levels and checks a board: it follows the
 water from the tap through the rotated segments, and when the water leaves through the
