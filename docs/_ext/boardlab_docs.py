@@ -88,7 +88,11 @@ class GamesDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         from boardlab.core.registry import game_class, names
 
-        seen: dict[str, str] = {}
+        # A module's rules go with its plainest game (the shortest name: tic-tac-toe
+        # rather than misere-tic-tac-toe); its other games point there.
+        primary: dict[str, str] = {}
+        for name in sorted(names(), key=lambda n: (len(n), n)):
+            primary.setdefault(game_class(name).__module__, name)
         lines: list[str] = []
         for name in names():
             cls = game_class(name)
@@ -115,11 +119,10 @@ class GamesDirective(SphinxDirective):
                       ".. code-block:: text", "",
                       *textwrap.indent(str(game.initial_state()), "   ").splitlines(), ""]
             lines += ["Rules", "-" * 5, ""]
-            if module in seen:
-                lines += [f"As for :ref:`{seen[module]} <game-{seen[module]}>` "
+            if primary[module] != name:
+                lines += [f"As for :ref:`{primary[module]} <game-{primary[module]}>` "
                           f"(:mod:`{module}`); this variant:", ""]
             else:
-                seen[module] = name
                 lines += [f".. automodule:: {module}", "   :no-members:", ""]
             lines += [f".. autoclass:: {module}.{cls.__name__}", "   :no-members:",
                       "   :no-show-inheritance:", ""]
