@@ -274,7 +274,7 @@ def resolve_short_name(app: Sphinx, env: Any, node: Any, contnode: nodes.Element
     if node.get("refdomain") != "py":
         return None
     target = node["reftarget"].lstrip(".~")
-    if not target or target.startswith("boardlab.") and "." not in target[9:]:
+    if not target:
         return None
     domain = env.domains["py"]
     suffix = "." + target
