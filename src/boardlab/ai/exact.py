@@ -99,7 +99,7 @@ class QuantumSolver:
         self.st = np.zeros((k.MAX_PLY, k.WIDTH), dtype=np.int64)
 
     def row(self, state) -> np.ndarray:
-        """The kernel's encoding of a :class:`~boardlab.games.quantum.QuantumState`."""
+        """The kernel's encoding of a quantum tic-tac-toe state (:mod:`boardlab.games.quantum`)."""
         k = self.kernel
         row = np.zeros(k.WIDTH, dtype=np.int64)
         row[k.CLS:k.CLS + 9] = state.classical

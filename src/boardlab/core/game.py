@@ -12,7 +12,7 @@ Modelled on OpenSpiel's small protocol and python-chess's value semantics:
   :meth:`State.key`, and a text form and JSON that round-trip.
 
 Returns are points: a win is 1 and a loss 0, a draw 1/2 each; games with scoring
-(Goff's quantum tic-tac-toe) may give other fractions, as exact ``Fraction``s.
+(Goff's quantum tic-tac-toe) may give other fractions, held exactly as ``Fraction`` values.
 """
 
 from __future__ import annotations

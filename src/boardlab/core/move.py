@@ -73,6 +73,7 @@ class Change:
     piece: Piece
 
 
+#: Any of the four atomic actions a move is made of.
 Action = Shift | Capture | Place | Change
 
 

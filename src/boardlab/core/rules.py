@@ -3,34 +3,34 @@
 A *template* is a list of instructions run from each of the mover's pieces (or,
 for drops, from each cell with a piece in hand). The run walks the board with a
 cursor and emits moves with :class:`Add`. The instructions mirror ZRF's
-primitives (see ../shared/specs/group-moves.md and the Dagaz article):
+primitives (:doc:`/move-language` tells the story with worked examples):
 
-=====================  ==============================================================
-ZRF                    here
-=====================  ==============================================================
-``n``, ``$1``          :class:`Step` (``Step("n")``; off the board the run fails,
-                       unless ``Step(d, may_leave=True)``: then the cursor is off)
-``(verify p)``         :class:`Verify`
-``(if p ...)``         :class:`If` (with ``else_``)
-``(while p ...)``      :class:`While`
-``add``                :class:`Add`; an ``add`` that is not last emits a move and
-                       the run goes on (a fork)
-``capture``            :class:`CaptureHere`
-``cascade``            :class:`Cascade`: put the piece in hand down here and pick up
-                       the piece standing here; repeated, it moves a line of pieces
-``to`` / ``from``      :class:`To` puts the piece in hand down *now*; :class:`From`
-                       picks up the piece under the cursor (after navigating)
-``mark`` / ``back``    :class:`Mark`, :class:`Back`
-``set-flag``/``flag?`` :class:`SetFlag`, :func:`flag`; counters: :class:`SetVar`,
-                       :class:`Inc`, :func:`var`
-``create``             :class:`Create`; ``change-type``/``change-owner``:
-                       :class:`ChangeType`, :class:`ChangeOwner`
-drops                  :class:`Drop` templates over every cell, piece from reserve
-move priorities        ``priority`` of a template: only the highest priority class
-                       with a legal move is legal
-invariants             :attr:`Rules.invariants`: a generated move that breaks one
-                       (checked on the position after it) is removed
-=====================  ==============================================================
+=======================  ==============================================================
+ZRF                      here
+=======================  ==============================================================
+``n``, ``$1``            :class:`Step` (``Step("n")``; off the board the run fails,
+                         unless ``Step(d, may_leave=True)``: then the cursor is off)
+``(verify p)``           :class:`Verify`
+``(if p ...)``           :class:`If` (with ``else_``)
+``(while p ...)``        :class:`While`
+``add``                  :class:`Add`; an ``add`` that is not last emits a move and
+                         the run goes on (a fork)
+``capture``              :class:`CaptureHere`
+``cascade``              :class:`Cascade`: put the piece in hand down here and pick up
+                         the piece standing here; repeated, it moves a line of pieces
+``to`` / ``from``        :class:`To` puts the piece in hand down *now*; :class:`From`
+                         picks up the piece under the cursor (after navigating)
+``mark`` / ``back``      :class:`Mark`, :class:`Back`
+``set-flag``/``flag?``   :class:`SetFlag`, :func:`flag`; counters: :class:`SetVar`,
+                         :class:`Inc`, :func:`var`
+``create``               :class:`Create`; ``change-type``/``change-owner``:
+                         :class:`ChangeType`, :class:`ChangeOwner`
+drops                    :class:`Drop` templates over every cell, piece from reserve
+move priorities          ``priority`` of a template: only the highest priority class
+                         with a legal move is legal
+invariants               :attr:`Rules.invariants`: a generated move that breaks one
+                         (checked on the position after it) is removed
+=======================  ==============================================================
 
 Predicates (``EMPTY``, ``FRIEND``, ``ENEMY``, ``ON_BOARD``, :func:`piece_is`,
 :func:`in_zone`, :func:`flag`, combinators :func:`not_`, :func:`all_of`,
@@ -93,6 +93,7 @@ class Cursor:
         return None if self.pos == OFF else self.state.cells[self.pos]
 
 
+#: A test of the cursor's cell; any callable taking the :class:`Cursor` will do.
 Predicate = Callable[[Cursor], bool]
 
 
@@ -596,6 +597,7 @@ def _chain_groups(state: PieceState, player: int, steps: list[tuple[int, int]],
     return groups
 
 
+#: A check of the position after a candidate move, given the move and the mover.
 Invariant = Callable[["PieceState", Move, int], bool]
 
 

@@ -3,7 +3,7 @@
 Rules (the Puzzles and Games Ring of the Archimedeans; Paul Bolchover, "Gess the
 Game", Eureka 53, 1994, archim.org.uk/eureka/53/gess.html; Wikipedia, "Gess";
 chessvariants.com, "GESS -- a new chess/go variant"; Dagaz's
-/work/shared/zrf/other-games/gess.zrf for the setup):
+``gess.zrf`` for the setup):
 
 * The board is a 20x20 grid of squares, ``a1`` (bottom left) to ``t20``. Play uses
   the inner 18x18 (``b2``-``s19``); the outer ring only completes footprints near

@@ -22,7 +22,7 @@ Sources:
   must capture; a player who cannot move loses. The Dagaz article asks for column checkers
   on a hex board *without kings*.
 
-Rules as implemented (decisions marked *):
+Rules as implemented (decisions marked ``*``):
 
 * Board: any connected set of pointy-top hexagons (axial ``q, r`` cells, see
   :meth:`Board.hex_cells <boardlab.core.board.Board.hex_cells>`); rows are horizontal.

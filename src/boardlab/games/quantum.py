@@ -3,8 +3,7 @@
 Source: A. Goff, "Quantum tic-tac-toe: A teaching metaphor for superposition in
 quantum mechanics", Am. J. Phys. 74(11), 962 (2006); the variants are those of
 Valentin Chelnokov's Axiom (2016) and Dagaz JavaScript (2019) implementations, as
-described in his article (boardlab's seed 002) and pinned down in
-``specs/quantum.md``.
+described in his article, and pinned down below.
 
 Rules (Goff's, the defaults)
 ----------------------------
@@ -56,7 +55,7 @@ Decisions on the spec's open points
   exists at that point, it is a draw -- Axiom's ``stalemate?`` rule.
 
 Presets (option ``preset``, which sets the flags; explicit options override it)
-------------------------------------------------------------------------------
+-------------------------------------------------------------------------------
 * ``goff``: Goff's rules (the default).
 * ``axiom-qttt-1`` / ``axiom-qttt-2``: Axiom "QTTT 1/2": per-player numbers, axiom
   scoring, deterministic moves allowed / forbidden, no ninth classical move.

@@ -3,7 +3,7 @@
 Source: Valentin Chelnokov's Dagaz JavaScript ``quantum-morris`` (2019,
 ``GlukKazan/Dagaz:src/debug/games/arrange/quantum-morris.js`` and ``qmorris-*.js``)
 and his Axiom/Zillions "TMM 1-6" variants (2016, ``GlukKazan/ZoG:Rules/QXO.zrf``,
-``Axiom/QXO/*.4th``), as pinned down in ``specs/quantum.md`` (sections 2 and 6). The
+``Axiom/QXO/*.4th``), as the rules below pin them down. The
 entanglement graph and its collapse are those of Goff's quantum tic-tac-toe
 (:mod:`boardlab.games.quantum`).
 

@@ -2,8 +2,7 @@
 
 Rules (Víkingur Fjalar Eiríksson, 2009), as published by the inventor's game site
 iGGameCenter, "Taacoca" (http://www.iggamecenter.com/info/en/taacoca.html, the page
-Dagaz's ``taacoca.zrf`` cites), with the board and setup of that ZRF file
-(/work/shared/zrf/breakthrough/taacoca.zrf):
+Dagaz's ``taacoca.zrf`` cites), with the board and setup of that ZRF file:
 
 * A hexagonal board with five cells per side (61 cells), rows horizontal. The bottom
   row is White's home row, the top row Black's. Cells have Abalone's names: rows
@@ -29,8 +28,8 @@ move back; Dagaz's ZRF and several student implementations let the group step in
 all six directions. The default follows the published page; option ``directions``
 = ``all`` plays the six-direction reading, where (the game being able to cycle) a
 game is drawn after ``move_limit`` plies. Seed 003 describes exactly-three groups;
-group-moves.md says "groups of 1-3": option ``group`` = ``any`` lets 1, 2 or 3
-stones move.
+the project's notes on group moves say "groups of 1-3": option ``group`` = ``any``
+lets 1, 2 or 3 stones move.
 
 Moves are generated as Dagaz does (seed 003): every single-stone step first, then
 the Cartesian products of steps of distinct stones in one direction

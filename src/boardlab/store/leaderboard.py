@@ -2,7 +2,7 @@
 
 The seed article's server kept, for every level, who solved it first and how long players
 took; the median solve time is the human difficulty that may re-order a pack later
-(../shared/specs/triplex.md, "Difficulty and order"). One row per accepted solve is enough
+(:doc:`/triplex`, "Difficulty and order"). One row per accepted solve is enough
 for both: the first solver is the earliest row of a (pack, level), the statistics are over
 all of its rows. A submission is verified before it gets here
 (:mod:`boardlab.web.api_triplex`); this module only records and summarises.

@@ -1,12 +1,12 @@
 """Pipe puzzle levels and every one of their solution codes, in the database.
 
-The quest workflow of ../shared/specs/plumber.md: an organiser imports a level together
+The quest workflow of :doc:`/pipes`: an organiser imports a level together
 with all its solutions; players type the letters along their pipe; :func:`check_code` says
 whether that code is the code of some solution.
 
 This module knows nothing of the pipe model: callers pass the level's text (stored as is,
 so :func:`export_level` gives back exactly what was imported) and an iterable of
-``(path, code)`` pairs, where ``path`` is the path in the spec's notation
+``(path, code)`` pairs, where ``path`` is the path in the notation of :doc:`/pipes`
 (``|0-1|1-1|...|9-9|``) and ``code`` the letters.
 
 Levels are found by id or by name (``id_or_name``): an ``int`` is an id; a string is
@@ -55,7 +55,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 from boardlab.errors import StoreError
 from boardlab.store.db import Base, Store
 
-# Codes are inserted this many at a time, so the solutions are never all in memory.
+#: Codes are inserted this many at a time, so the solutions are never all in memory.
 BATCH_SIZE = 10_000
 NAME_LENGTH = 200
 
@@ -118,7 +118,7 @@ class StoredCode:
 
 
 def grid_size(text: str) -> tuple[int, int]:
-    """Rows and columns of a level text in the spec's format: grid lines are the lines
+    """Rows and columns of a level text in the format of :doc:`/pipes`: grid lines are the lines
     that are not blank, not comments (``#``) and not headers (``tap:``, ``drain:``);
     the columns are the cells of the widest line.
 

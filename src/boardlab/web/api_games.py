@@ -11,6 +11,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from boardlab.web.errors import documented
 from boardlab.web.matches import load_game
 from boardlab.web.views import game_json, games_json
 
@@ -23,13 +24,14 @@ def _catalogue() -> list[dict[str, Any]]:
     return games_json()
 
 
-@router.get("")
+@router.get("", summary="Every game")
 def list_games() -> list[dict[str, Any]]:
     """Every game: name, description, players, options (with defaults) and source."""
     return _catalogue()
 
 
-@router.get("/{name}")
+@router.get("/{name}", summary="One game with its rules and board",
+            responses=documented(404, 422))
 def get_game(name: str, request: Request) -> dict[str, Any]:
     """A game with the options in the query: info, rules text and board geometry."""
     return game_json(load_game(name, dict(request.query_params)))

@@ -1,6 +1,6 @@
 """Pipe puzzles (Plumber) in the browser: the levels, a page to play them, and the check.
 
-Rules: ../shared/specs/plumber.md. On the page every segment has a *rotation*; the player
+Rules: :doc:`/pipes`. On the page every segment has a *rotation*; the player
 turns segments until the water runs from the tap to the drain, and the letters along the
 water's path are the code. The server holds the levels and checks a board: it follows the
 water from the tap through the rotated segments, and when the water leaves through the
@@ -49,7 +49,7 @@ from boardlab.puzzles.pipes.generate import generate
 from boardlab.puzzles.pipes.level import STRAIGHT, PipeLevel
 from boardlab.puzzles.pipes.play import flow, scramble, solution_of, states
 from boardlab.store import pipes as pipe_store
-from boardlab.web.errors import ApiError
+from boardlab.web.errors import ApiError, documented
 
 router = APIRouter(tags=["pipes"])
 
@@ -168,8 +168,10 @@ def page() -> FileResponse:
     return FileResponse(PAGE, media_type="text/html")
 
 
-@router.get("/api/pipes/levels")
+@router.get("/api/pipes/levels", summary="The pipe levels")
 def levels(request: Request) -> list[dict[str, Any]]:
+    """The stored levels (``source: "database"``), or the built-in samples when none
+    is stored: ``[{id, name, rows, cols, source}]``."""
     stored = pipe_store.list_levels(request.app.state.store)
     if stored:
         return [{"id": str(s.id), "name": s.name, "rows": s.rows, "cols": s.cols,
@@ -178,18 +180,28 @@ def levels(request: Request) -> list[dict[str, Any]]:
              "source": "sample"} for s in _sample_levels()]
 
 
-@router.get("/api/pipes/random")
+@router.get("/api/pipes/random", summary="A random level", responses=documented(400, 422))
 def random_level(size: int = Query(6), seed: int = Query(1)) -> dict[str, Any]:
+    """The level ``random-SIZE-SEED``: ``size`` x ``size`` cells with exactly one
+    solution, regenerated on demand; the answer is that of the level route."""
     return level_json(_random_level(size, seed), seed)
 
 
-@router.get("/api/pipes/levels/{level_id}")
+@router.get("/api/pipes/levels/{level_id}", summary="A level to play",
+            responses=documented(400, 404, 422))
 def level(request: Request, level_id: str, seed: int = Query(1)) -> dict[str, Any]:
+    """The level's cells, tap, drain, number of solutions (never the solutions) and a
+    scrambled start board drawn from ``seed``: ``{id, name, rows, cols, cells, tap,
+    drain, solutions, seed, start}``."""
     return level_json(_find(request, level_id), seed)
 
 
-@router.post("/api/pipes/levels/{level_id}/check")
+@router.post("/api/pipes/levels/{level_id}/check", summary="Check a board",
+             responses=documented(400, 404, 422))
 def check(request: Request, level_id: str, body: Annotated[Any, Body()] = None) -> dict[str, Any]:
+    """Follow the water through the board ``{rotations: [[int]]}``: ``{level, solved,
+    path, end, code, notation, known}``, the code only when the water reaches the drain;
+    ``known`` says whether a stored level's codes include it."""
     play = _find(request, level_id)
     board = parse_rotations(play.level, body)
     water = flow(play.level, board)

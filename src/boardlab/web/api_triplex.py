@@ -1,6 +1,6 @@
 """Triplex on the server: the level packs, the game page and the leaderboard.
 
-The seed article (../shared/seeds/000_*.txt) ran a leaderboard next to the offline game:
+The original Triplex (:doc:`/triplex`) ran a leaderboard next to the offline game:
 the first solver of every level and how long players take. Its players found the weak
 spot -- a checksum alone can be computed by anyone holding the file -- so here a claim
 carries the *solution*, and the server checks it against the level itself:
@@ -58,13 +58,14 @@ from boardlab.puzzles.polyomino.level import LETTERS, Level, Puzzle
 from boardlab.puzzles.polyomino.pack import Pack
 from boardlab.store.db import data_dir as default_data_dir
 from boardlab.store.leaderboard import NAME_LENGTH, PACK_ID_LENGTH, add_solve, level_board
-from boardlab.web.errors import ApiError
+from boardlab.web.errors import ApiError, documented
 
 router = APIRouter(tags=["triplex"])
 
 #: Submissions allowed per :data:`PER_SECONDS`, per client address and per
 #: (pack, level, name).
 SUBMISSIONS = 10
+#: The window of the rate limit, in seconds.
 PER_SECONDS = 60.0
 #: The longest solve time accepted: 30 days.
 MAX_SECONDS = 30 * 86400
@@ -101,6 +102,7 @@ class Shelf:
 
     def __init__(self, folder: Path):
         self.folder = folder
+        #: File name -> why it did not load.
         self.problems: dict[str, str] = {}
         self._lock = threading.Lock()
         self._signature: tuple = ()
@@ -344,13 +346,13 @@ def _board_json(pack_id: str, n: int, request: Request) -> dict[str, Any]:
             "median_seconds": board.median_seconds}
 
 
-@router.get("/api/triplex/packs")
+@router.get("/api/triplex/packs", summary="The packs on this server")
 def list_packs(request: Request) -> list[dict[str, Any]]:
     """The packs on this server: id (salt in hex), name, piece set, number of levels."""
     return [served.summary() for served in _triplex(request).shelf.packs().values()]
 
 
-@router.get("/api/triplex/packs/{pack}")
+@router.get("/api/triplex/packs/{pack}", summary="A public pack", responses=documented(404, 422))
 def get_pack(pack: str, request: Request) -> dict[str, Any]:
     """The public pack file (levels encrypted, no solutions)."""
     return _triplex(request).shelf.get(pack).public.to_json()
@@ -375,7 +377,8 @@ class Progress(BaseModel):
     code: Annotated[str, Field(min_length=1, max_length=100)]
 
 
-@router.post("/api/triplex/packs/{pack}/progress")
+@router.post("/api/triplex/packs/{pack}/progress", summary="Check a written-down code",
+             responses=documented(400, 404, 422))
 def check_progress(pack: str, body: Progress, request: Request) -> dict[str, Any]:
     """Whether ``code`` opens level ``level`` of the pack: the progress a player restores
     on another device. ``{level, valid, levels}``; a malformed code is a 400."""
@@ -393,7 +396,8 @@ def check_progress(pack: str, body: Progress, request: Request) -> dict[str, Any
     return {"level": body.level, "valid": valid, "levels": len(served.public)}
 
 
-@router.get("/api/leaderboard/{pack}/{n}")
+@router.get("/api/leaderboard/{pack}/{n}", summary="A level's leaderboard",
+            responses=documented(404, 422))
 def get_board(pack: str, n: int, request: Request) -> dict[str, Any]:
     """A level's first solver (with how long ago), its number of solves and median time."""
     served = _triplex(request).shelf.get(pack)
@@ -401,7 +405,8 @@ def get_board(pack: str, n: int, request: Request) -> dict[str, Any]:
     return _board_json(served.id, n, request)
 
 
-@router.post("/api/leaderboard/{pack}/{n}")
+@router.post("/api/leaderboard/{pack}/{n}", summary="Submit a solve",
+             responses=documented(400, 404, 422, 429))
 def submit(pack: str, n: int, body: Submission, request: Request) -> dict[str, Any]:
     """Verify a solve (see the module docstring) and record it."""
     triplex = _triplex(request)

@@ -4,7 +4,9 @@
 the newest schema at once, so a bad URL fails before the server starts); :func:`serve`
 runs it with uvicorn on a socket it binds itself, so a busy port is one clear error.
 Static files (``web/static/``, shipped with the package) are served under ``/static`` and
-the lobby, ``static/index.html``, at ``/``; nothing is fetched from the network.
+the lobby, ``static/index.html``, at ``/``; nothing is fetched from the network. The API's
+interactive reference is at ``/docs`` (Swagger UI, its files from the ``swagger-ui-bundle``
+package under ``/docs/assets``) and its schema at ``/openapi.json``.
 
 Routes: ``/api/games`` (:mod:`boardlab.web.api_games`) and ``/api/matches``
 (:mod:`boardlab.web.api_matches`); errors are JSON ``{"error", "where"}``
@@ -20,8 +22,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
-from fastapi.responses import FileResponse
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from swagger_ui_bundle import swagger_ui_path
 
 import boardlab
 from boardlab.errors import BoardlabError
@@ -33,6 +37,18 @@ from boardlab.web.matches import Matches
 STATIC = Path(__file__).with_name("static")
 LOBBY = STATIC / "index.html"
 GAME_PAGE = STATIC / "game.html"
+#: Where the app serves Swagger UI's own files.
+SWAGGER_ASSETS = "/docs/assets"
+#: The schema as the /docs page reads it (see :func:`create_app`).
+SWAGGER_SCHEMA = "/docs/openapi.json"
+
+
+API_DESCRIPTION = """The JSON API behind boardlab's web pages: the games, matches against the
+bots, Triplex packs and their leaderboard, and pipe puzzles.
+
+Every error is a JSON object `{"error": text, "where": what was wrong or null}` with a
+4xx status (5xx only when the database fails, or for a bug); a request that does not
+validate is a 422 and adds `details`, one `{"where", "error"}` per problem."""
 
 
 class ServeError(BoardlabError, OSError):
@@ -61,9 +77,10 @@ def create_app(db_url: str | None = None, data_dir: str | Path | None = None) ->
         yield
         store.close()
 
-    # The interactive docs load scripts from a CDN; the app must work offline.
+    # FastAPI's own /docs page loads Swagger UI from a CDN; the app must work offline, so
+    # it serves the page itself (below) with the files of the swagger-ui-bundle package.
     app = FastAPI(title="boardlab", version=boardlab.__version__, docs_url=None,
-                  redoc_url=None, lifespan=lifespan)
+                  redoc_url=None, lifespan=lifespan, description=API_DESCRIPTION)
     app.state.store = store
     app.state.matches = Matches(store)
     errors.install(app)
@@ -72,6 +89,21 @@ def create_app(db_url: str | None = None, data_dir: str | Path | None = None) ->
     api_triplex.install(app, data_dir)
     app.include_router(pipes_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount(SWAGGER_ASSETS, StaticFiles(directory=str(swagger_ui_path)), name="swagger-ui")
+
+    @app.get("/docs", include_in_schema=False)
+    def api_reference() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url=SWAGGER_SCHEMA, title="boardlab API",
+            swagger_js_url=f"{SWAGGER_ASSETS}/swagger-ui-bundle.js",
+            swagger_css_url=f"{SWAGGER_ASSETS}/swagger-ui.css",
+            swagger_favicon_url=f"{SWAGGER_ASSETS}/favicon-32x32.png")
+
+    @app.get(SWAGGER_SCHEMA, include_in_schema=False)
+    def schema_for_swagger_ui() -> JSONResponse:
+        # swagger-ui-bundle ships Swagger UI 4, which refuses any document that declares
+        # OpenAPI 3.1 (as FastAPI's does) but renders this one; /openapi.json stays exact.
+        return JSONResponse({**app.openapi(), "openapi": "3.0.3"})
 
     @app.get("/", include_in_schema=False)
     def lobby() -> FileResponse:

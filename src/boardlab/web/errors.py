@@ -16,6 +16,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
 from boardlab.errors import (
@@ -30,6 +31,30 @@ from boardlab.errors import (
 )
 
 log = logging.getLogger("boardlab.web")
+
+#: What each error status means in this API, for the OpenAPI schema.
+MEANINGS = {
+    400: "Malformed or illegal: a move, a code, a solution, a board or malformed JSON",
+    404: "No such game, match, pack, level or pipe level",
+    409: "Not possible in the match's state (over, nothing to undo, changed meanwhile)",
+    422: "The request does not validate (``details`` lists every problem)",
+    429: "Too many submissions; ``Retry-After`` says when to try again",
+}
+
+
+class ErrorBody(BaseModel):
+    """The body of every error answer."""
+
+    error: str
+    where: str | int | None = None
+    details: list[dict[str, Any]] | None = None
+
+
+def documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The ``responses`` of a route that may answer these error statuses, for the
+    OpenAPI schema (FastAPI's default 422 describes a body this API never sends)."""
+    return {status: {"model": ErrorBody, "description": MEANINGS[status]}
+            for status in statuses}
 
 
 class ApiError(Exception):

@@ -7,7 +7,7 @@ shifted copies never wrap into the next column. The lowest empty cell of every
 column that is not full is then ``(taken + bottom) & board`` in one addition.
 Four in a row wins; a full board is a draw. The boards live in int64, so the
 layout must fit in 63 bits (:func:`fits`); the 6x7 board takes 49.
-:meth:`ConnectFourState.rollout` calls :func:`playout`.
+``ConnectFourState.rollout`` calls ``playout``.
 
 >>> counts = playouts(0, 0, 0, 6, 7, 10_000, 1)  # from the empty 6x7 board
 >>> [int(c) for c in counts]  # X wins, O wins, draws: moving first helps

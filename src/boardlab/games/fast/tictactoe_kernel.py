@@ -3,7 +3,7 @@
 A position is two 9-bit masks, ``x`` and ``o``: bit ``c`` is set when the player
 has a mark on cell ``c`` (the numbering of :mod:`boardlab.games.tictactoe`, ``a1`` = 0
 to ``c3`` = 8), plus the side to move. The rules are those of that module, whose
-line list this one reuses; its :meth:`TicTacToeState.rollout` calls :func:`playout`.
+line list this one reuses; its ``TicTacToeState.rollout`` calls ``playout``.
 
 >>> x, o = 0b001_100_011, 0b110_011_000  # X a1 b1 c2 a3, O a2 b2 b3 c3: c1 is left
 >>> playout(x, o, 0, False, 7)  # X fills c1 and completes the first row

@@ -1,6 +1,6 @@
 """Exact number of Plumber solutions, counted without enumerating them.
 
-Rules: the Plumber spec, ``specs/plumber.md`` (a grid of straight ``I``, elbow ``L`` and empty ``.``
+Rules: :doc:`/pipes` (a grid of straight ``I``, elbow ``L`` and empty ``.``
 cells; water enters through the tap, must leave through the drain, and follows one
 self-avoiding path of cells; a straight passes water to the opposite side, an elbow turns it).
 

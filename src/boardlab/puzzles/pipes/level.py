@@ -1,7 +1,7 @@
 """Levels of the pipe puzzle (Plumber): a grid of pipe segments with letters, a tap and
 a drain.
 
-The rules and the level file format come from ../shared/specs/plumber.md. A cell holds a
+The rules and the level file format are on :doc:`/pipes`. A cell holds a
 **straight** (``I``: water goes through to the opposite side), an **elbow** (``L``: water
 turns 90 degrees either way; segments may be rotated freely) or nothing (``.``: water
 cannot pass). Every segment carries one letter, any single non-space character.

@@ -1,6 +1,6 @@
 """Playing a pipe puzzle by turning its segments: rotations, the water's flow, scrambles.
 
-Rules: ``../shared/specs/plumber.md``; the level model is :mod:`.level`. On a played
+Rules: :doc:`/pipes`; the level model is :mod:`boardlab.puzzles.pipes.level`. On a played
 board every segment has a *rotation*; the player turns segments until the water runs
 from the tap to the drain, and the letters along the water's path are the code (the
 code :func:`boardlab.puzzles.pipes.solve.solutions` gives for that path).

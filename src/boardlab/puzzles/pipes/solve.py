@@ -1,6 +1,6 @@
 """Every solution of a pipe puzzle, enumerated lazily by depth-first search.
 
-The rules come from ../shared/specs/plumber.md: water enters the tap cell through the
+The rules are on :doc:`/pipes`: water enters the tap cell through the
 tap side, a straight passes it on, an elbow turns it left or right, it may not visit a
 cell twice nor leave the grid except through the drain side of the drain cell. Each
 path is a :class:`Solution`; its code is the letters of its cells in path order.

@@ -1,10 +1,10 @@
 """Level codes and level encryption: each level is locked by the solution of the one before.
 
-The rule comes from the seed article (../shared/seeds/000_*.txt, "Как взломать игру" and
-"Сохранение пройденных уровней") as restated in ../shared/specs/triplex.md, "Levels chained
-by solutions": the data of level N+1 can only be decoded with a checksum of level N's
-solution, the player may write (level number, code) on paper to restore progress, and the
-same code proves to the leaderboard server that level N was solved.
+The rule comes from the original game's article ("Как взломать игру" and "Сохранение
+пройденных уровней") as restated in :doc:`/triplex`, "Levels chained by solutions": the
+data of level N+1 can only be decoded with a checksum of level N's solution, the player
+may write (level number, code) on paper to restore progress, and the same code proves to
+the leaderboard server that level N was solved.
 
 Everything here works on bytes and uses only hashlib/hmac, because the browser game
 re-implements it in JavaScript; docs/polyomino-pack.md gives the algorithm step by step

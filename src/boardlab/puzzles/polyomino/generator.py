@@ -1,6 +1,6 @@
 """The level generator: every unique-solution packing level of a rectangle.
 
-Rules: ../shared/specs/triplex.md (from ../shared/seeds/000_*.txt). A level of a
+Rules: :doc:`/triplex`. A level of a
 ``W x H`` rectangle is a multiset of fixed pieces that tiles it in exactly one way
 (identical pieces interchangeable, whole-solution mirrors and turns counted as
 different tilings), with at least 3 pieces and no straight cut; levels whose solutions

@@ -1,6 +1,6 @@
 """Levels of polyomino packing puzzles: a rectangle, its pieces and their one solution.
 
-The rules come from ../shared/specs/triplex.md ("A level", "The rotatable piece"). A
+The rules are on :doc:`/triplex` ("A level", "The rotatable piece"). A
 :class:`Level` is what the generator produces and the level pack stores: the rectangle,
 the pieces, where each piece goes in the solution, the one piece the player may turn (and
 the orientation it is shown in) and the solver's difficulty. A :class:`Puzzle` is what

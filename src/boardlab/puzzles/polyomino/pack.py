@@ -1,6 +1,6 @@
 """Level packs: an ordered list of levels, each encrypted under the code of the one before.
 
-The chain comes from ../shared/specs/triplex.md, "Levels chained by solutions"; the
+The chain comes from :doc:`/triplex`, "Levels chained by solutions"; the
 algorithm is in :mod:`boardlab.puzzles.polyomino.codes` and the file schema in
 docs/polyomino-pack.md. What is encrypted for each level is its *puzzle* (the rectangle,
 the pieces with the rotatable one in its shown orientation, the difficulty) and never its

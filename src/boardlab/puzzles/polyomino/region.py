@@ -3,7 +3,7 @@
 A :class:`Region` is a non-empty set of cells ``(x, y)`` (x to the right, y *down*, as
 drawn in text, the convention of :mod:`boardlab.puzzles.polyomino.shapes`), normalised
 so that its smallest x and y are 0. Triplex levels are rectangles
-(../shared/specs/triplex.md); other shapes (a board with holes, the classic 8x8 minus
+(:doc:`/triplex`); other shapes (a board with holes, the classic 8x8 minus
 the centre) come from :meth:`Region.parse`.
 
 Text form: rows of ``#`` (a cell of the region) and ``.`` (outside), the rows of the

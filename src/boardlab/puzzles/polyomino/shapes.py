@@ -2,7 +2,7 @@
 
 A :class:`Shape` is a set of cells ``(x, y)`` (x to the right, y *down*, as drawn in
 text) normalised so that its smallest x and y are 0. Shapes are fixed: Triplex never
-rotates a piece except the level's one rotatable piece (../shared/specs/triplex.md),
+rotates a piece except the level's one rotatable piece (:doc:`/triplex`),
 so ``Shape`` equality is equality of cell sets, and :meth:`Shape.orientations` gives
 the distinct images under the 8 symmetries of the square when a piece may turn.
 

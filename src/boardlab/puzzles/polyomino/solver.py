@@ -4,7 +4,7 @@ A problem is a :class:`Region` and a multiset of pieces given as :class:`PieceKi
 values (the orientations a piece of that kind may take, and how many such pieces there
 are). A *tiling* places every piece once so that the pieces cover every cell of the
 region exactly once. Pieces of one kind are interchangeable: tilings that differ only by
-swapping two identical pieces are the same tiling (../shared/specs/triplex.md, rule 1),
+swapping two identical pieces are the same tiling (:doc:`/triplex`, rule 1),
 and the search never tells them apart because it places "a piece of kind k", never
 "piece number i". Whole-solution reflections and rotations are different tilings; count
 them once with :func:`distinct_up_to_symmetry`.
@@ -24,7 +24,7 @@ The search (exact cover specialised to polyominoes, compiled by numba):
   it (skipped at once when that cell is filled), each group in order of kind then
   orientation (a used-up kind is skipped in one jump).
 * **Bitboards.** The occupancy is one ``uint64`` when the bounding box has at most 64
-  cells, an array of words otherwise (the same search, :func:`_search_words`).
+  cells, an array of words otherwise (the same search, ``_search_words``).
 * **Dead regions.** After a placement the empty cells are tested; if the test fails
   the placement is undone. When the kinds left have at most
   :data:`COVER_MAX_ORIENTATIONS` orientations in all (Triplex: 8 fixed shapes), the
@@ -48,7 +48,7 @@ found dead by the dead-region test or the transposition table, or is explored fu
 Candidates that overlap filled cells or whose kind is used up are not steps. Steps are
 deterministic: they depend only on the region, the kinds (and their order; kinds with no
 pieces change nothing), ``limit`` and ``scan``. They are the difficulty measure of the
-Triplex spec, and :class:`RectangleSolver` reports the same number as :func:`solve` for
+Triplex rules, and :class:`RectangleSolver` reports the same number as :func:`solve` for
 the same instance. (:func:`count_tilings` takes fewer steps and does not report them.)
 
 >>> from boardlab.puzzles.polyomino.shapes import Shape

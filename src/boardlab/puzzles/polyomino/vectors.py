@@ -1,7 +1,7 @@
 """Piece-count vectors and the symmetries of a rectangle acting on them.
 
-The seed's fast generator (../shared/seeds/000_*.txt, "other variants of the
-algorithm") enumerates the vectors ``(a1, ..., ak)`` of piece counts whose areas sum to
+The original article's fast generator (its "other variants of the algorithm"; see
+:doc:`/triplex`) enumerates the vectors ``(a1, ..., ak)`` of piece counts whose areas sum to
 the rectangle's, and asks the solver about each. Two refinements here:
 
 * shapes that do not fit the rectangle at all (a vertical straight tromino in a
@@ -9,7 +9,7 @@ the rectangle's, and asks the solver about each. Two refinements here:
 * a symmetry of the rectangle maps every tiling by a multiset onto a tiling by the
   image multiset, so the number of tilings is the same for a vector and its images:
   only the lexicographically least vector of each orbit is solved, and it stands for
-  the whole symmetry class (spec rule 5, one representative per class).
+  the whole symmetry class (:doc:`/triplex`, rule 5: one representative per class).
 """
 
 from __future__ import annotations
@@ -160,7 +160,7 @@ def _image(vector: Sequence[int], perm: Sequence[int]) -> list[int]:
 def has_straight_cut(width: int, height: int, pieces: Sequence[Sequence[tuple[int, int]]]
                      ) -> bool:
     """Whether a full horizontal or vertical line through the rectangle crosses no piece
-    (spec rule 3): then the level is two smaller levels side by side."""
+    (:doc:`/triplex`, rule 3): then the level is two smaller levels side by side."""
     for x in range(1, width):
         if all(all(cx < x for cx, _ in cells) or all(cx >= x for cx, _ in cells)
                for cells in pieces):

@@ -1,6 +1,6 @@
 """Build the Triplex browser game as one self-contained HTML file.
 
-The seed article (../shared/seeds/000_*.txt, "Клиентская часть игры") ships the whole game,
+The original game (:doc:`/triplex`; its article's "Клиентская часть игры") ships the whole game,
 logic, resources and every level, in one HTML file that plays from the local disk without a
 network. Here the page template, stylesheet and scripts in ``web/static/triplex/`` are
 inlined into one file together with the *public* level pack (docs/polyomino-pack.md,

@@ -2,7 +2,7 @@
  *
  * The rules and the logic live in triplex.js (TriplexLogic) and the strings in i18n.js
  * (TriplexI18n); this file only wires them to the page. Behaviour asked for by the seed
- * article's players (../shared/seeds/000_*.txt, comments): "solved" is decided from the
+ * article's players (in its comments; docs/triplex.md): "solved" is decided from the
  * cover of the board after every move, so swapped identical pieces and an unturned rotatable
  * piece count, and nothing waits for an extra click; the game saves itself every 10 s and
  * after every move; (level number, code) restores progress on another device.

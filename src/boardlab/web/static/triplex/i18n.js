@@ -1,6 +1,6 @@
 /* Triplex: every string of the game in English, Russian, French, German and Chinese.
  *
- * The seed article (../shared/seeds/000_*.txt, "Интернационализация и локализации") kept one
+ * The original game (docs/triplex.md; its article's "Интернационализация и локализации") kept one
  * table of phrases with a translation per language and functions for the phrases that
  * depend on a number ("N секунд/минут/часов/дней назад"). Here a phrase is either a string or
  * an object of CLDR plural categories (one, few, many, other) chosen by Intl.PluralRules, so

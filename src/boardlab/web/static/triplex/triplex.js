@@ -1,6 +1,6 @@
 /* Triplex: the game's pure logic, shared by the browser page and the node tests.
  *
- * Rules: ../shared/specs/triplex.md; codes, encryption and pack JSON: docs/polyomino-pack.md
+ * Rules: docs/triplex.md; codes, encryption and pack JSON: docs/polyomino-pack.md
  * (sections 3, 5, 6 and 7; section 8 is the test vector the tests check this file against).
  * Nothing here touches the DOM, the network or storage: every function takes values and
  * returns values. SHA-256 and HMAC are written out in plain JavaScript because WebCrypto is
