@@ -23,12 +23,6 @@ ALLOWED_URLS: frozenset[str] = frozenset()
 OUTSIDE = re.compile(r"\.\./shared\b|/work/shared\b")
 #: Files still naming ../shared that are being changed in another branch (the CLI); an
 #: entry can go once its file no longer names it, and the test then keeps it so.
-PENDING = frozenset({
-    "src/boardlab/cli/pipes.py",
-    "src/boardlab/cli/pipes_store.py",
-    "src/boardlab/cli/triplex.py",
-})
-
 _FENCE = re.compile(r"^(```|~~~)")
 _CODE = re.compile(r"(`+).*?\1")
 _LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
@@ -147,6 +141,6 @@ def test_nothing_points_outside_the_repository():
             continue
         mentions = [number for number, line in enumerate(text.splitlines(), start=1)
                     if OUTSIDE.search(line)]
-        if mentions and name not in PENDING:
+        if mentions:
             found.append(f"{name}: lines {', '.join(map(str, mentions))}")
     assert found == []

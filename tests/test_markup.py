@@ -41,6 +41,23 @@ def rst_words(text: str) -> Counter:
     return Counter(tree.astext().split())
 
 
+def markup_problems(text: str) -> list[str]:
+    """What docutils reports about ``text`` (a short underline, a broken list...)."""
+    from docutils import nodes
+    from docutils.core import publish_doctree
+
+    _register_roles()
+    tree = publish_doctree(text, settings_overrides={"report_level": 5,
+                                                     "doctitle_xform": False})
+    return [message.astext() for message in tree.findall(nodes.system_message)
+            if message["level"] >= 2]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_rules_are_well_formed(name):
+    assert markup_problems(boardlab.load(name).rules) == []
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_rules_keep_every_word_and_lose_the_markup(name):
     rules = boardlab.load(name).rules

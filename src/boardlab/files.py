@@ -78,7 +78,7 @@ def read_text(path: str | os.PathLike[str], *, limit: int = MAX_READ_BYTES) -> s
 
 
 def check_output(path: str | os.PathLike[str]) -> Path:
-    """``path`` as a :class:`Path` if a file can be written there, checked before any
+    """``path`` as a :class:`~pathlib.Path` if a file can be written there, checked before any
     work: it is not a directory, its folder exists and is writable, and an existing file
     there is writable. :class:`FileError` otherwise; nothing is created."""
     path = Path(path)

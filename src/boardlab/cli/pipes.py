@@ -1,6 +1,6 @@
 """``boardlab pipes``: pipe puzzles (Plumber), every path from the tap to the drain.
 
-Rules and level format: the documentation's pipe puzzle pages and
+Rules and level format: :doc:`/pipes` and
 :mod:`boardlab.puzzles.pipes.level`. Every bad input (unreadable file, malformed level)
 ends with one ``error:`` line naming the file (and the line and column) and exit
 status 2. Text output is streamed: a level with billions of solutions prints its first

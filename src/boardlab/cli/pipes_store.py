@@ -1,6 +1,6 @@
 """``boardlab pipes import|export|list|check``: pipe levels and their codes in the database.
 
-The quest workflow of the pipe puzzle: the organiser imports a level file (every
+The quest workflow of :doc:`/pipes`: the organiser imports a level file (every
 solution is enumerated and its code stored), then ``check`` tells whether a code typed by
 players is the code of some solution (exit status 0 if it is, 1 if not, 2 on errors).
 Storage: :mod:`boardlab.store.pipes`; the database is ``--db URL`` (an SQLAlchemy URL or an

@@ -1,6 +1,6 @@
 """``boardlab triplex``: generate, solve and unlock polyomino packing levels.
 
-Rules and level format: the documentation's Triplex pages and
+Rules and level format: :doc:`/triplex`, :doc:`/polyomino-pack` and
 :mod:`boardlab.puzzles.polyomino`. Every bad input (unknown piece set, malformed level,
 wrong code, area mismatch, a level number outside the pack) ends with one ``error:``
 line and exit status 2; output paths are checked before any work and files are written
