@@ -89,10 +89,16 @@ def check_output(path: str | os.PathLike[str]) -> Path:
         problem = "is not a folder" if folder.exists() else "does not exist"
         raise FileError(f"{path}: cannot write: the folder {folder} {problem}",
                         path=str(path))
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise FileError(f"{path}: cannot write: permission denied", path=str(path))
-    if path.exists() and not os.access(path, os.W_OK):
-        raise FileError(f"{path}: cannot write: permission denied", path=str(path))
+    # Permission bits do not tell (root ignores them; /proc and read-only mounts refuse
+    # anyway): a file really made and removed in the folder does.
+    try:
+        fd, probe = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".probe", dir=folder)
+        os.close(fd)
+        os.unlink(probe)
+        if path.exists():
+            os.close(os.open(path, os.O_WRONLY))
+    except OSError as e:
+        raise FileError(f"{path}: cannot write: {_reason(e)}", path=str(path)) from None
     return path
 
 

@@ -8,6 +8,7 @@ Only light modules are imported here: every command starts by importing this one
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -23,6 +24,10 @@ from boardlab.errors import BoardlabError
 
 if TYPE_CHECKING:
     from rich.progress import Progress, ProgressColumn
+
+
+#: Seeds of every command: 32 bits, as most generators take them.
+MAX_SEED = 2**32 - 1
 
 
 def _one_line(text: str) -> str:
@@ -65,8 +70,13 @@ class CommandGroup(TyperGroup):
                 typer.echo(ctx.get_help())
                 code = 0
             else:
+                message = e.format_message()
+                option = getattr(e, "option_name", "") or ""
+                if re.fullmatch(r"-\d+(\.\d*)?", option):
+                    # The parser takes a negative argument for an option it does not know.
+                    message = f"{option}: a negative number is not allowed here"
                 hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
-                typer.echo(f"error: {_one_line(e.format_message())}{hint}", err=True)
+                typer.echo(f"error: {_one_line(message)}{hint}", err=True)
                 code = e.exit_code
         except Abort:
             typer.echo("interrupted", err=True)
@@ -87,8 +97,10 @@ def announce(text: str) -> None:
 
 def new_app(help_text: str) -> typer.Typer:
     """A Typer application (or sub-command group) with boardlab's settings."""
+    # Markdown: a docstring's wrapped lines flow into one paragraph in --help.
     return typer.Typer(help=help_text, no_args_is_help=True, add_completion=False,
-                       pretty_exceptions_enable=False, cls=CommandGroup)
+                       pretty_exceptions_enable=False, cls=CommandGroup,
+                       rich_markup_mode="markdown")
 
 
 @contextmanager

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 import boardlab
+from boardlab.cli.common import MAX_SEED, new_app, progress
 from boardlab.cli.common import edge as _edge
-from boardlab.cli.common import new_app, progress
 from boardlab.core.game import Game, State
 from boardlab.core.registry import game_class, names
 from boardlab.errors import BoardlabError, BotError, OptionError
@@ -40,7 +40,6 @@ HELP_WORDS = ("?", "help")
 
 #: Bounds of the numeric inputs: each is far beyond any sensible run, and keeps a typo
 #: from asking for a search that never ends or a table that does not fit in memory.
-MAX_SEED = 2**63 - 1
 MAX_PERFT_DEPTH = 64
 MAX_SEARCH_DEPTH = 64
 MAX_SECONDS = 86_400.0

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from boardlab.cli.common import echo_json, edge, new_app, progress
+from boardlab.cli.common import MAX_SEED, echo_json, edge, new_app, progress
 from boardlab.files import check_output, decode, read_text, write_atomic
 
 if TYPE_CHECKING:
@@ -32,7 +32,6 @@ app = new_app("Pipe puzzles (Plumber): solve, count, generate, store.")
 MAX_GENERATE_SIDE = 16
 MAX_SOLUTIONS = 1_000_000
 MAX_LIMIT = 10**12
-MAX_SEED = 2**63 - 1
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 LevelArgument = Annotated[str, typer.Argument(

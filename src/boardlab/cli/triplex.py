@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from boardlab.cli.common import echo_json, edge, new_app
+from boardlab.cli.common import MAX_SEED, echo_json, edge, new_app
 from boardlab.errors import NotationError, PuzzleError
 from boardlab.files import check_output, read_text
 from boardlab.puzzles.polyomino.shapes import CUSTOM, PIECE_SETS, piece_set
@@ -36,7 +36,6 @@ app = new_app("Triplex and other polyomino packing puzzles.")
 #: search), so no side exceeds 32; 256 workers is far beyond any one machine.
 MAX_SIDE = 32
 MAX_WORKERS = 256
-MAX_SEED = 2**63 - 1
 MAX_LEVEL = 1_000_000
 MAX_LIMIT = 1_000_000
 
