@@ -62,6 +62,7 @@ def test_compiled_solver_matches_generic_alpha_beta(options):
 
 # Published: Ishizeki and Matsuura (narrow win: the first player wins; complete win:
 # a draw) and Kumar, Ang and Chai (1 and 1/2 points: X wins by half a point).
+@pytest.mark.slow
 @pytest.mark.parametrize("scoring, value", [("narrow", Fraction(1)), ("complete", Fraction(0)),
                                             ("goff-points", Fraction(1, 2))])
 def test_empty_board_values_match_the_literature(scoring, value):

@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from boardlab.cli.main import app
@@ -107,6 +108,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path):
     assert result.exit_code == 2 and not out.exists()
 
 
+@pytest.mark.slow
 def test_generate_killed_resumes_to_the_same_pack(tmp_path: Path):
     args = [sys.executable, "-m", "boardlab.cli.main", "triplex", "generate", "--max-area",
             "30", "--backend", "serial", "--no-progress"]

@@ -5,7 +5,6 @@ move language the game uses)."""
 from __future__ import annotations
 
 import random
-import time
 from fractions import Fraction
 
 import pytest
@@ -190,11 +189,9 @@ def test_standard_start_has_44_moves_for_either_side():
 
 def test_perft_agrees_with_the_reference_generator():
     game = load("abalone")
-    start = time.monotonic()
     ours = perft(game.initial_state(), 3)
     reference = reference_perft(board_of(game.initial_state()), 0, 3)
     assert ours == reference == list(game.known_perft)
-    assert time.monotonic() - start < 20
 
 
 @pytest.mark.parametrize("start", sorted(STARTS))

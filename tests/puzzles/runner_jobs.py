@@ -17,12 +17,15 @@ def count_primes(payload: dict) -> dict:
 
     With ``markers``, first leaves a file named after the task there, one per call (its
     text is the pid), so a test can count how often each task really ran; with ``sleep``,
-    takes that long.
+    takes that long; with ``finished``, leaves a file named after the task in that folder
+    once the sleep is over, so a test can tell a task cut short from one waited for.
     """
     if "markers" in payload:
         marker = Path(payload["markers"]) / f"{payload['lo']}.{uuid.uuid4().hex}"
         marker.write_text(str(os.getpid()))
     time.sleep(payload.get("sleep", 0))
+    if "finished" in payload:
+        (Path(payload["finished"]) / str(payload["lo"])).write_text(str(os.getpid()))
     if payload.get("fail"):
         raise ValueError(f"no primes wanted from {payload['lo']}")
     primes = [n for n in range(max(payload["lo"], 2), payload["hi"])

@@ -70,6 +70,7 @@ def test_process_backend_matches_serial():
                      progress=False) == serial(tasks)
 
 
+@pytest.mark.slow
 def test_ray_backend_matches_serial():
     ray = pytest.importorskip("ray")
     tasks = prime_tasks(8)
@@ -102,7 +103,7 @@ def test_killed_run_resumes_with_nothing_lost_or_repeated(tmp_path):
         # the pool processes die with the run instead of working on as orphans
         pids = {int(text) for m in markers.iterdir() if (text := m.read_text())}
         assert pids and run.pid not in pids
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 60   # a guard against hanging, not a timing
         while alive := [pid for pid in pids if _alive(pid)]:
             assert time.monotonic() < deadline, f"orphaned pool processes {alive}"
             time.sleep(0.05)
@@ -218,32 +219,40 @@ def test_a_checkpoint_serves_one_run_at_a_time(tmp_path):
 def test_worker_failure_names_the_task_and_keeps_finished_ones(tmp_path, backend):
     if backend == "ray":
         pytest.importorskip("ray")
-    checkpoint = tmp_path / "run.jsonl"
+    checkpoint, finished = tmp_path / "run.jsonl", tmp_path / "finished"
+    finished.mkdir()
     tasks = [*prime_tasks(2), Task("doomed", {"lo": 0, "hi": 10, "fail": True}),
-             *prime_tasks(3, sleep=3)[2:]]
-    started = time.monotonic()
+             *prime_tasks(3, sleep=3, finished=str(finished))[2:]]
     with pytest.raises(RunnerError, match=r"task 'doomed' failed: ValueError: no primes"
                        ) as error:
         run_tasks(tasks, count_primes, backend=backend, workers=2, progress=False,
                   checkpoint=checkpoint)
     assert error.value.task_id == "doomed"
     assert isinstance(error.value.__cause__, ValueError)
-    if backend == "process":  # Ray alone takes longer to start
-        assert time.monotonic() - started < 2.5  # did not wait for the slow task in flight
+    if backend == "process":
+        # The slow task in flight was stopped, not waited for: it never got to the end.
+        assert list(finished.iterdir()) == []
     finished = checkpoint_ids(checkpoint)
     # a worker may fail the doomed task before its sibling's first result is back
     assert finished == ["primes-0", "primes-1000"] if backend == "serial" else (
         set(finished) <= {"primes-0", "primes-1000"})
 
 
-def test_a_finished_run_resumes_without_starting_workers(tmp_path):
+def test_a_finished_run_resumes_without_starting_workers(tmp_path, monkeypatch):
+    ray = pytest.importorskip("ray")
     checkpoint = tmp_path / "run.jsonl"
     tasks = prime_tasks(3)
     expected = serial(tasks, checkpoint=checkpoint)
-    started = time.monotonic()
-    assert run_tasks(tasks, count_primes, backend="ray", checkpoint=checkpoint,
+
+    def no_cluster(*args, **kwargs):
+        raise AssertionError("a finished run started Ray")
+
+    def no_work(payload):
+        raise AssertionError("a finished run ran a task")
+
+    monkeypatch.setattr(ray, "init", no_cluster)
+    assert run_tasks(tasks, no_work, backend="ray", checkpoint=checkpoint,
                      progress=False) == expected
-    assert time.monotonic() - started < 1  # Ray alone takes seconds to start
     assert checkpoint_ids(checkpoint) == list(expected)
 
 

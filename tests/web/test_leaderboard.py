@@ -111,6 +111,23 @@ def test_packs_are_listed_and_served_public_only(client, pack):
     assert_error(client.get("/triplex/00ff"), 404)
 
 
+def test_files_that_are_not_packs_are_skipped(tmp_path, pack):
+    folder = data_folder(tmp_path / "data", pack)
+    (folder / "packs" / "binary.json").write_bytes(b"{\xff\xfe")
+    (folder / "packs" / "folder.json").mkdir()
+    hostile = pack.public().to_json()
+    hostile.update(pieces="file:/etc/passwd", salt="00ff")
+    (folder / "packs" / "hostile.json").write_text(json.dumps(hostile), encoding="utf-8")
+    with TestClient(create_app(data_dir=folder)) as opened:
+        listed = opened.get("/api/triplex/packs")
+        assert listed.status_code == 200
+        assert [p["id"] for p in listed.json()] == [pack.salt.hex()]
+        problems = opened.app.state.triplex.shelf.problems
+    assert "not UTF-8 text" in problems["binary.json"]
+    assert "is a directory" in problems["folder.json"]
+    assert "unknown piece set 'file:/etc/passwd'" in problems["hostile.json"]
+
+
 def test_an_empty_or_missing_packs_folder_serves_nothing(tmp_path):
     with TestClient(create_app(data_dir=tmp_path)) as opened:
         assert opened.get("/api/triplex/packs").json() == []

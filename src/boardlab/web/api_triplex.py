@@ -52,7 +52,7 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.exceptions import HTTPException
 
-from boardlab.errors import PuzzleError
+from boardlab.errors import BoardlabError, PuzzleError
 from boardlab.puzzles.polyomino.codes import WrongCodeError, normalize_code
 from boardlab.puzzles.polyomino.level import LETTERS, Level, Puzzle
 from boardlab.puzzles.polyomino.pack import Pack
@@ -131,7 +131,7 @@ class Shelf:
             path = self.folder / name
             try:
                 pack = Pack.load(path)
-            except PuzzleError as e:
+            except BoardlabError as e:  # not a pack, or not readable: skipped, named
                 self.problems[name] = str(e)
                 continue
             shelf = master if pack.levels is not None else public

@@ -245,6 +245,7 @@ def test_numpy_orbit_filter_equals_the_plain_one(size):
     assert [tuple(r) for r in canonical_vectors(TRIPLEX, width, height).tolist()] == plain
 
 
+@pytest.mark.slow
 def test_ray_backend_finds_the_same_levels():
     pytest.importorskip("ray")
     sizes = sizes_up_to(20)

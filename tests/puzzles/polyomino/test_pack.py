@@ -236,6 +236,9 @@ def _damaged(pack: Pack, change) -> dict:
     (lambda o: o.update(version=2), r"field 'version': this boardlab reads version 1, got 2"),
     (lambda o: o.update(name=3), r"field 'name': expected text"),
     (lambda o: o.update(pieces="hexa"), r"field 'pieces': unknown piece set 'hexa'"),
+    # A pack never makes its reader open a file.
+    (lambda o: o.update(pieces="file:/etc/passwd"),
+     r"field 'pieces': unknown piece set 'file:/etc/passwd'"),
     (lambda o: o.update(pieces=None), r"field 'pieces': expected the name of a piece set"),
     (lambda o: o.update(salt="xyz"), r"field 'salt': expected hex digits, got 'xyz'"),
     (lambda o: o.update(salt=""), r"field 'salt': must not be empty"),

@@ -45,7 +45,7 @@ from boardlab.puzzles.polyomino.codes import (
     unseal,
 )
 from boardlab.puzzles.polyomino.level import Level, Puzzle, canonical_json, canonical_solution
-from boardlab.puzzles.polyomino.shapes import CUSTOM, piece_set
+from boardlab.puzzles.polyomino.shapes import CUSTOM, PIECE_SETS, piece_set
 
 #: The value of the ``format`` field.
 FORMAT = "boardlab-polyomino-pack"
@@ -274,11 +274,11 @@ class Pack:
         if not isinstance(pieces, str):
             raise PuzzleError(f"{where}: field 'pieces': expected the name of a piece set, "
                               f"got {pieces!r}")
-        try:
-            if pieces != CUSTOM:
-                piece_set(pieces)
-        except NotationError as e:
-            raise PuzzleError(f"{where}: field 'pieces': {e}") from None
+        # A pack names a built-in set or 'custom', never a file: a pack is data from
+        # elsewhere and must not make its reader open files.
+        if pieces != CUSTOM and pieces not in PIECE_SETS:
+            raise PuzzleError(f"{where}: field 'pieces': unknown piece set {pieces!r}; "
+                              f"known: {', '.join(PIECE_SETS)}, or {CUSTOM!r}")
         salt = _hex_field(obj, "salt", where)
         if not salt:
             raise PuzzleError(f"{where}: field 'salt': must not be empty")
