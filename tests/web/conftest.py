@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -14,6 +15,14 @@ from boardlab.web.app import bind, url_of
 
 #: Debian's chromium, which Playwright drives (it downloads no browser of its own).
 CHROMIUM = Path("/usr/bin/chromium")
+
+
+def screenshots(fallback: Path, name: str) -> Path:
+    """The folder for a browser test's screenshots: ``$BOARDLAB_ARTIFACTS/NAME``, which
+    .ci/run keeps, else ``NAME`` under the test's own ``fallback`` folder (made)."""
+    folder = Path(os.environ.get("BOARDLAB_ARTIFACTS") or fallback) / name
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 @contextmanager

@@ -5,7 +5,6 @@ Swagger UI renders the operations from it."""
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from boardlab.web.app import SWAGGER_SCHEMA, create_app
-from tests.web.conftest import serving
+from tests.web.conftest import screenshots, serving
 
 # Every family of routes the reference must show.
 API_PATHS = ("/api/games", "/api/games/{name}", "/api/matches", "/api/matches/{match_id}/moves",
@@ -90,10 +89,7 @@ def server(tmp_path_factory) -> Iterator[str]:
 
 @pytest.fixture
 def shots(tmp_path) -> Path:
-    root = os.environ.get("BOARDLAB_ARTIFACTS")
-    folder = Path(root) / "docs" if root else tmp_path / "docs"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    return screenshots(tmp_path, "docs")
 
 
 def test_swagger_ui_renders_every_operation_offline(browser, server, shots):

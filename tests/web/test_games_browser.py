@@ -11,7 +11,6 @@ What counts as legal comes from the API (the match's legal moves), never from th
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +20,7 @@ from fastapi.testclient import TestClient
 
 from boardlab.core.registry import names
 from boardlab.web.app import create_app
-from tests.web.conftest import CHROMIUM, serving
+from tests.web.conftest import CHROMIUM, screenshots, serving
 
 browser_only = pytest.mark.skipif(not CHROMIUM.exists(),
                                   reason="no Chromium at /usr/bin/chromium to drive headless")
@@ -55,10 +54,7 @@ def server(tmp_path_factory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def shots(tmp_path_factory) -> Path:
-    root = os.environ.get("BOARDLAB_ARTIFACTS")
-    folder = Path(root) / "games" if root else tmp_path_factory.mktemp("shots") / "games"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    return screenshots(tmp_path_factory.mktemp("shots"), "games")
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ $BOARDLAB_ARTIFACTS/i18n (or the test's tmp folder).
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -24,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from boardlab.web.app import STATIC, create_app
-from tests.web.conftest import CHROMIUM, serving
+from tests.web.conftest import CHROMIUM, screenshots, serving
 
 NODE = shutil.which("node") or "/usr/bin/node"
 I18N = STATIC / "js" / "i18n.js"
@@ -165,10 +164,7 @@ def server(tmp_path_factory) -> Iterator[str]:
 
 @pytest.fixture
 def shots(tmp_path) -> Path:
-    root = os.environ.get("BOARDLAB_ARTIFACTS")
-    folder = Path(root) / "i18n" if root else tmp_path / "i18n"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    return screenshots(tmp_path, "i18n")
 
 
 def text_of(page, selector: str) -> str:

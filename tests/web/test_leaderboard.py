@@ -11,7 +11,6 @@ folder).
 from __future__ import annotations
 
 import json
-import os
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -31,7 +30,7 @@ from boardlab.store.db import current_revision, metadata, open_store, upgrade
 from boardlab.store.leaderboard import add_solve, level_board
 from boardlab.web.api_triplex import RateLimit
 from boardlab.web.app import create_app
-from tests.web.conftest import CHROMIUM, drag, serving
+from tests.web.conftest import CHROMIUM, drag, screenshots, serving
 
 
 @pytest.fixture(scope="module")
@@ -364,8 +363,7 @@ def test_solve_in_the_browser_and_become_first(live_server, pack, tmp_path):
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     expect = sync_api.expect
     base, app = live_server
-    artifacts = Path(os.environ.get("BOARDLAB_ARTIFACTS") or tmp_path) / "leaderboard"
-    artifacts.mkdir(parents=True, exist_ok=True)
+    artifacts = screenshots(tmp_path, "leaderboard")
     pack_id, puzzle = pack.salt.hex(), pack.unlock(1, pack.first_code)
     # Level 2 was solved by someone else three hours ago.
     add_solve(app.state.store, pack_id, 2, "Grace", 70,

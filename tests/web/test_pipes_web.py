@@ -10,7 +10,6 @@ $BOARDLAB_ARTIFACTS/pipes (or the test's tmp folder).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,7 +21,7 @@ from boardlab.puzzles.pipes.play import flow, openings, required_rotations, scra
 from boardlab.puzzles.pipes.solve import solutions
 from boardlab.store import pipes as pipe_store
 from boardlab.web.app import create_app
-from tests.web.conftest import serving
+from tests.web.conftest import screenshots, serving
 
 # A 3x4 level with two solutions (codes OJIPIOCJ and OJIKOOCJ).
 SQUARE = "IO LP LI LN\nLJ LI LO LC\nID LK LO IJ\n"
@@ -190,10 +189,7 @@ def server(tmp_path_factory) -> Iterator[str]:
 
 @pytest.fixture
 def shots(tmp_path) -> Path:
-    root = os.environ.get("BOARDLAB_ARTIFACTS")
-    folder = Path(root) / "pipes" if root else tmp_path / "pipes"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    return screenshots(tmp_path, "pipes")
 
 
 def test_solving_a_level_by_clicking_segments(browser, server, shots):

@@ -10,7 +10,6 @@ the page.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,7 @@ from boardlab.puzzles.polyomino.generator import generate_levels
 from boardlab.puzzles.polyomino.pack import Pack
 from boardlab.puzzles.polyomino.shapes import Shape
 from boardlab.web.triplex import export_html
-from tests.web.conftest import CHROMIUM, drag
+from tests.web.conftest import CHROMIUM, drag, screenshots
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
                                 reason="no Chromium at /usr/bin/chromium to drive headless")
@@ -76,9 +75,7 @@ def game(tmp_path_factory):
 
 @pytest.fixture
 def artifacts(tmp_path) -> Path:
-    folder = Path(os.environ.get("BOARDLAB_ARTIFACTS") or tmp_path) / "triplex"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    return screenshots(tmp_path, "triplex")
 
 
 def test_solve_level_1_by_dragging_reload_and_russian(game, artifacts):
