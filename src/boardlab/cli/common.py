@@ -116,6 +116,20 @@ def progress(*columns: str | ProgressColumn) -> Iterator[Progress]:
         yield bar
 
 
+@contextmanager
+def working(description: str) -> Iterator[None]:
+    """A spinner with the elapsed time on stderr while work without steps to count runs
+    (a bot thinking, one compiled search), on a terminal only."""
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    with Progress(SpinnerColumn(), TextColumn(description), TimeElapsedColumn(),
+                  console=console, transient=True, disable=not console.is_terminal) as bar:
+        bar.add_task(description, total=None)
+        yield
+
+
 def echo_json(data: Any) -> None:
     """Print ``data`` as indented JSON."""
     typer.echo(json.dumps(data, indent=2, ensure_ascii=False))

@@ -9,7 +9,6 @@ exit status 2.
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from collections.abc import Sequence
@@ -19,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 import boardlab
-from boardlab.cli.common import MAX_SEED, new_app, progress
+from boardlab.cli.common import MAX_SEED, echo_json, new_app, progress, working
 from boardlab.cli.common import edge as _edge
 from boardlab.core.game import Game, State
 from boardlab.core.registry import game_class, names
@@ -153,10 +152,6 @@ def _make_bots(kinds: dict[int, str], seed: int | None, depth: int | None,
             for seat, kind in kinds.items()}
 
 
-def _echo_json(data: Any) -> None:
-    typer.echo(json.dumps(data, indent=2))
-
-
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"boardlab {boardlab.__version__}")
@@ -184,7 +179,7 @@ def games(as_json: JsonFlag = False) -> None:
                          "players": list(cls.player_names),
                          "options": [o.describe() for o in cls.option_schema]})
         if as_json:
-            _echo_json(rows)
+            echo_json(rows)
             return
         from rich.console import Console
         from rich.table import Table
@@ -213,8 +208,8 @@ def rules(game: GameName, option: OptionList = None, as_json: JsonFlag = False) 
         loaded = _load(game, option)
         rules_markdown = rst_to_markdown(loaded.rules)
         if as_json:
-            _echo_json({**loaded.info(), "rules": rules_markdown,
-                        "rules_source": loaded.rules})
+            echo_json({**loaded.info(), "rules": rules_markdown,
+                       "rules_source": loaded.rules})
             return
         from rich.console import Console
         from rich.markdown import Markdown
@@ -283,9 +278,9 @@ def perft(
                 interrupted = True
         seconds = time.perf_counter() - started
         if as_json:
-            _echo_json({"game": loaded.name, "options": dict(loaded.options), "depth": depth,
-                        "nodes": nodes, "complete": not interrupted,
-                        "seconds": round(seconds, 6)})
+            echo_json({"game": loaded.name, "options": dict(loaded.options), "depth": depth,
+                       "nodes": nodes, "complete": not interrupted,
+                       "seconds": round(seconds, 6)})
         else:
             total = sum(nodes)
             rate = f", {total / seconds:,.0f} nodes/s" if seconds > 0 and total else ""
@@ -363,7 +358,8 @@ def play(
                     typer.echo("game abandoned")
                     return
             else:
-                move = bot.choose(state)
+                with working(f"{names_[player]} ({bot.name}) is thinking"):
+                    move = bot.choose(state)
                 typer.echo(f"{names_[player]} ({bot.name}) plays {move.notation}")
             state = state.play(move)
             typer.echo(state.render())
@@ -402,7 +398,7 @@ def replay(
                 "legal_moves": legal, "terminal": outcome is not None}
             if outcome is not None:
                 data["returns"] = [_number(r) for r in outcome]
-            _echo_json(data)
+            echo_json(data)
             return
         typer.echo(f"position: {state}")
         typer.echo(state.render())
@@ -466,7 +462,7 @@ def arena(
             result = run_arena(loaded, first, second, games_,
                                on_game=lambda _i, record: played(bar, task, record))
         if as_json:
-            _echo_json(_arena_json(result))
+            echo_json(_arena_json(result))
             return
         low, high = result.interval
         typer.echo(f"{result.game}: {result.bot1} vs {result.bot2}, {len(result.games)} games, "
@@ -537,13 +533,13 @@ def solve(
                 progress=lambda done, total, nodes: update(bar, task, done, total, nodes))
         rate = report.nodes / report.seconds if report.seconds > 0 else 0.0
         if as_json:
-            _echo_json({"game": loaded.name, "options": dict(loaded.options),
-                        "position": str(state), "value": str(report.value),
-                        "verdict": report.verdict,
-                        "best_move": report.best.notation if report.best else None,
-                        "moves": [{"move": m.notation, "value": str(v)}
-                                  for m, v in report.moves] if all_moves else [],
-                        "nodes": report.nodes, "seconds": round(report.seconds, 3)})
+            echo_json({"game": loaded.name, "options": dict(loaded.options),
+                       "position": str(state), "value": str(report.value),
+                       "verdict": report.verdict,
+                       "best_move": report.best.notation if report.best else None,
+                       "moves": [{"move": m.notation, "value": str(v)}
+                                 for m, v in report.moves] if all_moves else [],
+                       "nodes": report.nodes, "seconds": round(report.seconds, 3)})
             return
         names_ = loaded.player_names
         typer.echo(f"{loaded.name} {' '.join(_split_moves(moves)) or str(state)}")

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from boardlab.cli.common import MAX_SEED, echo_json, edge, new_app, progress
+from boardlab.cli.common import MAX_SEED, echo_json, edge, new_app, progress, working
 from boardlab.files import check_output, decode, read_text, write_atomic
 
 if TYPE_CHECKING:
@@ -100,7 +100,8 @@ def count_command(
     with edge():
         grid = read_level(level)
         started = time.perf_counter()
-        count = count_level(grid)
+        with working(f"counting the solutions of the {grid.rows}x{grid.cols} level"):
+            count = count_level(grid)
         seconds = time.perf_counter() - started
         if as_json:
             echo_json({"rows": grid.rows, "cols": grid.cols, "count": count,

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from boardlab.cli.common import MAX_SEED, echo_json, edge, new_app
+from boardlab.cli.common import MAX_SEED, echo_json, edge, new_app, working
 from boardlab.errors import NotationError, PuzzleError
 from boardlab.files import check_output, read_text
 from boardlab.puzzles.polyomino.shapes import CUSTOM, PIECE_SETS, piece_set
@@ -237,7 +237,8 @@ def solve_command(
 
         puzzle = _read_source(source, level, code)
         region = Region.rectangle(puzzle.width, puzzle.height)
-        result = solve_tiling(region, _puzzle_kinds(puzzle), limit=limit)
+        with working(f"solving the {puzzle.width}x{puzzle.height} level"):
+            result = solve_tiling(region, _puzzle_kinds(puzzle), limit=limit)
         grids = [_letters(t.grid()) for t in result.solutions]
         if as_json:
             echo_json({"width": puzzle.width, "height": puzzle.height, "count": result.count,
