@@ -118,14 +118,12 @@ def progress(*columns: str | ProgressColumn) -> Iterator[Progress]:
 
 @contextmanager
 def working(description: str) -> Iterator[None]:
-    """A spinner with the elapsed time on stderr while work without steps to count runs
-    (a bot thinking, one compiled search), on a terminal only."""
-    from rich.console import Console
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+    """A spinner with the elapsed time while work without steps to count runs (a bot
+    thinking, one compiled search), as :func:`progress` shows it."""
+    from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    console = Console(stderr=True)
-    with Progress(SpinnerColumn(), TextColumn(description), TimeElapsedColumn(),
-                  console=console, transient=True, disable=not console.is_terminal) as bar:
+    with progress(SpinnerColumn(), TextColumn("{task.description}", markup=False),
+                  TimeElapsedColumn()) as bar:
         bar.add_task(description, total=None)
         yield
 

@@ -149,10 +149,10 @@ def generate(
         master = master or out.with_name(out.name.removesuffix(".json") + ".master.json")
         checkpoint = checkpoint or out.with_name(out.name + ".checkpoint.jsonl")
         # Every output is checked before hours of work, not after.
-        for path in (out, master, checkpoint, *([plot] if plot is not None else [])):
+        outputs = [out, master, checkpoint, *([plot] if plot is not None else [])]
+        for path in outputs:
             check_output(path)
-        if len({out.resolve(), master.resolve(), checkpoint.resolve(),
-                *([plot.resolve()] if plot is not None else [])}) < 3 + (plot is not None):
+        if len({path.resolve() for path in outputs}) < len(outputs):
             raise PuzzleError("--out, --master, --checkpoint and --plot must be different "
                               "files")
         timeline: list[TimelinePoint] = []
