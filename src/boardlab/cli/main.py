@@ -221,18 +221,22 @@ def rules(game: GameName, option: OptionList = None, as_json: JsonFlag = False) 
             console.print(Text(f"source: {loaded.source}"))
         console.print(Text(f"players: {', '.join(loaded.player_names)}"))
         if loaded.option_schema:
-            console.print(Text("options:"))
+            from rich.table import Table
+
+            table = Table(title="options", title_justify="left", show_lines=False)
+            for column in ("option", "value", "allowed", "meaning"):
+                table.add_column(column, overflow="fold")
             for o in loaded.option_schema:
                 facts = [o.type.__name__, f"default {o.default!r}"]
                 if o.choices is not None:
-                    facts.append("one of " + ", ".join(map(str, o.choices)))
+                    facts.append("one of " + ", ".join(repr(c) for c in o.choices))
                 if o.minimum is not None:
                     facts.append(f">= {o.minimum}")
                 if o.maximum is not None:
                     facts.append(f"<= {o.maximum}")
-                help_text = f"  {o.help}" if o.help else ""
-                console.print(Text(f"  {o.name} = {loaded.options[o.name]!r}{help_text} "
-                                   f"[{', '.join(facts)}]"))
+                table.add_row(Text(o.name), Text(repr(loaded.options[o.name])),
+                              Text("; ".join(facts)), Text(o.help))
+            console.print(table)
         else:
             console.print(Text("options: none"))
         console.print()
