@@ -54,6 +54,19 @@ def test_rules():
     assert "Wikipedia" in result.stdout
 
 
+def test_rules_are_formatted_not_raw_markup():
+    result = run("rules", "quantum-morris")
+    assert result.exit_code == 0
+    text = result.stdout
+    assert "``" not in text and ":mod:`" not in text and "-------" not in text
+    assert "Rules (Dagaz's, the defaults)" in text      # a section heading
+    assert "axiom-tmm-4" in text and "complete" in text  # the presets' table
+    data = json.loads(run("rules", "quantum-morris", "--json").stdout)
+    assert "### Rules (Dagaz's, the defaults)" not in data["rules"]
+    assert "## Rules (Dagaz's, the defaults)" in data["rules"]
+    assert "``" in data["rules_source"]
+
+
 def test_rules_json():
     data = json.loads(run("rules", "tic-tac-toe", "--json").stdout)
     assert data["name"] == "tic-tac-toe" and data["rules"]
