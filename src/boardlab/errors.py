@@ -97,3 +97,16 @@ class FileError(BoardlabError):
     def __init__(self, message: str, *, path: str | None = None):
         self.path = path
         super().__init__(message)
+
+
+class ZrfError(BoardlabError, ValueError):
+    """A rule file (ZRF) cannot be read or uses a construct boardlab does not support.
+
+    ``file``, ``line`` and ``column`` (1-based) say where; the message starts with them.
+    """
+
+    def __init__(self, message: str, *, file: str | None = None, line: int | None = None,
+                 column: int | None = None):
+        self.file, self.line, self.column = file, line, column
+        where = ":".join(str(part) for part in (file, line, column) if part is not None)
+        super().__init__(f"{where}: {message}" if where else message)

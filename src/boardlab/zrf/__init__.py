@@ -1,0 +1,1 @@
+"""Zillions of Games rule files (ZRF): read, compile onto the move language, play."""

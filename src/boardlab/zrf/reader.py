@@ -1,0 +1,276 @@
+"""Reading ZRF text: tokens, s-expressions and macros, every node knowing where it came from.
+
+A Zillions rule file is a sequence of s-expressions: parenthesised lists of symbols,
+numbers and double-quoted strings, with ``;`` comments to the end of a line. Strings may
+span lines and hold backslashes literally (``"Audio\\Pickup.wav"``). Files written on
+Windows may be in cp1252 rather than UTF-8; both are read.
+
+Macros: ``(define NAME body...)`` defines NAME from that point of the file on (a later
+definition replaces an earlier one, as in Zillions); ``(NAME arg...)`` is replaced by the
+body forms with ``$1``, ``$2``, ... replaced by the arguments, spliced into the enclosing
+list, and a bare ``NAME`` is replaced the same way with no arguments. Expansion is
+repeated on the result, up to a depth that catches a macro calling itself.
+
+Every node carries its :class:`Where` (file, line, column), and a node made by a macro
+also the place of the call, so an error names both.
+
+>>> forms = expand(parse('(define step ($1 (verify empty?) add))\\n(moves (step n))', "t.zrf"))
+>>> print(forms[0])
+(moves (n (verify empty?) add))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+
+from boardlab.errors import ZrfError
+
+#: Deepest nesting of macro calls: far beyond any real file, and a stop for a macro that
+#: calls itself.
+MAX_EXPANSION_DEPTH = 64
+#: The most nodes an expanded file may have (a bound on memory for hostile input).
+MAX_NODES = 5_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """A place in a file: 1-based line and column; ``via`` is the macro call that made
+    the node, when a macro did."""
+
+    file: str
+    line: int
+    column: int
+    via: Where | None = None
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+    def error(self, message: str) -> ZrfError:
+        """A :class:`ZrfError` at this place (naming the macro call, if any)."""
+        if self.via is not None:
+            message = f"{message} (in a macro used at line {self.via.line}, column " \
+                      f"{self.via.column})"
+        return ZrfError(message, file=self.file, line=self.line, column=self.column)
+
+
+@dataclass(frozen=True, slots=True)
+class Atom:
+    """A symbol, number or string (``quoted``); symbols keep their case."""
+
+    text: str
+    where: Where
+    quoted: bool = False
+
+    def __str__(self) -> str:
+        return f'"{self.text}"' if self.quoted else self.text
+
+    @property
+    def symbol(self) -> str | None:
+        """The text of a symbol (``None`` for a string)."""
+        return None if self.quoted else self.text
+
+
+@dataclass(frozen=True, slots=True)
+class SList:
+    """A parenthesised list."""
+
+    items: tuple[Node, ...]
+    where: Where
+
+    def __str__(self) -> str:
+        return "(" + " ".join(str(i) for i in self.items) + ")"
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, index: int) -> Node:
+        return self.items[index]
+
+    def __iter__(self) -> Iterator[Node]:
+        return iter(self.items)
+
+    @property
+    def head(self) -> str | None:
+        """The symbol the list starts with, or ``None``."""
+        if self.items and isinstance(self.items[0], Atom):
+            return self.items[0].symbol
+        return None
+
+    @property
+    def rest(self) -> tuple[Node, ...]:
+        """The items after the head."""
+        return self.items[1:]
+
+
+Node = Atom | SList
+
+
+def decode(data: bytes) -> str:
+    """The text of a rule file: UTF-8 (a byte order mark dropped), else cp1252, the
+    encoding of Zillions' Windows files (every byte decodes)."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", errors="replace")
+
+
+def _tokens(text: str, file: str) -> Iterator[tuple[str, str, int, int]]:
+    """``(kind, text, line, column)`` with kind ``(``, ``)``, ``sym`` or ``str``."""
+    i, n = 0, len(text)
+    line, line_start = 1, 0
+    while i < n:
+        ch = text[i]
+        if ch == "\n":
+            line += 1
+            line_start = i + 1
+            i += 1
+        elif ch in " \t\r\f\v":
+            i += 1
+        elif ch == ";":
+            while i < n and text[i] != "\n":
+                i += 1
+        elif ch in "()":
+            yield ch, ch, line, i - line_start + 1
+            i += 1
+        elif ch == '"':
+            start_line, start_column = line, i - line_start + 1
+            j = i + 1
+            while j < n and text[j] != '"':
+                if text[j] == "\n":
+                    line += 1
+                    line_start = j + 1
+                j += 1
+            if j >= n:
+                raise ZrfError("unterminated string: this '\"' is never closed",
+                               file=file, line=start_line, column=start_column)
+            yield "str", text[i + 1:j], start_line, start_column
+            i = j + 1
+        else:
+            j = i
+            while j < n and text[j] not in ' \t\r\n\f\v()";':
+                j += 1
+            yield "sym", text[i:j], line, i - line_start + 1
+            i = j
+
+
+def parse(text: str, file: str = "<zrf>") -> list[Node]:
+    """The top-level forms of ``text``; :class:`ZrfError` names the place of an unbalanced
+    parenthesis or an unterminated string."""
+    stack: list[tuple[list[Node], Where]] = []
+    top: list[Node] = []
+    for count, (kind, token, line, column) in enumerate(_tokens(text, file), start=1):
+        if count > MAX_NODES:
+            raise ZrfError(f"more than {MAX_NODES:,} tokens", file=file, line=line,
+                           column=column)
+        where = Where(file, line, column)
+        if kind == "(":
+            stack.append(([], where))
+        elif kind == ")":
+            if not stack:
+                raise ZrfError("unbalanced parenthesis: this ')' closes nothing", file=file,
+                               line=line, column=column)
+            items, opened = stack.pop()
+            node = SList(tuple(items), opened)
+            (stack[-1][0] if stack else top).append(node)
+        else:
+            atom = Atom(token, where, quoted=kind == "str")
+            (stack[-1][0] if stack else top).append(atom)
+    if stack:
+        opened = stack[-1][1]
+        raise opened.error("unbalanced parenthesis: this '(' is never closed")
+    return top
+
+
+@dataclass(frozen=True, slots=True)
+class Macro:
+    """A ``define``: its name, body forms and where it was defined."""
+
+    name: str
+    body: tuple[Node, ...]
+    where: Where
+
+
+def _is_define(node: Node) -> bool:
+    return isinstance(node, SList) and node.head == "define"
+
+
+def _macro_of(node: SList) -> Macro:
+    if len(node) < 2 or not isinstance(node[1], Atom) or node[1].quoted:
+        raise node.where.error("define needs a name: (define NAME body...)")
+    return Macro(node[1].text, node.items[2:], node.where)
+
+
+class _Expander:
+    def __init__(self) -> None:
+        self.macros: dict[str, Macro] = {}
+        self.nodes = 0
+
+    def count(self, where: Where) -> None:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise where.error(f"the expanded file has more than {MAX_NODES:,} nodes")
+
+    def forms(self, nodes: Sequence[Node], depth: int) -> list[Node]:
+        """Expand a sequence of sibling forms, applying defines as they come."""
+        out: list[Node] = []
+        for node in nodes:
+            if _is_define(node):
+                macro = _macro_of(node)  # type: ignore[arg-type]
+                self.macros[macro.name] = macro
+                continue
+            out.extend(self.node(node, depth))
+        return out
+
+    def node(self, node: Node, depth: int) -> list[Node]:
+        """The forms ``node`` becomes (a macro call may become several, or none)."""
+        self.count(node.where)
+        if isinstance(node, Atom):
+            macro = None if node.quoted else self.macros.get(node.text)
+            if macro is None:
+                return [node]
+            return self.call(macro, (), node.where, depth)
+        head = node.head
+        macro = self.macros.get(head) if head is not None else None
+        if macro is not None:
+            return self.call(macro, node.rest, node.where, depth)
+        return [SList(tuple(self.forms(node.items, depth)), node.where)]
+
+    def call(self, macro: Macro, args: Sequence[Node], where: Where,
+             depth: int) -> list[Node]:
+        if depth >= MAX_EXPANSION_DEPTH:
+            raise where.error(f"macro {macro.name!r} expands more than "
+                              f"{MAX_EXPANSION_DEPTH} levels deep (does it call itself?)")
+        body = [_substitute(form, args, where, macro) for form in macro.body]
+        return self.forms(body, depth + 1)
+
+
+def _substitute(node: Node, args: Sequence[Node], call: Where, macro: Macro) -> Node:
+    """``node`` of a macro body with ``$n`` replaced by the n-th argument."""
+    if isinstance(node, Atom):
+        text = node.text
+        if not node.quoted and text.startswith("$") and text[1:].isdigit():
+            index = int(text[1:])
+            if not 1 <= index <= len(args):
+                raise node.where.error(
+                    f"macro {macro.name!r} uses {text} but was given {len(args)} "
+                    f"argument{'s' if len(args) != 1 else ''} at line {call.line}, "
+                    f"column {call.column}")
+            return args[index - 1]
+        return replace(node, where=_via(node.where, call))
+    return SList(tuple(_substitute(i, args, call, macro) for i in node.items),
+                 _via(node.where, call))
+
+
+def _via(where: Where, call: Where) -> Where:
+    return where if where.via is not None else replace(where, via=call)
+
+
+def expand(forms: Sequence[Node]) -> list[Node]:
+    """The forms with every ``define`` applied and removed and every macro call expanded."""
+    return _Expander().forms(forms, 0)
+
+
+def read(text: str, file: str = "<zrf>") -> list[Node]:
+    """Parse and expand a rule file's text."""
+    return expand(parse(text, file))
