@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from boardlab.errors import ZrfError
-from boardlab.zrf.reader import MAX_EXPANSION_DEPTH, Atom, SList, decode, parse, read
+from boardlab.zrf.reader import MAX_EXPANSION_DEPTH, Atom, SList, decode, load, parse, read
 
 #: The 339 Dagaz rule files (MIT licence, see its LICENSE.txt), kept as test data.
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "zrf"
@@ -56,6 +56,29 @@ def test_macros_substitute_splice_and_redefine():
     assert str(second) == "(moves (w add))"
 
 
+def test_pasted_arguments_in_symbols_and_strings():
+    (piece,) = read('(define T (piece (name $1$2) (image You "images/$1.bmp")))\n(T Tile 7)')
+    assert str(piece) == '(piece (name Tile7) (image You "images/Tile.bmp"))'
+    with pytest.raises(ZrfError, match=r"pastes \$1 into 'x\$1', but the argument is a list"):
+        read("(define T (name x$1))\n(T (a b))")
+
+
+def test_includes_are_resolved_beside_the_file(tmp_path):
+    (tmp_path / "lib.zrf").write_text("(define step ($1 add))\n")
+    main = tmp_path / "game.zrf"
+    main.write_text('(include "lib.zrf")\n(moves (step n))\n')
+    assert [str(f) for f in load(main, "game.zrf")] == ["(moves (n add))"]
+    main.write_text('(include "../elsewhere.zrf")\n')
+    with pytest.raises(ZrfError, match="game.zrf:1:1: include '../elsewhere.zrf' points "
+                                       "outside the rule file's folder"):
+        load(main, "game.zrf")
+    main.write_text('(include "missing.zrf")\n')
+    with pytest.raises(ZrfError, match="include 'missing.zrf': .*missing.zrf: no such file"):
+        load(main, "game.zrf")
+    with pytest.raises(ZrfError, match="include needs the rule file's folder"):
+        read('(include "lib.zrf")')
+
+
 def test_macro_nodes_remember_the_call():
     text = "(define step\n ($1 (verify empty?) add))\n(moves\n (step n))"
     (moves,) = read(text, "m.zrf")
@@ -88,7 +111,7 @@ def test_the_corpus_reads():
     files = sorted(CORPUS.rglob("*.zrf"))
     for path in files:
         try:
-            read(decode(path.read_bytes()), str(path.relative_to(CORPUS)))
+            load(path, str(path.relative_to(CORPUS)))
         except ZrfError as e:
             failed[str(path.relative_to(CORPUS))] = str(e)
     assert len(files) == 339

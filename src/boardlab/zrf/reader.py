@@ -8,8 +8,11 @@ Windows may be in cp1252 rather than UTF-8; both are read.
 Macros: ``(define NAME body...)`` defines NAME from that point of the file on (a later
 definition replaces an earlier one, as in Zillions); ``(NAME arg...)`` is replaced by the
 body forms with ``$1``, ``$2``, ... replaced by the arguments, spliced into the enclosing
-list, and a bare ``NAME`` is replaced the same way with no arguments. Expansion is
-repeated on the result, up to a depth that catches a macro calling itself.
+list, and a bare ``NAME`` is replaced the same way with no arguments. ``$n`` pasted into
+a longer symbol or a string (``$1$2``, ``"images/$1.bmp"``) is replaced by the
+argument's text. Expansion is repeated on the result, up to a depth that catches a macro
+calling itself. ``(include "FILE")`` inserts another file's forms (a macro library);
+:func:`load` resolves it beside the including file.
 
 Every node carries its :class:`Where` (file, line, column), and a node made by a macro
 also the place of the call, so an error names both.
@@ -21,8 +24,10 @@ also the place of the call, so an error names both.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path, PurePosixPath
 
 from boardlab.errors import ZrfError
 
@@ -31,6 +36,10 @@ from boardlab.errors import ZrfError
 MAX_EXPANSION_DEPTH = 64
 #: The most nodes an expanded file may have (a bound on memory for hostile input).
 MAX_NODES = 5_000_000
+#: Deepest chain of includes.
+MAX_INCLUDE_DEPTH = 8
+
+_PASTED = re.compile(r"\$(\d+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,16 +259,28 @@ def _substitute(node: Node, args: Sequence[Node], call: Where, macro: Macro) -> 
     if isinstance(node, Atom):
         text = node.text
         if not node.quoted and text.startswith("$") and text[1:].isdigit():
-            index = int(text[1:])
-            if not 1 <= index <= len(args):
-                raise node.where.error(
-                    f"macro {macro.name!r} uses {text} but was given {len(args)} "
-                    f"argument{'s' if len(args) != 1 else ''} at line {call.line}, "
-                    f"column {call.column}")
-            return args[index - 1]
-        return replace(node, where=_via(node.where, call))
+            return _argument(node, int(text[1:]), args, call, macro)
+        if "$" in text:
+            def pasted(match: re.Match[str]) -> str:
+                arg = _argument(node, int(match[1]), args, call, macro)
+                if not isinstance(arg, Atom):
+                    raise node.where.error(f"macro {macro.name!r} pastes ${match[1]} into "
+                                           f"{text!r}, but the argument is a list")
+                return arg.text
+            text = _PASTED.sub(pasted, text)
+        return Atom(text, _via(node.where, call), node.quoted)
     return SList(tuple(_substitute(i, args, call, macro) for i in node.items),
                  _via(node.where, call))
+
+
+def _argument(node: Atom, index: int, args: Sequence[Node], call: Where,
+              macro: Macro) -> Node:
+    if not 1 <= index <= len(args):
+        raise node.where.error(
+            f"macro {macro.name!r} uses ${index} but was given {len(args)} "
+            f"argument{'s' if len(args) != 1 else ''} at line {call.line}, "
+            f"column {call.column}")
+    return args[index - 1]
 
 
 def _via(where: Where, call: Where) -> Where:
@@ -272,5 +293,46 @@ def expand(forms: Sequence[Node]) -> list[Node]:
 
 
 def read(text: str, file: str = "<zrf>") -> list[Node]:
-    """Parse and expand a rule file's text."""
-    return expand(parse(text, file))
+    """Parse and expand a rule file's text (an ``include`` is an error: use :func:`load`)."""
+    return expand(_includes(parse(text, file), None, 0))
+
+
+def load(path: str | Path, name: str | None = None) -> list[Node]:
+    """Read, include and expand the rule file at ``path``; nodes name it ``name`` (by
+    default the path as given). Included files must lie in the including file's folder
+    or below it."""
+    from boardlab.files import read_bytes
+
+    path = Path(path)
+    text = decode(read_bytes(path))
+    return expand(_includes(parse(text, name or str(path)), path, 0))
+
+
+def _includes(forms: list[Node], path: Path | None, depth: int) -> list[Node]:
+    """``forms`` with every top-level ``(include "FILE")`` replaced by that file's forms."""
+    from boardlab.errors import FileError
+    from boardlab.files import read_bytes
+
+    out: list[Node] = []
+    for form in forms:
+        if not (isinstance(form, SList) and form.head == "include"):
+            out.append(form)
+            continue
+        if len(form) != 2 or not isinstance(form[1], Atom):
+            raise form.where.error('include needs one file name: (include "FILE")')
+        if path is None:
+            raise form.where.error("include needs the rule file's folder (load the file)")
+        if depth >= MAX_INCLUDE_DEPTH:
+            raise form.where.error(f"includes nested more than {MAX_INCLUDE_DEPTH} deep")
+        folder = path.resolve().parent
+        target = (folder / form[1].text).resolve()
+        if not target.is_relative_to(folder):
+            raise form.where.error(f"include {form[1].text!r} points outside the rule "
+                                   "file's folder")
+        try:
+            text = decode(read_bytes(target))
+        except FileError as e:
+            raise form.where.error(f"include {form[1].text!r}: {e}") from None
+        shown = str(PurePosixPath(form.where.file).parent / form[1].text)
+        out.extend(_includes(parse(text, shown), target, depth + 1))
+    return out
