@@ -5,10 +5,12 @@ numbers and double-quoted strings, with ``;`` comments to the end of a line. Str
 span lines and hold backslashes literally (``"Audio\\Pickup.wav"``). Files written on
 Windows may be in cp1252 rather than UTF-8; both are read.
 
-Macros: ``(define NAME body...)`` defines NAME from that point of the file on (a later
-definition replaces an earlier one, as in Zillions); ``(NAME arg...)`` is replaced by the
-body forms with ``$1``, ``$2``, ... replaced by the arguments, spliced into the enclosing
-list, and a bare ``NAME`` is replaced the same way with no arguments. ``$n`` pasted into
+Macros: ``(define NAME body...)`` anywhere at the top of the file (or of an included
+one) defines NAME for the whole file; when a name is defined twice the later definition
+wins, as Zillions allows. ``(NAME arg...)`` is replaced by the body forms with ``$1``,
+``$2``, ... replaced by the arguments, spliced into the enclosing list; a macro name that
+is not at the head of a list is plain data (Dagaz's rule, which the corpus relies on:
+``other-games/filler.zrf`` passes such a name as an argument). ``$n`` pasted into
 a longer symbol or a string (``$1$2``, ``"images/$1.bmp"``) is replaced by the
 argument's text. Expansion is repeated on the result, up to a depth that catches a macro
 calling itself. ``(include "FILE")`` inserts another file's forms (a macro library);
@@ -211,8 +213,8 @@ def _macro_of(node: SList) -> Macro:
 
 
 class _Expander:
-    def __init__(self) -> None:
-        self.macros: dict[str, Macro] = {}
+    def __init__(self, macros: dict[str, Macro]) -> None:
+        self.macros = macros
         self.nodes = 0
 
     def count(self, where: Where) -> None:
@@ -221,13 +223,9 @@ class _Expander:
             raise where.error(f"the expanded file has more than {MAX_NODES:,} nodes")
 
     def forms(self, nodes: Sequence[Node], depth: int) -> list[Node]:
-        """Expand a sequence of sibling forms, applying defines as they come."""
+        """Expand a sequence of sibling forms."""
         out: list[Node] = []
         for node in nodes:
-            if _is_define(node):
-                macro = _macro_of(node)  # type: ignore[arg-type]
-                self.macros[macro.name] = macro
-                continue
             out.extend(self.node(node, depth))
         return out
 
@@ -235,10 +233,7 @@ class _Expander:
         """The forms ``node`` becomes (a macro call may become several, or none)."""
         self.count(node.where)
         if isinstance(node, Atom):
-            macro = None if node.quoted else self.macros.get(node.text)
-            if macro is None:
-                return [node]
-            return self.call(macro, (), node.where, depth)
+            return [node]
         head = node.head
         macro = self.macros.get(head) if head is not None else None
         if macro is not None:
@@ -289,7 +284,15 @@ def _via(where: Where, call: Where) -> Where:
 
 def expand(forms: Sequence[Node]) -> list[Node]:
     """The forms with every ``define`` applied and removed and every macro call expanded."""
-    return _Expander().forms(forms, 0)
+    macros: dict[str, Macro] = {}
+    rest: list[Node] = []
+    for form in forms:
+        if _is_define(form):
+            macro = _macro_of(form)  # type: ignore[arg-type]
+            macros[macro.name] = macro
+        else:
+            rest.append(form)
+    return _Expander(macros).forms(rest, 0)
 
 
 def read(text: str, file: str = "<zrf>") -> list[Node]:
