@@ -31,7 +31,7 @@ extensions = [
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "screenshots"]
+exclude_patterns = ["_build", "screenshots", "zrf-notes"]
 
 # Every cross-reference must resolve (-n). References to other projects' objects cannot
 # be checked offline (no intersphinx inventories), so only those are let through.
