@@ -32,13 +32,21 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True, order=True)
 class Piece:
-    """A piece: its owner (player index) and its type name."""
+    """A piece: its owner (player index), its type name and the names of its attributes
+    that are true (ZRF ``attribute``; they travel with the piece)."""
 
     owner: int
     kind: str = "man"
+    attributes: frozenset[str] = frozenset()
 
     def __str__(self) -> str:
         return f"{self.owner}:{self.kind}"
+
+    def with_attributes(self, values: dict[str, bool]) -> Piece:
+        """The piece with the attributes in ``values`` set or cleared."""
+        on = {name for name, value in values.items() if value}
+        off = {name for name, value in values.items() if not value}
+        return Piece(self.owner, self.kind, (self.attributes - off) | on)
 
 
 @dataclass(frozen=True, slots=True)

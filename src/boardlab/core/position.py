@@ -79,6 +79,17 @@ class PieceGame(Game):
         """Notation of a generated move: the generic action notation by default."""
         return format_actions(actions, self.board, self.piece_names)
 
+    def chain_notation(self, state: PieceState, steps: tuple[tuple, ...]) -> str:
+        """Notation of a move made of partial steps (ZRF ``add-partial``): by default each
+        step's generic notation, separated by ``;``."""
+        return "; ".join(format_actions(step, self.board, self.piece_names) for step in steps)
+
+    @property
+    def neutral_players(self) -> frozenset[int]:
+        """Players who own pieces but never move (ZRF: listed in ``players``, absent
+        from the turn order); none by default."""
+        return frozenset()
+
     # --- derived, cached per game instance -------------------------------------------
     @cached_property
     def board(self) -> Board:
@@ -177,7 +188,8 @@ def _grid_shape(board: Board) -> tuple[int, int] | None:
 class PieceState(State):
     """Pieces on the cells of a :class:`PieceGame`'s board, reserves, side to move, ply."""
 
-    __slots__ = ("game", "cells", "_to_move", "reserves", "ply", "_history", "_key", "_cache")
+    __slots__ = ("game", "cells", "_to_move", "reserves", "ply", "_history", "_key", "_cache",
+                 "last_from", "last_to")
 
     def __init__(self, game: PieceGame, cells: list[Piece | None], to_move: int,
                  reserves: dict[Piece, int], ply: int):
@@ -188,6 +200,10 @@ class PieceState(State):
         self.ply = ply
         self._history: list[tuple[Any, ...]] = []
         self._cache: dict[str, Any] = {}
+        #: Where the last move (or partial step) started and ended (ZRF ``last-from?``,
+        #: ``last-to?``): its last shift, or its last drop; None before any.
+        self.last_from: int | None = None
+        self.last_to: int | None = None
         self._key = self._full_key()
 
     # --- hashing ----------------------------------------------------------------------
@@ -234,6 +250,22 @@ class PieceState(State):
         return self._cache["outcome"]
 
     def apply(self, move: Move) -> None:
+        key = self._play(move.actions)
+        self.ply += 1
+        nxt = self.game.next_player(self, move)
+        base = self.game.board.size * len(self.game.piece_list)
+        self._key = key ^ self.game._zobrist[base + self._to_move] ^ \
+            self.game._zobrist[base + nxt]
+        self._to_move = nxt
+
+    def apply_step(self, actions: tuple) -> None:
+        """Play the actions of a partial step: the board changes, the side to move and
+        the ply stay (:meth:`undo` takes it back)."""
+        self._key = self._play(actions, whole=False)
+
+    def _play(self, actions: tuple, whole: bool = True) -> int:
+        """Perform ``actions`` on the board, record how to undo them, and return the new
+        key before the side to move changes."""
         cells = self.cells
         touched: dict[int, Piece | None] = {}
         key = self._key
@@ -249,7 +281,6 @@ class PieceState(State):
                 key ^= self._piece_key(cell, piece)
             cells[cell] = piece
 
-        actions = move.actions
         shifts = [(a.target, cells[a.source], a.source) for a in actions if isinstance(a, Shift)]
         reserve_changes: list[tuple[Piece, int]] = []
         for a in actions:
@@ -259,6 +290,9 @@ class PieceState(State):
             put(source, None)
         for target, piece, _ in shifts:
             put(target, piece)
+        last = (self.last_from, self.last_to)
+        if shifts:
+            self.last_from, self.last_to = shifts[-1][2], shifts[-1][0]
         for a in actions:
             if isinstance(a, Place):
                 put(a.cell, a.piece)
@@ -268,19 +302,17 @@ class PieceState(State):
                     key ^= self._reserve_key(a.piece, count) ^ self._reserve_key(a.piece,
                                                                                  count - 1)
                     self.reserves[a.piece] = count - 1
+                if not shifts:
+                    self.last_from, self.last_to = None, a.cell
             elif isinstance(a, Change):
                 put(a.cell, a.piece)
-        self._history.append((touched, reserve_changes, self._to_move, self._key, self._cache))
-        self._key = key
+        self._history.append((touched, reserve_changes, self._to_move, self._key, self._cache,
+                              last, whole))
         self._cache = {}
-        self.ply += 1
-        nxt = self.game.next_player(self, move)
-        base = self.game.board.size * len(self.game.piece_list)
-        self._key ^= self.game._zobrist[base + self._to_move] ^ self.game._zobrist[base + nxt]
-        self._to_move = nxt
+        return key
 
     def undo(self) -> None:
-        touched, reserve_changes, to_move, key, cache = self._history.pop()
+        touched, reserve_changes, to_move, key, cache, last, whole = self._history.pop()
         for cell, piece in touched.items():
             self.cells[cell] = piece
         for piece, count in reversed(reserve_changes):
@@ -288,7 +320,9 @@ class PieceState(State):
         self._to_move = to_move
         self._key = key
         self._cache = cache
-        self.ply -= 1
+        self.last_from, self.last_to = last
+        if whole:
+            self.ply -= 1
 
     def clone(self) -> PieceState:
         new = type(self).__new__(type(self))
@@ -300,6 +334,7 @@ class PieceState(State):
         new._history = []
         new._key = self._key
         new._cache = dict(self._cache)
+        new.last_from, new.last_to = self.last_from, self.last_to
         return new
 
     def key(self) -> int:

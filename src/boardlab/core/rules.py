@@ -82,6 +82,14 @@ class Cursor:
     direction: str | None = None
     #: The board's link rows as the mover sees them (set by the template).
     links: dict[str, tuple[int, ...]] | None = None
+    #: Where the run started (ZRF ``back`` without a ``mark`` returns there).
+    start: int = OFF
+    #: Flags of positions set in this run (ZRF ``set-position-flag``): (name, cell).
+    position_flags: dict[tuple[str, int], bool] | None = None
+    #: Attribute values to give the pieces on cells after the move: cell -> {name: value}.
+    attributes: dict[int, dict[str, bool]] | None = None
+    #: A dropped piece comes from its owner's reserve (a limited supply).
+    reserve: bool = True
 
     @property
     def board(self):  # noqa: ANN201 - a Board; kept untyped to avoid an import cycle
@@ -117,6 +125,120 @@ def ENEMY(c: Cursor) -> bool:  # noqa: N802
 def ON_BOARD(c: Cursor) -> bool:  # noqa: N802
     """The cursor is on the board (only false after ``Step(d, may_leave=True)``)."""
     return c.pos != OFF
+
+
+def NEUTRAL(c: Cursor) -> bool:  # noqa: N802
+    """The cell holds a piece of a player who never moves (ZRF ``neutral?``)."""
+    p = c.piece()
+    return p is not None and p.owner in c.state.game.neutral_players
+
+
+def LAST_FROM(c: Cursor) -> bool:  # noqa: N802
+    """The cell is where the previous move (or partial step) started (ZRF ``last-from?``)."""
+    return c.pos != OFF and c.pos == c.state.last_from
+
+
+def LAST_TO(c: Cursor) -> bool:  # noqa: N802
+    """The cell is where the previous move (or partial step) ended (ZRF ``last-to?``)."""
+    return c.pos != OFF and c.pos == c.state.last_to
+
+
+def MARKED(c: Cursor) -> bool:  # noqa: N802
+    """The cursor is on the marked cell (ZRF ``marked?``)."""
+    return c.pos != OFF and c.pos == (c.start if c.mark is None else c.mark)
+
+
+def ALWAYS(c: Cursor) -> bool:  # noqa: N802
+    """True (ZRF ``true``)."""
+    return True
+
+
+def NEVER(c: Cursor) -> bool:  # noqa: N802
+    """False (ZRF ``false``)."""
+    return False
+
+
+def at_cell(test: Predicate, cell: int) -> Predicate:
+    """``test`` read at ``cell`` instead of the cursor (ZRF ``(empty? a1)``)."""
+    def check(c: Cursor) -> bool:
+        here = c.pos
+        c.pos = cell
+        try:
+            return test(c)
+        finally:
+            c.pos = here
+    return check
+
+
+def at_step(test: Predicate, direction: str) -> Predicate:
+    """``test`` read one step away in ``direction`` (ZRF ``(enemy? n)``); false off the
+    board, where a predicate has nothing to read."""
+    def check(c: Cursor) -> bool:
+        if c.pos == OFF:
+            return False
+        nxt = _neighbour(c, direction)
+        if nxt < 0:
+            return False
+        here = c.pos
+        c.pos = nxt
+        try:
+            return test(c)
+        finally:
+            c.pos = here
+    return check
+
+
+def position_is(cell: int) -> Predicate:
+    """The cursor is on ``cell`` (ZRF ``(position? a1)``)."""
+    return lambda c: c.pos == cell
+
+
+def on_board_step(direction: str) -> Predicate:
+    """One step in ``direction`` stays on the board (ZRF ``(on-board? n)``)."""
+    return lambda c: c.pos != OFF and _neighbour(c, direction) >= 0
+
+
+def attribute(name: str) -> Predicate:
+    """The cell holds a piece whose attribute ``name`` is true."""
+    return lambda c: (p := c.piece()) is not None and name in p.attributes
+
+
+def position_flag(name: str) -> Predicate:
+    """A flag of the cursor's cell set in this run (ZRF ``position-flag?``)."""
+    return lambda c: bool(c.position_flags and c.position_flags.get((name, c.pos)))
+
+
+def adjacent_to_enemy(c: Cursor) -> bool:
+    """Some neighbour of the cell holds another player's piece (ZRF
+    ``adjacent-to-enemy?``)."""
+    if c.pos == OFF:
+        return False
+    cells = c.state.cells
+    for row in c.board.links:
+        nxt = row[c.pos]
+        if nxt >= 0 and (p := cells[nxt]) is not None and p.owner != c.player:
+            return True
+    return False
+
+
+def attacked(move_type: str | None = None) -> Predicate:
+    """Another player could capture on the cell with a move (of ``move_type``) now (ZRF
+    ``attacked?``): an occupied cell is attacked when a move captures the piece, an
+    empty one when a move of another player could end there."""
+    return lambda c: c.pos != OFF and c.state.game.move_rules.attacked(
+        c.state, c.pos, by=lambda p: p != c.player, move_type=move_type)
+
+
+def defended(move_type: str | None = None) -> Predicate:
+    """Another of the mover's pieces could move onto the cell (ZRF ``defended?``)."""
+    return lambda c: c.pos != OFF and c.state.game.move_rules.attacked(
+        c.state, c.pos, by=lambda p: p == c.player, move_type=move_type, exclude=c.start)
+
+
+def _neighbour(c: Cursor, direction: str) -> int:
+    links = c.links
+    row = links.get(direction) if links is not None else None
+    return c.board.step(c.pos, direction, c.player) if row is None else row[c.pos]
 
 
 def not_(p: Predicate) -> Predicate:
@@ -222,32 +344,104 @@ class While(Instruction):
 
 
 @dataclass(frozen=True, slots=True)
+class Partial:
+    """A move that does not end the turn (ZRF ``add-partial``): after it the same piece,
+    now on ``cell``, goes on with its moves of ``move_type``; :class:`Rules` plays out the
+    chains and offers each as one move."""
+
+    actions: tuple[Action, ...]
+    move_type: str
+    cell: int
+
+
+@dataclass(frozen=True, slots=True)
 class Add(Instruction):
     """Emit the move built so far: the piece in hand goes to the cursor (captured if the
-    cursor is off the board), capturing an enemy standing there; optionally promoted."""
+    cursor is off the board), capturing what stands there; optionally promoted.
+
+    ZRF's order of effects: a ``capture`` queued on the destination removes the piece
+    arriving there; attributes set in the run go to the pieces standing on their cells
+    after the move. ``copy`` (ZRF ``add-copy``) leaves the piece on its cell too.
+    ``partial`` (a move type) makes it ZRF ``add-partial``: a :class:`Partial`.
+    """
 
     promote: str | None = None
+    partial: str | None = None
+    copy: bool = False
 
-    def run(self, c: Cursor, out: list[tuple[Action, ...]]) -> None:
+    def run(self, c: Cursor, out: list) -> None:
         actions = list(c.actions)
+        cell = c.pos
         if c.hand is not None:
             if c.pos == OFF:
-                if c.hand_from is not None:
+                if c.hand_from is not None and not self.copy:
                     actions.append(Capture(c.hand_from))
             else:
                 occupant = c.state.cells[c.pos]
                 vacated = any(isinstance(a, Shift) and a.source == c.pos for a in actions)
-                if occupant is not None and not vacated and c.pos != c.hand_from:
+                doomed = Capture(c.pos) in actions
+                if occupant is not None and not vacated and c.pos != c.hand_from \
+                        and not doomed:
                     actions.append(Capture(c.pos))
-                piece = c.hand if self.promote is None else Piece(c.hand.owner, self.promote)
-                if c.hand_from is None:
-                    actions.append(Place(c.pos, piece, from_reserve=True))
+                piece = c.hand if self.promote is None else Piece(
+                    c.hand.owner, self.promote, c.hand.attributes)
+                if doomed and c.pos != c.hand_from:
+                    # The capture comes after the move: it takes the arriving piece.
+                    if c.hand_from is not None and not self.copy:
+                        actions.append(Capture(c.hand_from))
+                elif c.hand_from is None or self.copy:
+                    actions.append(Place(c.pos, piece, from_reserve=c.hand_from is None
+                                         and c.reserve))
                 else:
                     if c.pos != c.hand_from:
                         actions.append(Shift(c.hand_from, c.pos))
                     if piece != c.hand:
                         actions.append(Change(c.pos, piece))
-        out.append(tuple(actions))
+        if c.attributes:
+            _set_attributes(c, actions)
+        if self.partial is None:
+            out.append(tuple(actions))
+        else:
+            out.append(Partial(tuple(actions), self.partial, cell))
+
+
+def _set_attributes(c: Cursor, actions: list[Action]) -> None:
+    """Give the pieces standing on the cells of ``c.attributes`` after ``actions`` their
+    new attribute values (a Change of the piece there, replacing an earlier one)."""
+    assert c.attributes is not None
+    for cell, values in c.attributes.items():
+        piece = _final_piece(c.state.cells, actions, cell)
+        if piece is None:
+            continue
+        changed = piece.with_attributes(values)
+        if changed == piece:
+            continue
+        for i in range(len(actions) - 1, -1, -1):
+            a = actions[i]
+            if isinstance(a, Change) and a.cell == cell:
+                del actions[i]
+        actions.append(Change(cell, changed))
+
+
+def _final_piece(cells: Sequence[Piece | None], actions: Sequence[Action],
+                 cell: int) -> Piece | None:
+    """The piece on ``cell`` once ``actions`` are applied (simultaneously)."""
+    piece = cells[cell]
+    for a in actions:
+        if isinstance(a, Capture) and a.cell == cell:
+            piece = None
+    for a in actions:
+        if isinstance(a, Shift) and a.source == cell and piece is cells[cell]:
+            piece = None
+    for a in actions:
+        if isinstance(a, Shift) and a.target == cell:
+            piece = cells[a.source]
+        elif isinstance(a, Place) and a.cell == cell:
+            piece = a.piece
+    for a in actions:
+        if isinstance(a, Change) and a.cell == cell:
+            piece = a.piece
+    return piece
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,19 +509,141 @@ class Back(Instruction):
 
     def run(self, c: Cursor, out: list[tuple[Action, ...]]) -> None:
         if c.mark is None:
-            raise BoardError("back without mark")
-        c.pos = c.mark
+            if c.start == OFF:
+                raise BoardError("back without mark")
+            c.pos = c.start  # ZRF: back without a mark returns to the move's start
+        else:
+            c.pos = c.mark
 
 
 @dataclass(frozen=True, slots=True)
 class SetFlag(Instruction):
-    """Set a flag of this run (ZRF ``set-flag``)."""
+    """Set a flag of this run (ZRF ``set-flag``); the value may be a predicate, read at
+    the cursor now."""
 
     name: str
-    value: bool = True
+    value: bool | Predicate = True
 
     def run(self, c: Cursor, out: list[tuple[Action, ...]]) -> None:
-        c.flags[self.name] = self.value
+        value = self.value
+        c.flags[self.name] = value if isinstance(value, bool) else bool(value(c))
+
+
+@dataclass(frozen=True, slots=True)
+class SetPositionFlag(Instruction):
+    """Set a flag of the cursor's cell for this run (ZRF ``set-position-flag``)."""
+
+    name: str
+    value: bool | Predicate = True
+
+    def run(self, c: Cursor, out: list[tuple[Action, ...]]) -> None:
+        if c.pos == OFF:
+            raise Fail
+        if c.position_flags is None:
+            c.position_flags = {}
+        value = self.value
+        c.position_flags[(self.name, c.pos)] = value if isinstance(value, bool) \
+            else bool(value(c))
+
+
+@dataclass(frozen=True, slots=True)
+class SetAttribute(Instruction):
+    """After the move, the piece on the cursor's cell gets attribute ``name`` = ``value``
+    (ZRF ``set-attribute``; a piece arriving there with this move included)."""
+
+    name: str
+    value: bool | Predicate = True
+
+    def run(self, c: Cursor, out: list[tuple[Action, ...]]) -> None:
+        if c.pos == OFF:
+            raise Fail
+        if c.attributes is None:
+            c.attributes = {}
+        value = self.value
+        c.attributes.setdefault(c.pos, {})[self.name] = value if isinstance(value, bool) \
+            else bool(value(c))
+
+
+@dataclass(frozen=True, slots=True)
+class GoTo(Instruction):
+    """Put the cursor on ``cell`` (ZRF: a position name as an instruction)."""
+
+    cell: int
+
+    def run(self, c: Cursor, out: list[tuple[Action, ...]]) -> None:
+        c.pos = self.cell
+
+
+@dataclass(frozen=True, slots=True)
+class Go(Instruction):
+    """Put the cursor on the move's start (``from``), the piece in hand's cell
+    (``to``), the previous move's start or end (``last-from``, ``last-to``) or the mark
+    (ZRF ``go``)."""
+
+    where: str
+
+    def run(self, c: Cursor, out: list[tuple[Action, ...]]) -> None:
+        if self.where == "from":
+            cell = c.start
+        elif self.where == "to":
+            cell = c.pos
+        elif self.where == "last-from":
+            cell = c.state.last_from
+        elif self.where == "last-to":
+            cell = c.state.last_to
+        else:
+            cell = c.start if c.mark is None else c.mark
+        if cell is None or cell < 0:
+            raise Fail
+        c.pos = cell
+
+
+@dataclass(frozen=True, slots=True)
+class MarkAt(Instruction):
+    """Mark ``cell``, or the cell one step in ``direction`` (ZRF ``(mark a1)``,
+    ``(mark n)``); the cursor stays."""
+
+    cell: int | None = None
+    direction: str | None = None
+
+    def run(self, c: Cursor, out: list[tuple[Action, ...]]) -> None:
+        if self.cell is not None:
+            c.mark = self.cell
+            return
+        if c.pos == OFF or self.direction is None:
+            raise Fail
+        nxt = _neighbour(c, self.direction)
+        if nxt < 0:
+            raise Fail
+        c.mark = nxt
+
+
+def _target(c: Cursor, cell: int | None, direction: str | None) -> int:
+    """The cell an instruction with an optional ``cell`` or ``direction`` acts on."""
+    if cell is not None:
+        return cell
+    if c.pos == OFF:
+        raise Fail
+    if direction is None:
+        return c.pos
+    nxt = _neighbour(c, direction)
+    if nxt < 0:
+        raise Fail
+    return nxt
+
+
+@dataclass(frozen=True, slots=True)
+class CaptureAt(Instruction):
+    """Capture the piece on ``cell`` or one step in ``direction`` without moving the
+    cursor (ZRF ``(capture a1)``, ``(capture n)``)."""
+
+    cell: int | None = None
+    direction: str | None = None
+
+    def run(self, c: Cursor, out: list[tuple[Action, ...]]) -> None:
+        where = _target(c, self.cell, self.direction)
+        if c.state.cells[where] is not None:
+            c.actions.append(Capture(where))
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,43 +671,62 @@ class Inc(Instruction):
 @dataclass(frozen=True, slots=True)
 class Create(Instruction):
     """Create a piece of type ``kind`` (owned by the mover unless ``owner``) under the
-    cursor (ZRF ``create``)."""
+    cursor, or on ``cell``, or one step in ``direction`` (ZRF ``create``); it replaces
+    whatever stands there after the move's shifts, the mover included."""
 
     kind: str
     owner: int | None = None
+    cell: int | None = None
+    direction: str | None = None
+    attributes: frozenset[str] = frozenset()
 
     def run(self, c: Cursor, out: list[tuple[Action, ...]]) -> None:
-        if c.pos == OFF:
-            raise Fail
+        where = _target(c, self.cell, self.direction)
         owner = c.player if self.owner is None else self.owner
-        if c.state.cells[c.pos] is not None:
-            c.actions.append(Change(c.pos, Piece(owner, self.kind)))
+        piece = Piece(owner, self.kind, self.attributes)
+        if c.state.cells[where] is not None or _arrives(c.actions, where):
+            c.actions.append(Change(where, piece))
         else:
-            c.actions.append(Place(c.pos, Piece(owner, self.kind)))
+            c.actions.append(Place(where, piece))
+
+
+def _arrives(actions: list[Action], cell: int) -> bool:
+    return any(isinstance(a, Shift) and a.target == cell for a in actions)
 
 
 @dataclass(frozen=True, slots=True)
 class ChangeType(Instruction):
-    """Change the type of the piece under the cursor (ZRF ``change-type``)."""
+    """Change the type of the piece under the cursor, on ``cell`` or one step in
+    ``direction`` (ZRF ``change-type``)."""
 
     kind: str
+    cell: int | None = None
+    direction: str | None = None
 
     def run(self, c: Cursor, out: list[tuple[Action, ...]]) -> None:
-        p = c.piece()
+        where = _target(c, self.cell, self.direction)
+        p = c.state.cells[where]
         if p is None:
             raise Fail
-        c.actions.append(Change(c.pos, Piece(p.owner, self.kind)))
+        c.actions.append(Change(where, Piece(p.owner, self.kind, p.attributes)))
 
 
 @dataclass(frozen=True, slots=True)
 class ChangeOwner(Instruction):
-    """Give the piece under the cursor to the mover (ZRF ``change-owner``)."""
+    """Give the piece under the cursor (on ``cell``, one step in ``direction``) to the
+    mover (ZRF ``change-owner``), or with ``flip`` to the next player (ZRF ``flip``)."""
+
+    cell: int | None = None
+    direction: str | None = None
+    flip: bool = False
 
     def run(self, c: Cursor, out: list[tuple[Action, ...]]) -> None:
-        p = c.piece()
+        where = _target(c, self.cell, self.direction)
+        p = c.state.cells[where]
         if p is None:
             raise Fail
-        c.actions.append(Change(c.pos, Piece(c.player, p.kind)))
+        owner = (p.owner + 1) % c.state.game.num_players if self.flip else c.player
+        c.actions.append(Change(where, Piece(owner, p.kind, p.attributes)))
 
 
 def run_all(program: Sequence[Instruction], c: Cursor, out: list[tuple[Action, ...]]) -> None:
@@ -409,25 +744,36 @@ class Template:
     A move's actions come out in the order the program performs them (each
     ``cascade``, ``to`` and ``add`` appends its shift where the walk is), so a game's
     notation may rely on that order, e.g. the first shift of a push is the trailing
-    piece's."""
+    piece's.
+
+    ``move_type`` names the template's class (ZRF ``move-type``): a partial move goes on
+    with its piece's templates of the type it names, and a turn may allow one type
+    only. A template that is not ``top_level`` only continues partial moves (ZRF: a
+    move type missing from ``move-priorities``)."""
 
     program: Sequence[Instruction]
     kinds: tuple[str, ...] = ()
     priority: int = 0
     name: str = ""
     direction: str | None = None
+    move_type: str | None = None
+    top_level: bool = True
 
-    def generate(self, state: PieceState, player: int) -> list[tuple[Action, ...]]:
-        """The action lists this template makes in ``state``."""
-        out: list[tuple[Action, ...]] = []
+    def generate(self, state: PieceState, player: int,
+                 cells: Iterable[int] | None = None) -> list:
+        """The action lists (and :class:`Partial` moves) this template makes in
+        ``state``, from every cell or only from ``cells``."""
+        out: list = []
         links = state.game.board.player_links(player)
-        for cell, piece in enumerate(state.cells):
+        board_cells = state.cells
+        for cell in (range(len(board_cells)) if cells is None else cells):
+            piece = board_cells[cell]
             if piece is None or piece.owner != player:
                 continue
             if self.kinds and piece.kind not in self.kinds:
                 continue
             cursor = Cursor(state, player, cell, piece, cell, direction=self.direction,
-                            links=links)
+                            links=links, start=cell)
             try:  # noqa: SIM105 - a bare try is cheaper than suppress() in this hot loop
                 run_all(self.program, cursor, out)
             except Fail:
@@ -437,23 +783,32 @@ class Template:
 
 @dataclass(frozen=True)
 class Drop(Template):
-    """A drop: ``program`` run from every cell with a piece of type ``kinds[0]`` of the
-    mover in hand, if the mover's reserve holds one."""
+    """A drop: ``program`` run from every cell (or only from ``cells``) with a piece of
+    type ``kinds[0]`` of the mover in hand, if the mover's reserve holds one; with
+    ``unlimited`` the supply never runs out (ZRF drops without an ``off`` count)."""
 
-    def generate(self, state: PieceState, player: int) -> list[tuple[Action, ...]]:
-        piece = Piece(player, self.kinds[0])
-        if state.reserves.get(piece, 0) <= 0:
+    cells: tuple[int, ...] | None = None
+    unlimited: bool = False
+
+    def generate(self, state: PieceState, player: int,
+                 cells: Iterable[int] | None = None) -> list:
+        piece = Piece(player, self.kinds[0], self.attributes)
+        if not self.unlimited and state.reserves.get(piece, 0) <= 0:
             return []
-        out: list[tuple[Action, ...]] = []
+        out: list = []
         links = state.game.board.player_links(player)
-        for cell in range(state.game.board.size):
+        where = self.cells if self.cells is not None else range(state.game.board.size)
+        for cell in where:
             cursor = Cursor(state, player, cell, piece, None, direction=self.direction,
-                            links=links)
+                            links=links, start=cell, reserve=not self.unlimited)
             try:  # noqa: SIM105 - a bare try is cheaper than suppress() in this hot loop
                 run_all(self.program, cursor, out)
             except Fail:
                 pass
         return out
+
+    #: The attributes a dropped piece starts with.
+    attributes: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -615,12 +970,26 @@ class Rules:
     the move lists of that many recent positions by their key (positions met again
     by transposition or re-parsed); use it only when the key covers everything
     move generation reads.
+
+    Partial moves (:class:`Partial`, ZRF ``add-partial``) are played out here: the piece
+    goes on with its templates of the partial move's type, on the board after each step,
+    until no step follows, and each whole chain is one move (its actions composed by
+    :func:`compose`); with ``pass_partial`` every shorter chain is a move too. A chain
+    never returns to a position it has passed and has at most ``max_chain`` steps.
+    ``turn_move_type(state)`` may restrict a turn to one move type; ``select(state,
+    moves)`` filters the legal moves last (ZRF ``maximal captures``); ``pass_turn`` adds a
+    pass: ``"always"`` as one more move, ``"forced"`` only when there is no other.
     """
 
     templates: Sequence[Template]
     invariants: Sequence[Invariant] = ()
     invariant_guard: Callable[[PieceState, Move], bool] | None = None
     cache_size: int = 0
+    pass_partial: bool = False
+    max_chain: int = 64
+    turn_move_type: Callable[[PieceState], str | None] | None = None
+    select: Callable[[PieceState, list[Move]], list[Move]] | None = None
+    pass_turn: str | None = None
     _cache: dict[int, list[Move]] = field(default_factory=dict, compare=False, repr=False)
 
     def generate(self, state: PieceState) -> list[Move]:
@@ -641,22 +1010,65 @@ class Rules:
         by_priority: dict[int, list[Move]] = {}
         seen: set[tuple[Action, ...]] = set()
         guard = self.invariant_guard
+        allowed = self.turn_move_type(state) if self.turn_move_type is not None else None
         for template in self.templates:
-            for actions in template.generate(state, player):
-                if actions in seen:
+            if allowed is not None:
+                if template.move_type != allowed:
                     continue
-                seen.add(actions)
-                if self.invariants:
-                    bare = Move("", actions)
-                    if (guard is None or guard(state, bare)) and \
-                            not self._keeps(state, bare, player):
+            elif not template.top_level:
+                continue
+            for item in template.generate(state, player):
+                if isinstance(item, Partial):
+                    chains = [(compose(state.cells, steps), steps)
+                              for steps in self._chains(state, player, item, 1, set())]
+                else:
+                    chains = [(item, None)]
+                for actions, steps in chains:
+                    if actions in seen:
                         continue
-                # The notation is built only for the moves the invariants keep.
-                move = Move(game.notation(state, actions), actions, tag=template.name)
-                by_priority.setdefault(template.priority, []).append(move)
-        if not by_priority:
-            return []
-        return by_priority[max(by_priority)]
+                    seen.add(actions)
+                    if self.invariants:
+                        bare = Move("", actions)
+                        if (guard is None or guard(state, bare)) and \
+                                not self._keeps(state, bare, player):
+                            continue
+                    # The notation is built only for the moves the invariants keep.
+                    notation = game.notation(state, actions) if steps is None else \
+                        game.chain_notation(state, steps)
+                    move = Move(notation, actions, tag=template.name)
+                    by_priority.setdefault(template.priority, []).append(move)
+        moves = by_priority[max(by_priority)] if by_priority else []
+        if self.select is not None and moves:
+            moves = self.select(state, moves)
+        if self.pass_turn == "always" or (self.pass_turn == "forced" and not moves):
+            moves = [*moves, Move("pass", ())]
+        return moves
+
+    def _chains(self, state: PieceState, player: int, step: Partial, depth: int,
+                visited: set[int]) -> list[tuple[tuple[Action, ...], ...]]:
+        """Every sequence of steps a partial move ``step`` can grow into."""
+        grown: list[tuple[tuple[Action, ...], ...]] = []
+        state.apply_step(step.actions)
+        try:
+            key = state.key()
+            if depth < self.max_chain and key not in visited:
+                visited.add(key)
+                for template in self.templates:
+                    if template.move_type != step.move_type:
+                        continue
+                    for item in template.generate(state, player, (step.cell,)):
+                        if isinstance(item, Partial):
+                            grown.extend((step.actions, *rest) for rest in
+                                         self._chains(state, player, item, depth + 1,
+                                                      visited))
+                        else:
+                            grown.append((step.actions, item))
+                visited.discard(key)
+        finally:
+            state.undo()
+        if not grown or self.pass_partial:
+            grown.append((step.actions,))
+        return grown
 
     def _keeps(self, state: PieceState, move: Move, player: int) -> bool:
         state.apply(move)
@@ -664,6 +1076,94 @@ class Rules:
             return all(inv(state, move, player) for inv in self.invariants)
         finally:
             state.undo()
+
+    def attacked(self, state: PieceState, cell: int, *, by: Callable[[int], bool],
+                 move_type: str | None = None, exclude: int | None = None) -> bool:
+        """Whether a player ``by`` accepts could capture on ``cell`` (or, if it is empty,
+        move onto it) with one move of a template (of ``move_type``) now: the pieces'
+        single steps, without invariants or chains (ZRF ``attacked?``)."""
+        occupied = state.cells[cell] is not None
+        for player in range(state.game.num_players):
+            if not by(player):
+                continue
+            for template in self.templates:
+                if move_type is not None and template.move_type != move_type:
+                    continue
+                if isinstance(template, Drop | Group):
+                    continue
+                for item in template.generate(state, player):
+                    actions = item.actions if isinstance(item, Partial) else item
+                    for a in actions:
+                        if occupied and isinstance(a, Capture) and a.cell == cell:
+                            return True
+                        if isinstance(a, Shift) and a.target == cell and \
+                                a.source != exclude:
+                            return True
+        return False
+
+
+def compose(cells: Sequence[Piece | None], steps: Sequence[Sequence[Action]]
+            ) -> tuple[Action, ...]:
+    """The actions of steps played one after another (each step's actions simultaneous,
+    as :meth:`~boardlab.core.position.PieceState.apply` plays them), as one simultaneous
+    list: each piece's net shift, the pieces removed, placed and changed.
+
+    >>> from boardlab.core.move import Piece
+    >>> cells = [Piece(0), Piece(1), None, Piece(1), None]
+    >>> compose(cells, [(Capture(1), Shift(0, 2)), (Capture(3), Shift(2, 4))])
+    (Capture(cell=1), Capture(cell=3), Shift(source=0, target=4))
+    """
+    # cell -> (the piece's cell before the steps, or None for a new one; the piece; whether
+    # a new piece came from its owner's reserve)
+    board: dict[int, tuple[int | None, Piece, bool]] = {}
+    touched: set[int] = set()
+
+    def at(cell: int) -> tuple[int | None, Piece, bool] | None:
+        if cell in board:
+            return board[cell]
+        if cell in touched:
+            return None
+        piece = cells[cell]
+        return None if piece is None else (cell, piece, False)
+
+    for step in steps:
+        lifted = [(a, at(a.source)) for a in step if isinstance(a, Shift)]
+        for a in step:
+            if isinstance(a, Capture):
+                board.pop(a.cell, None)
+                touched.add(a.cell)
+        for a, _ in lifted:
+            board.pop(a.source, None)
+            touched.add(a.source)
+        for a, token in lifted:
+            touched.add(a.target)
+            if token is None:
+                board.pop(a.target, None)
+            else:
+                board[a.target] = token
+        for a in step:
+            if isinstance(a, Place):
+                touched.add(a.cell)
+                board[a.cell] = (None, a.piece, a.from_reserve)
+            elif isinstance(a, Change):
+                old = at(a.cell)
+                touched.add(a.cell)
+                board[a.cell] = (None, a.piece, False) if old is None else \
+                    (old[0], a.piece, old[2])
+    alive = {origin for origin, _, _ in board.values() if origin is not None}
+    captures = [Capture(c) for c in sorted(touched) if cells[c] is not None and c not in alive]
+    shifts: list[Action] = []
+    after: list[Action] = []
+    for cell in sorted(board):
+        origin, piece, reserve = board[cell]
+        if origin is None:
+            after.append(Place(cell, piece, from_reserve=reserve))
+            continue
+        if origin != cell:
+            shifts.append(Shift(origin, cell))
+        if piece != cells[origin]:
+            after.append(Change(cell, piece))
+    return (*captures, *shifts, *after)
 
 
 def for_directions(make: Callable[[str], Sequence[Instruction]], directions: Iterable[str],
