@@ -307,12 +307,12 @@ class PieceState(State):
             elif isinstance(a, Change):
                 put(a.cell, a.piece)
         self._history.append((touched, reserve_changes, self._to_move, self._key, self._cache,
-                              last, whole))
+                              last, whole, actions))
         self._cache = {}
         return key
 
     def undo(self) -> None:
-        touched, reserve_changes, to_move, key, cache, last, whole = self._history.pop()
+        touched, reserve_changes, to_move, key, cache, last, whole, _ = self._history.pop()
         for cell, piece in touched.items():
             self.cells[cell] = piece
         for piece, count in reversed(reserve_changes):
@@ -339,6 +339,30 @@ class PieceState(State):
 
     def key(self) -> int:
         return self._key
+
+    # --- history (ZRF's captured and repetition goals) ----------------------------------------
+    @property
+    def last_mover(self) -> int | None:
+        """The player who made the last move, if this state was reached by moves."""
+        return self._history[-1][2] if self._history else None
+
+    @property
+    def last_actions(self) -> tuple | None:
+        """The actions of the last move (or partial step), if known."""
+        return self._history[-1][7] if self._history else None
+
+    def captured_by_last_move(self) -> list[Piece]:
+        """The pieces the last move removed from the board (captured, not moved)."""
+        if not self._history:
+            return []
+        touched, actions = self._history[-1][0], self._history[-1][7]
+        return [touched[a.cell] for a in actions
+                if isinstance(a, Capture) and touched.get(a.cell) is not None]
+
+    def occurrences(self) -> int:
+        """How often this position (board, reserves, side to move) has occurred in the
+        moves that led here, this time included."""
+        return 1 + sum(1 for entry in self._history if entry[6] and entry[3] == self._key)
 
     def signature(self) -> tuple[Any, ...]:
         return (tuple(self.cells), self._to_move, tuple(sorted(self.reserves.items())),

@@ -783,32 +783,43 @@ class Template:
 
 @dataclass(frozen=True)
 class Drop(Template):
-    """A drop: ``program`` run from every cell (or only from ``cells``) with a piece of
-    type ``kinds[0]`` of the mover in hand, if the mover's reserve holds one; with
-    ``unlimited`` the supply never runs out (ZRF drops without an ``off`` count)."""
+    """A drop: ``program`` run from every cell with a piece of type ``kinds[0]`` of the
+    mover in hand, if the mover's reserve holds one.
+
+    ``cells`` limits the cells it runs from, ``zone`` to the mover's part of a zone (ZRF:
+    a drop block starting with a position or a zone); for the players in
+    ``unlimited_for`` the supply never runs out (ZRF drops without an ``off`` count), and
+    a dropped piece starts with ``attributes``.
+    """
 
     cells: tuple[int, ...] | None = None
-    unlimited: bool = False
+    zone: str | None = None
+    unlimited_for: frozenset[int] = frozenset()
+    attributes: frozenset[str] = frozenset()
 
     def generate(self, state: PieceState, player: int,
                  cells: Iterable[int] | None = None) -> list:
         piece = Piece(player, self.kinds[0], self.attributes)
-        if not self.unlimited and state.reserves.get(piece, 0) <= 0:
+        unlimited = player in self.unlimited_for
+        if not unlimited and state.reserves.get(piece, 0) <= 0:
             return []
         out: list = []
-        links = state.game.board.player_links(player)
-        where = self.cells if self.cells is not None else range(state.game.board.size)
+        board = state.game.board
+        links = board.player_links(player)
+        if self.zone is not None:
+            where: Iterable[int] = sorted(board.zones[self.zone].get(player, ()))
+        elif self.cells is not None:
+            where = self.cells
+        else:
+            where = range(board.size)
         for cell in where:
             cursor = Cursor(state, player, cell, piece, None, direction=self.direction,
-                            links=links, start=cell, reserve=not self.unlimited)
+                            links=links, start=cell, reserve=not unlimited)
             try:  # noqa: SIM105 - a bare try is cheaper than suppress() in this hot loop
                 run_all(self.program, cursor, out)
             except Fail:
                 pass
         return out
-
-    #: The attributes a dropped piece starts with.
-    attributes: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

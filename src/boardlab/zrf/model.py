@@ -125,7 +125,7 @@ def _option_key(name: str) -> str:
     return " ".join(name.replace("-", " ").split()).lower()
 
 
-# --- small readers ---------------------------------------------------------------------------
+# --- small readers ----------------------------------------------------------------------
 def _symbol(node: Node, what: str) -> str:
     if not isinstance(node, Atom):
         raise node.where.error(f"expected {what}, found a list")
@@ -153,7 +153,7 @@ def _sections(form: SList) -> list[SList]:
     return out
 
 
-# --- game and variants -----------------------------------------------------------------------
+# --- game and variants ------------------------------------------------------------------
 def games_of(forms: list[Node], file: str) -> tuple[SList, list[SList]]:
     """The file's ``game`` form and its ``variant`` forms."""
     games = [f for f in forms if isinstance(f, SList) and f.head == "game"]
@@ -253,7 +253,7 @@ def _choose_variant(game: SList, variants: list[SList], titles: list[tuple[int, 
     return matches[0]
 
 
-# --- the builder -----------------------------------------------------------------------------
+# --- the builder ------------------------------------------------------------------------
 class _Builder:
     def __init__(self, file: str, sections: list[SList], variant: int,
                  titles: tuple[str, ...]):
@@ -453,7 +453,7 @@ def _blocks(form: SList) -> list[Block]:
     return blocks
 
 
-# --- boards ------------------------------------------------------------------------------------
+# --- boards -----------------------------------------------------------------------------
 @dataclass
 class _Cell:
     name: str

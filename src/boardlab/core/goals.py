@@ -1,0 +1,293 @@
+"""Declarative goals: how a game written in the move language ends (ZRF's conditions).
+
+A :class:`Goal` says whether it holds for a player in a position; :class:`Goals` holds a
+game's ``win``, ``loss``, ``draw`` and ``count`` conditions, each for some players, and
+turns them into the game's result after every move:
+
+* :class:`Stalemated` and :class:`Checkmated` concern the player to move and need the
+  legal moves, so they are read when that player has none (:meth:`Goals.no_moves`);
+  every other goal is read after each move (:meth:`Goals.result`);
+* when several conditions hold at once, a win beats a loss, which beats a draw, which
+  beats a count; among several winners the player who just moved comes first
+  (Zillions does not say; this is boardlab's reading);
+* a ``count`` condition ends the game in favour of the player with the most pieces on
+  the board (equal counts draw);
+* with no condition that applies, a player left without a move loses (Dagaz's rule,
+  which most of the ZRF corpus relies on), unless :attr:`Goals.stalemate` says otherwise.
+
+Returns for a loss in a game of more than two players: the loser scores 0 and the
+others share the point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from boardlab.core.game import Returns, draw, win_for
+from boardlab.core.move import Piece
+
+if TYPE_CHECKING:
+    from boardlab.core.position import PieceState
+
+
+class Goal:
+    """A condition on a position, read for one player."""
+
+    def holds(self, state: PieceState, player: int) -> bool:  # pragma: no cover
+        raise NotImplementedError
+
+    #: Read only when the player to move has no legal move (it needs them).
+    needs_moves = False
+
+
+@dataclass(frozen=True)
+class Stalemated(Goal):
+    """The player is to move and has no legal move."""
+
+    needs_moves = True
+
+    def holds(self, state: PieceState, player: int) -> bool:
+        return state.to_move == player
+
+
+@dataclass(frozen=True)
+class Checkmated(Goal):
+    """The player is to move, has no legal move, and a piece of one of ``kinds`` of
+    theirs is attacked (or already gone)."""
+
+    kinds: tuple[str, ...]
+    needs_moves = True
+
+    def holds(self, state: PieceState, player: int) -> bool:
+        return state.to_move == player and in_check(state, player, self.kinds)
+
+
+def in_check(state: PieceState, player: int, kinds: Sequence[str]) -> bool:
+    """Whether a piece of ``player`` of one of ``kinds`` can be captured by another
+    player's next move, or none is left."""
+    cells = [c for c, p in enumerate(state.cells)
+             if p is not None and p.owner == player and p.kind in kinds]
+    if not cells:
+        return True
+    rules = state.game.move_rules
+    return any(rules.attacked(state, c, by=lambda p: p != player) for c in cells)
+
+
+@dataclass(frozen=True)
+class Captured(Goal):
+    """The last move took a piece of one of ``kinds`` from the player."""
+
+    kinds: tuple[str, ...]
+
+    def holds(self, state: PieceState, player: int) -> bool:
+        return any(p.owner == player and p.kind in self.kinds
+                   for p in state.captured_by_last_move())
+
+
+@dataclass(frozen=True)
+class PiecesRemaining(Goal):
+    """The player has exactly ``count`` pieces (of ``kind``) on the board (and in hand
+    with ``in_hand``)."""
+
+    count: int
+    kind: str | None = None
+    in_hand: bool = False
+
+    def holds(self, state: PieceState, player: int) -> bool:
+        n = sum(1 for p in state.cells if p is not None and p.owner == player
+                and (self.kind is None or p.kind == self.kind))
+        if self.in_hand:
+            n += sum(k for p, k in state.reserves.items() if p.owner == player
+                     and (self.kind is None or p.kind == self.kind))
+        return n == self.count
+
+
+@dataclass(frozen=True)
+class TotalPieceCount(Goal):
+    """All players together have exactly ``count`` pieces (of ``kind``) on the board."""
+
+    count: int
+    kind: str | None = None
+
+    def holds(self, state: PieceState, player: int) -> bool:
+        return sum(1 for p in state.cells if p is not None
+                   and (self.kind is None or p.kind == self.kind)) == self.count
+
+
+@dataclass(frozen=True)
+class AbsoluteConfig(Goal):
+    """Some cell of ``cells`` (per player) holds a piece matching one of ``pieces``:
+    ``(owner, kind)`` where owner is ``"self"``, ``"opponent"`` or ``"any"``."""
+
+    pieces: tuple[tuple[str, str], ...]
+    cells: Callable[[int], frozenset[int]]
+
+    def holds(self, state: PieceState, player: int) -> bool:
+        board = state.cells
+        for cell in self.cells(player):
+            p = board[cell]
+            if p is not None and any(_matches(p, owner, kind, player)
+                                     for owner, kind in self.pieces):
+                return True
+        return False
+
+
+def _matches(piece: Piece, owner: str, kind: str, player: int) -> bool:
+    if kind != piece.kind:
+        return False
+    if owner == "self":
+        return piece.owner == player
+    if owner == "opponent":
+        return piece.owner != player
+    return True
+
+
+@dataclass(frozen=True)
+class RelativeConfig(Goal):
+    """Some cell holds the first piece of ``pattern``, the cell one step in the first
+    direction the second, and so on: ``pattern`` alternates ``(owner, kind)`` pieces
+    (``kind`` ``"empty"`` for an empty cell) and direction names."""
+
+    pattern: tuple[tuple[str, str] | str, ...]
+
+    def holds(self, state: PieceState, player: int) -> bool:
+        board = state.game.board
+        for start in range(board.size):
+            cell = start
+            ok = True
+            for i, item in enumerate(self.pattern):
+                if i % 2:
+                    cell = board.step(cell, item, player)  # type: ignore[arg-type]
+                    if cell < 0:
+                        ok = False
+                        break
+                    continue
+                owner, kind = item  # type: ignore[misc]
+                p = state.cells[cell]
+                if kind == "empty":
+                    if p is not None:
+                        ok = False
+                        break
+                elif p is None or not _matches(p, owner, kind, player):
+                    ok = False
+                    break
+            if ok:
+                return True
+        return False
+
+
+@dataclass(frozen=True)
+class Repetition(Goal):
+    """The position (board and side to move) has now occurred ``times`` times in the
+    game, and the player is the one whose move repeated it."""
+
+    times: int = 3
+
+    def holds(self, state: PieceState, player: int) -> bool:
+        if state.last_mover != player:
+            return False
+        return state.occurrences() >= self.times
+
+
+@dataclass(frozen=True)
+class AllOf(Goal):
+    """Every goal holds."""
+
+    goals: tuple[Goal, ...]
+
+    def holds(self, state: PieceState, player: int) -> bool:
+        return all(g.holds(state, player) for g in self.goals)
+
+
+@dataclass(frozen=True)
+class AnyOf(Goal):
+    """Some goal holds."""
+
+    goals: tuple[Goal, ...]
+
+    def holds(self, state: PieceState, player: int) -> bool:
+        return any(g.holds(state, player) for g in self.goals)
+
+
+@dataclass(frozen=True)
+class NotGoal(Goal):
+    """The goal does not hold."""
+
+    goal: Goal
+
+    def holds(self, state: PieceState, player: int) -> bool:
+        return not self.goal.holds(state, player)
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A ``win``, ``loss``, ``draw`` or ``count`` condition: when ``goal`` holds for one of
+    ``players``, the game ends."""
+
+    kind: str
+    players: tuple[int, ...]
+    goal: Goal
+
+
+_ORDER = {"win": 0, "loss": 1, "draw": 2, "count": 3}
+
+
+@dataclass(frozen=True)
+class Goals:
+    """A game's conditions and the rule for a player left without a move:
+    ``stalemate`` is ``"loss"`` (default), ``"win"`` or ``"draw"``."""
+
+    conditions: tuple[Condition, ...]
+    players: int
+    stalemate: str = "loss"
+    _after: tuple[Condition, ...] = field(init=False, repr=False)
+    _stuck: tuple[Condition, ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_after", tuple(c for c in self.conditions
+                                                 if not c.goal.needs_moves))
+        object.__setattr__(self, "_stuck", tuple(c for c in self.conditions
+                                                 if c.goal.needs_moves))
+
+    def result(self, state: PieceState) -> Returns | None:
+        """The outcome if a condition holds after the last move, else ``None``."""
+        return self._resolve(state, self._after)
+
+    def no_moves(self, state: PieceState) -> Returns:
+        """The outcome when the player to move has no legal move."""
+        out = self._resolve(state, self._stuck)
+        if out is not None:
+            return out
+        return self.ending(self.stalemate, state.to_move, state)
+
+    def _resolve(self, state: PieceState, conditions: Sequence[Condition]) -> Returns | None:
+        fired: list[tuple[int, int, int, str]] = []
+        mover = state.last_mover
+        for c in conditions:
+            for player in c.players:
+                if c.goal.holds(state, player):
+                    fired.append((_ORDER[c.kind], 0 if player == mover else 1, player, c.kind))
+        if not fired:
+            return None
+        _, _, player, kind = min(fired)
+        return self.ending(kind, player, state)
+
+    def ending(self, kind: str, player: int, state: PieceState) -> Returns:
+        """The returns when ``player``'s condition of ``kind`` ends the game."""
+        n = self.players
+        if kind == "win":
+            return win_for(player, n)
+        if kind == "loss":
+            if n == 1:
+                return (Fraction(0),)
+            return tuple(Fraction(0) if p == player else Fraction(1, n - 1) for p in range(n))
+        if kind == "draw":
+            return draw(n)
+        counts = [sum(1 for piece in state.cells if piece is not None and piece.owner == p)
+                  for p in range(n)]
+        best = max(counts)
+        leaders = [p for p in range(n) if counts[p] == best]
+        return win_for(leaders[0], n) if len(leaders) == 1 else draw(n)

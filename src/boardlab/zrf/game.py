@@ -1,0 +1,507 @@
+"""A ZRF game as a boardlab game: a :class:`~boardlab.core.position.PieceGame` whose rules
+are the rule file's, compiled onto the move language.
+
+:func:`load_game` reads a file and returns a :class:`ZrfGame` for one of its variants;
+every command and the web app take it wherever they take a registered game. Moves are
+written with the file's position names: ``e2-e4``, ``e4xd5`` (a capture on arrival),
+``e5-d6 xd5`` (a capture elsewhere), ``e7-e8=Queen`` (promotion), ``Stone@d4`` (a drop),
+a chain of partial steps as one path, ``a3-c5-e7 xb4 xd6``; ``pass`` where passing is
+allowed. Positions are written ``cell=Player.Piece`` pairs, then the side to move, then
+``ply:``, ``reserve:`` and ``last:`` fields where they matter, and round-trip.
+
+A game whose rules never end it (most Dagaz files leave the end to JavaScript) is drawn
+after :attr:`ZrfGame.max_moves` moves, a labelled boardlab addition.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from functools import cached_property
+from pathlib import Path
+from typing import Any, ClassVar
+
+from boardlab.core import goals as g
+from boardlab.core import rules as r
+from boardlab.core.board import Board
+from boardlab.core.game import Option, Returns, draw
+from boardlab.core.move import Capture, Change, Move, Piece, Place, Shift
+from boardlab.core.position import PieceGame, PieceState
+from boardlab.errors import NotationError, ZrfError
+from boardlab.zrf import compile as zc
+from boardlab.zrf.model import GameSpec, game_spec
+from boardlab.zrf.reader import load
+
+#: Moves after which a game the file never ends is a draw (boardlab's addition).
+DEFAULT_MAX_MOVES = 1000
+
+
+class ZrfState(PieceState):
+    """A position of a :class:`ZrfGame`: the generic piece position, with keys for any
+    piece (attributes included), the turn of the turn order and, where the rules read
+    it, the last move."""
+
+    __slots__ = ()
+
+    def _piece_key(self, cell: int, piece: Piece) -> int:
+        return self.game.piece_key(cell, piece)  # type: ignore[attr-defined]
+
+    def _reserve_key(self, piece: Piece, count: int) -> int:
+        return self.game.piece_key(-1 - min(count, 255), piece)  # type: ignore[attr-defined]
+
+    def _full_key(self) -> int:
+        game = self.game
+        key = game.turn_key(self.ply, self._to_move)  # type: ignore[attr-defined]
+        for cell, piece in enumerate(self.cells):
+            if piece is not None:
+                key ^= self._piece_key(cell, piece)
+        for piece, count in self.reserves.items():
+            key ^= self._reserve_key(piece, count)
+        if game.tracks_last_move:  # type: ignore[attr-defined]
+            key ^= game.last_key(self.last_from, self.last_to)  # type: ignore[attr-defined]
+        return key
+
+    def apply(self, move: Move) -> None:
+        game = self.game
+        turn = game.turn_key(self.ply, self._to_move)  # type: ignore[attr-defined]
+        last = (self.last_from, self.last_to)
+        key = self._play(move.actions) ^ turn
+        if game.tracks_last_move:  # type: ignore[attr-defined]
+            key ^= game.last_key(*last) ^ game.last_key(  # type: ignore[attr-defined]
+                self.last_from, self.last_to)
+        self.ply += 1
+        self._to_move = game.next_player(self, move)
+        self._key = key ^ game.turn_key(self.ply, self._to_move)  # type: ignore[attr-defined]
+
+    def apply_step(self, actions: tuple) -> None:
+        game = self.game
+        last = (self.last_from, self.last_to)
+        key = self._play(actions, whole=False)
+        if game.tracks_last_move:  # type: ignore[attr-defined]
+            key ^= game.last_key(*last) ^ game.last_key(  # type: ignore[attr-defined]
+                self.last_from, self.last_to)
+        self._key = key
+
+    def signature(self) -> tuple[Any, ...]:
+        base = (tuple(self.cells), self._to_move, tuple(sorted(self.reserves.items())),
+                self.ply)
+        if self.game.tracks_last_move:  # type: ignore[attr-defined]
+            return (*base, self.last_from, self.last_to)
+        return base
+
+    def __str__(self) -> str:
+        game = self.game
+        board = game.board
+        layout = ",".join(f"{board.cell_name(c)}={game.symbol(p)}"  # type: ignore[attr-defined]
+                          for c, p in self.occupied()) or "-"
+        out = f"{layout} {game.player_names[self._to_move]}"
+        if self.ply:
+            out += f" ply:{self.ply}"
+        if self.reserves:
+            out += " reserve:" + ",".join(
+                f"{game.symbol(p)}={n}"  # type: ignore[attr-defined]
+                for p, n in sorted(self.reserves.items()))
+        if game.tracks_last_move and self.last_to is not None:  # type: ignore[attr-defined]
+            start = board.cell_name(self.last_from) if self.last_from is not None else ""
+            out += f" last:{start}-{board.cell_name(self.last_to)}"
+        return out
+
+    def render(self) -> str:
+        game = self.game
+        rows = [f"{game.board.cell_name(c)}: {game.symbol(p)}"  # type: ignore[attr-defined]
+                for c, p in self.occupied()]
+        return "\n".join([*rows, f"{game.player_names[self._to_move]} to move"])
+
+
+class ZrfGame(PieceGame):
+    """A game read from a Zillions rule file (see the module docstring).
+
+    Built by :func:`load_game`; the class attributes are set per file (name, players,
+    description), the rules compiled once per game instance.
+    """
+
+    spec: ClassVar[GameSpec]
+    state_class = ZrfState
+    source = "Zillions of Games rule file (ZRF)"
+    option_schema = (
+        Option("max_moves", DEFAULT_MAX_MOVES, "moves after which a game the rules never "
+               "end is a draw (boardlab's addition)", minimum=1, maximum=100_000),
+    )
+    pieces: ClassVar[Mapping[str, Piece]] = {}
+
+    # --- what the file says --------------------------------------------------------------
+    @cached_property
+    def tracks_last_move(self) -> bool:
+        """Whether move generation reads the last move (its cells then belong to the
+        position: its key, equality and text)."""
+        return self._compiled[2]
+
+    @property
+    def neutral_players(self) -> frozenset[int]:
+        turns = {t.player for t in self.spec.turns}
+        return frozenset(p for p in range(self.num_players) if p not in turns)
+
+    @cached_property
+    def _compiled(self) -> tuple[r.Rules, g.Goals, bool]:
+        return _compile(self)
+
+    def make_board(self) -> Board:
+        return self.spec.board
+
+    def make_rules(self) -> r.Rules:
+        return self._compiled[0]
+
+    @cached_property
+    def goals(self) -> g.Goals:
+        """The file's conditions, compiled."""
+        return self._compiled[1]
+
+    def initial_placement(self) -> Mapping[str, Piece]:
+        out: dict[str, Piece] = {}
+        for (player, kind), cells in self.spec.setup.items():
+            defaults = self.attribute_defaults(kind)
+            for cell in cells:
+                out[self.board.cell_name(cell)] = Piece(player, kind, defaults)
+        return out
+
+    def initial_reserves(self) -> Mapping[Piece, int]:
+        return {Piece(player, kind, self.attribute_defaults(kind)): count
+                for (player, kind), count in self.spec.reserves.items()}
+
+    def attribute_defaults(self, kind: str) -> frozenset[str]:
+        """The attributes of a new piece of ``kind`` that start true."""
+        return frozenset(a for a, v in self.spec.pieces[kind].attributes.items()
+                         if v == "true")
+
+    # --- turns and results ---------------------------------------------------------------
+    def turn(self, ply: int) -> int:
+        """The index in the turn order of the turn at ``ply``."""
+        spec = self.spec
+        if ply < len(spec.turns):
+            return ply
+        cycle = len(spec.turns) - spec.repeat_from
+        return spec.repeat_from + (ply - spec.repeat_from) % cycle
+
+    def next_player(self, state: PieceState, move: Move) -> int:
+        return self.spec.turns[self.turn(state.ply)].player
+
+    def turn_move_type(self, state: PieceState) -> str | None:
+        """The move type the turn order allows now (None: any)."""
+        return self.spec.turns[self.turn(state.ply)].move_type
+
+    def result(self, state: PieceState) -> Returns | None:
+        out = self.goals.result(state)
+        if out is None and state.ply >= self.options["max_moves"]:
+            return draw(self.num_players)
+        return out
+
+    def no_moves(self, state: PieceState) -> Returns:
+        return self.goals.no_moves(state)
+
+    def max_length(self) -> int:
+        return self.options["max_moves"]
+
+    def evaluate(self, state: PieceState, player: int) -> float | None:
+        """Material and mobility: the share of pieces on the board that are the player's
+        (a generic heuristic for bots)."""
+        mine = sum(1 for p in state.cells if p is not None and p.owner == player)
+        total = sum(1 for p in state.cells if p is not None)
+        if not total:
+            return 0.0
+        return 2.0 * mine / total - 1.0
+
+    # --- keys and text -------------------------------------------------------------------
+    @cached_property
+    def _keys(self) -> dict[tuple[int, Piece], int]:
+        return {}
+
+    @cached_property
+    def _rng(self) -> random.Random:
+        return random.Random(f"zobrist:{self.spec.file}:{self.spec.variant}")
+
+    def piece_key(self, cell: int, piece: Piece) -> int:
+        """A Zobrist key of ``piece`` on ``cell`` (negative cells: reserve counts)."""
+        keys = self._keys
+        key = keys.get((cell, piece))
+        if key is None:
+            key = keys[(cell, piece)] = self._rng.getrandbits(64)
+        return key
+
+    def turn_key(self, ply: int, to_move: int) -> int:
+        """The key part of the side to move and its turn in the turn order."""
+        return self.piece_key(-1000 - self.turn(ply) * 64 - to_move, _TURN)
+
+    def last_key(self, last_from: int | None, last_to: int | None) -> int:
+        """The key part of the last move's cells."""
+        if last_to is None:
+            return 0
+        return self.piece_key(-100_000 - (last_from if last_from is not None else -1) - 1,
+                              _LAST) ^ self.piece_key(-200_000 - last_to, _LAST)
+
+    def symbol(self, piece: Piece) -> str:
+        """``Player.Piece`` (``+attribute`` for each true attribute)."""
+        return (f"{self.player_names[piece.owner]}.{piece.kind}"
+                + "".join(f"+{a}" for a in sorted(piece.attributes)))
+
+    def _piece_of(self, symbol: str, where: str) -> Piece | None:
+        if symbol == ".":
+            return None
+        head, *attributes = symbol.split("+")
+        owner, sep, kind = head.partition(".")
+        if not sep or owner not in self.player_names or kind not in self.spec.pieces:
+            raise NotationError(f"unknown piece {symbol!r} (expected Player.Piece)",
+                                where=where)
+        return Piece(self.player_names.index(owner), kind, frozenset(attributes))
+
+    def parse_state(self, text: str) -> PieceState:
+        parts = text.split()
+        if len(parts) < 2:
+            raise NotationError("expected 'cell=Player.Piece,... side [ply:N] [reserve:...] "
+                                "[last:a-b]'", where=repr(text))
+        board = self.board
+        cells: list[Piece | None] = [None] * board.size
+        if parts[0] != "-":
+            for item in parts[0].split(","):
+                name, sep, sym = item.partition("=")
+                if not sep or not board.has_cell(name):
+                    raise NotationError("expected cell=Player.Piece", where=repr(item))
+                cells[board.cell(name)] = self._piece_of(sym, name)
+        if parts[1] not in self.player_names:
+            raise NotationError(f"side to move must be one of {', '.join(self.player_names)}",
+                                where=repr(parts[1]))
+        reserves = dict.fromkeys(self.initial_reserves(), 0)
+        ply = 0
+        last: tuple[int | None, int | None] = (None, None)
+        for extra in parts[2:]:
+            field, _, value = extra.partition(":")
+            if field == "ply" and value.isdigit():
+                ply = int(value)
+            elif field == "reserve":
+                for item in filter(None, value.split(",")):
+                    sym, sep, count = item.partition("=")
+                    piece = self._piece_of(sym, "reserve")
+                    if not sep or not count.isdigit() or piece is None:
+                        raise NotationError("expected Player.Piece=count", where=repr(item))
+                    reserves[piece] = int(count)
+            elif field == "last":
+                start, sep, end = value.partition("-")
+                if not sep or not board.has_cell(end) or (start and not board.has_cell(start)):
+                    raise NotationError("expected last:FROM-TO", where=repr(extra))
+                last = (board.cell(start) if start else None, board.cell(end))
+            else:
+                raise NotationError("unknown field", where=repr(extra))
+        state = self.state_class(self, cells, self.player_names.index(parts[1]), reserves, ply)
+        if self.tracks_last_move:
+            state.last_from, state.last_to = last
+            state._key = state._full_key()
+        return state
+
+    # --- notation ------------------------------------------------------------------------
+    def notation(self, state: PieceState, actions: tuple) -> str:
+        path, extras = self._tokens(state, actions, [], [])
+        return " ".join([*path, *extras]) or "pass"
+
+    def chain_notation(self, state: PieceState, steps: tuple[tuple, ...]) -> str:
+        path: list[str] = []
+        extras: list[str] = []
+        cells = list(state.cells)
+        for step in steps:
+            path, extras = self._tokens_on(cells, state.to_move, step, path, extras)
+            cells = _after(cells, step)
+        return " ".join([*path, *extras])
+
+    def _tokens(self, state: PieceState, actions: tuple, path: list[str],
+                extras: list[str]) -> tuple[list[str], list[str]]:
+        return self._tokens_on(list(state.cells), state.to_move, actions, path, extras)
+
+    def _tokens_on(self, cells: list[Piece | None], mover: int, actions: tuple,
+                   path: list[str], extras: list[str]) -> tuple[list[str], list[str]]:
+        name = self.board.cell_name
+        path, extras = list(path), list(extras)
+        captured = {a.cell for a in actions if isinstance(a, Capture)}
+        changed = {a.cell: a.piece for a in actions if isinstance(a, Change)}
+        shown: set[int] = set()
+        for a in actions:
+            if not isinstance(a, Shift):
+                continue
+            sep = "x" if a.target in captured else "-"
+            shown.add(a.target)
+            end = name(a.target)
+            if a.target in changed:
+                end += "=" + self._kind_text(changed[a.target], mover)
+            if path and path[-1].endswith(name(a.source)) and not any(
+                    ch in path[-1] for ch in "@="):
+                path[-1] += sep + end
+            else:
+                path.append(name(a.source) + sep + end)
+        for a in actions:
+            if isinstance(a, Place):
+                path.append(f"{self._kind_text(a.piece, mover)}@{name(a.cell)}")
+            elif isinstance(a, Capture) and a.cell not in shown:
+                extras.append("x" + name(a.cell))
+            elif isinstance(a, Change) and a.cell not in shown:
+                extras.append(f"{name(a.cell)}={self._kind_text(a.piece, mover)}")
+        return path, extras
+
+    def _kind_text(self, piece: Piece, mover: int) -> str:
+        if piece.owner == mover:
+            return piece.kind
+        return f"{self.player_names[piece.owner]}.{piece.kind}"
+
+
+_TURN = Piece(-1, "turn")
+_LAST = Piece(-1, "last")
+
+
+def _after(cells: list[Piece | None], actions: tuple) -> list[Piece | None]:
+    """The cells after ``actions`` (played as :class:`PieceState` plays them)."""
+    out = list(cells)
+    shifts = [(a.target, cells[a.source], a.source) for a in actions if isinstance(a, Shift)]
+    for a in actions:
+        if isinstance(a, Capture):
+            out[a.cell] = None
+    for _, _, source in shifts:
+        out[source] = None
+    for target, piece, _ in shifts:
+        out[target] = piece
+    for a in actions:
+        if isinstance(a, Place | Change):
+            out[a.cell] = a.piece
+    return out
+
+
+# --- compiling --------------------------------------------------------------------------
+def _move_types(spec: GameSpec) -> set[str]:
+    types = {b.move_type for p in spec.pieces.values() for b in (*p.moves, *p.drops)
+             if b.move_type is not None}
+    types.update(spec.move_priorities)
+    types.update(t.move_type for t in spec.turns if t.move_type is not None)
+    return types
+
+
+def _compile(game: ZrfGame) -> tuple[r.Rules, g.Goals, bool]:
+    spec = game.spec
+    ctx = zc.Context(spec, _move_types(spec))
+    include_off = spec.option("include off-pieces", "false") == "true"
+    conditions = tuple(g.Condition(goal.kind, goal.players,
+                                   zc.goal(goal.form, ctx, include_off))
+                       for goal in spec.goals)
+    priorities = spec.move_priorities
+    templates: list[r.Template] = []
+    uses_last = False
+    for kind, piece in spec.pieces.items():
+        for blocks, drop in ((piece.moves, False), (piece.drops, True)):
+            for block in blocks:
+                program = list(zc.block(block.program, ctx))
+                uses_last = uses_last or _reads_last(block.program)
+                if block.move_type is None or not priorities:
+                    priority, top = 0, True
+                elif block.move_type in priorities:
+                    priority, top = len(priorities) - priorities.index(block.move_type), True
+                else:
+                    # Dagaz's reading, which the corpus relies on: a type missing from the
+                    # priorities only continues partial moves.
+                    priority, top = 0, False
+                if not drop:
+                    templates.append(r.Template(tuple(program), (kind,), priority,
+                                                block.move_type or "", move_type=block.move_type,
+                                                top_level=top))
+                    continue
+                cells, zone = None, None
+                if program and isinstance(program[0], r.GoTo):
+                    cells = (program.pop(0).cell,)  # type: ignore[union-attr]
+                first = block.program.items[0] if block.program.items else None
+                if isinstance(first, zc.Atom) and first.text in spec.board.zones \
+                        and first.text not in spec.cells and first.text not in \
+                        spec.board.directions:
+                    zone = first.text
+                limited = frozenset(p for (p, k) in spec.reserves if k == kind)
+                templates.append(r.Drop(
+                    tuple(program), (kind,), priority, block.move_type or "",
+                    move_type=block.move_type, top_level=top, cells=cells, zone=zone,
+                    unlimited_for=frozenset(range(len(spec.players))) - limited,
+                    attributes=game.attribute_defaults(kind)))
+    invariants: list[r.Invariant] = []
+    for c in conditions:
+        if isinstance(c.goal, g.Checkmated):
+            kinds, players = c.goal.kinds, frozenset(c.players)
+            invariants.append(lambda state, move, mover, kinds=kinds, players=players:
+                              mover not in players or not g.in_check(state, mover, kinds))
+    pass_turn = spec.option("pass turn")
+    rules = r.Rules(
+        templates, tuple(invariants),
+        pass_partial=spec.option("pass partial", "false") == "true",
+        turn_move_type=game.turn_move_type if any(t.move_type for t in spec.turns) else None,
+        select=_maximal(spec.option("maximal captures")),
+        pass_turn={"true": "always", "forced": "forced"}.get(pass_turn or ""))
+    stalemate = "loss"
+    return rules, g.Goals(conditions, len(spec.players), stalemate), uses_last
+
+
+def _reads_last(node: zc.Node) -> bool:
+    if isinstance(node, zc.Atom):
+        return node.text.removeprefix("not-") in ("last-from?", "last-to?") or \
+            node.text in ("last-from", "last-to")
+    return any(_reads_last(item) for item in node.items)
+
+
+def _maximal(value: str | None) -> Any:
+    if value in (None, "false"):
+        return None
+    kings_first = value == "2"
+
+    def select(state: PieceState, moves: list[Move]) -> list[Move]:
+        def count(move: Move) -> tuple[int, int]:
+            taken = [state.cells[a.cell] for a in move.actions if isinstance(a, Capture)]
+            first = next(iter(state.game.spec.pieces))  # type: ignore[attr-defined]
+            kings = sum(1 for p in taken if p is not None and p.kind != first)
+            return (kings, len(taken)) if kings_first else (len(taken), 0)
+        best = max(count(m) for m in moves)
+        return [m for m in moves if count(m) == best]
+    return select
+
+
+# --- loading ----------------------------------------------------------------------------
+def load_game(path: str | Path, variant: int | str | None = None, *,
+              name: str | None = None, **options: Any) -> ZrfGame:
+    """The game of the rule file at ``path`` (its ``variant``: number or title; by
+    default the one the file marks default, else the game itself), with ``options``
+    (``max_moves``). Errors are :class:`~boardlab.errors.ZrfError` naming file, line and
+    column, or :class:`~boardlab.errors.FileError`."""
+    path = Path(path)
+    shown = name or str(path)
+    forms = load(path, shown)
+    spec = game_spec(forms, shown, variant)
+    title = spec.title or path.stem
+    if spec.variant and spec.variant_titles[0] and spec.variant_titles[0] != title:
+        title = f"{spec.variant_titles[0]}: {title}"
+    cls = type(f"Zrf_{path.stem}", (ZrfGame,), {
+        "name": _game_name(path, spec.variant),
+        "description": title,
+        "player_names": spec.players,
+        "spec": spec,
+        "__doc__": _rules_text(spec, path),
+        "__module__": __name__,
+    })
+    game = cls(**options)
+    try:
+        game.move_rules  # noqa: B018 - compile now, so a bad file fails at load
+    except ZrfError:
+        raise
+    return game
+
+
+def _game_name(path: Path, variant: int) -> str:
+    stem = "".join(ch if ch.isalnum() else "-" for ch in path.stem.lower()).strip("-")
+    return f"{stem}-{variant}" if variant else stem
+
+
+def _rules_text(spec: GameSpec, path: Path) -> str:
+    lines = [spec.title or path.stem, ""]
+    if spec.description:
+        lines += [spec.description, ""]
+    lines.append(f"Read from the rule file {path.name}"
+                 + (f", variant {spec.variant}" if spec.variant else "") + ".")
+    pieces = ", ".join(spec.pieces)
+    lines.append(f"Players: {', '.join(spec.players)}. Pieces: {pieces}.")
+    return "\n".join(lines)
