@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 import boardlab
-from boardlab.cli.common import MAX_SEED, echo_json, new_app, progress, working
+from boardlab.cli.common import MAX_SEED, echo_json, is_rule_file, new_app, progress, working
 from boardlab.cli.common import edge as _edge
 from boardlab.core.game import Game, State
 from boardlab.core.registry import game_class, names
@@ -48,7 +48,10 @@ MAX_GAMES = 100_000
 MAX_TABLE_BITS = 27
 MAX_NODES = 10**10
 
-GameName = Annotated[str, typer.Argument(help="A game name; see `boardlab games`.")]
+GameName = Annotated[str, typer.Argument(
+    help="A game name (see `boardlab games`) or a Zillions rule file (.zrf).")]
+VariantOption = Annotated[str | None, typer.Option(
+    "--variant", help="A ZRF file's variant: its number (0 is the game itself) or title.")]
 OptionList = Annotated[list[str] | None, typer.Option(
     "--option", "-o", metavar="KEY=VALUE", help="A game option; repeat for several.")]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
@@ -65,11 +68,12 @@ IterationsOption = Annotated[int | None, typer.Option(
 
 
 def _add_subcommands() -> None:
-    from boardlab.cli import pipes, pipes_store, triplex
+    from boardlab.cli import pipes, pipes_store, triplex, zrf
 
     app.add_typer(triplex.app, name="triplex")
     pipes_store.register(pipes.app)
     app.add_typer(pipes.app, name="pipes")
+    app.add_typer(zrf.app, name="zrf")
 
 
 _add_subcommands()
@@ -81,9 +85,17 @@ def main() -> None:
 
 
 # --- helpers ----------------------------------------------------------------------
-def _load(name: str, options: Sequence[str] | None) -> Game:
-    """The game ``name`` with ``key=value`` options read by each option's parser."""
-    cls = game_class(name)
+def _load(name: str, options: Sequence[str] | None, variant: str | None = None) -> Game:
+    """The game ``name`` (a registered game, or a ``.zrf`` rule file and its ``variant``)
+    with ``key=value`` options read by each option's parser."""
+    if is_rule_file(name):
+        from boardlab.zrf.game import load_game
+
+        cls: type[Game] = type(load_game(name, variant))
+    elif variant is not None:
+        raise OptionError("--variant applies to ZRF rule files only")
+    else:
+        cls = game_class(name)
     schema = {o.name: o for o in cls.option_schema}
     values: dict[str, Any] = {}
     for text in options or ():
@@ -196,7 +208,8 @@ def games(as_json: JsonFlag = False) -> None:
 
 
 @app.command()
-def rules(game: GameName, option: OptionList = None, as_json: JsonFlag = False) -> None:
+def rules(game: GameName, option: OptionList = None, variant: VariantOption = None,
+          as_json: JsonFlag = False) -> None:
     """Show a game's description, source, players, options and rules.
 
     The rules are rendered as formatted text on a terminal; `--json` gives them as
@@ -205,7 +218,7 @@ def rules(game: GameName, option: OptionList = None, as_json: JsonFlag = False) 
     from boardlab.markup import rst_to_markdown
 
     with _edge():
-        loaded = _load(game, option)
+        loaded = _load(game, option, variant)
         rules_markdown = rst_to_markdown(loaded.rules)
         if as_json:
             echo_json({**loaded.info(), "rules": rules_markdown,
@@ -248,6 +261,7 @@ def perft(
     game: GameName,
     depth: Annotated[int, typer.Argument(min=0, max=MAX_PERFT_DEPTH, help="Plies to count.")],
     option: OptionList = None,
+    variant: VariantOption = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Count the leaves of the game tree at depths 1..DEPTH.
@@ -262,7 +276,7 @@ def perft(
     from boardlab.core.game import perft_by_depth
 
     with _edge():
-        loaded = _load(game, option)
+        loaded = _load(game, option, variant)
         console = Console()
         nodes: list[int] = []
         started = time.perf_counter()
@@ -323,6 +337,7 @@ def play(
     player2: Annotated[str, typer.Option(
         help="human or a bot kind; also plays seats 3 and up.")] = "mcts",
     option: OptionList = None,
+    variant: VariantOption = None,
     seed: SeedOption = None,
     depth: DepthOption = None,
     seconds: TimeOption = None,
@@ -333,7 +348,7 @@ def play(
     Humans type moves in the game's notation, `?` for the legal moves and `quit` to stop.
     """
     with _edge():
-        loaded = _load(game, option)
+        loaded = _load(game, option, variant)
         from boardlab.ai.bots import bot_names
 
         kinds = [player1, player2] + [player2] * (loaded.num_players - 2)
@@ -383,6 +398,7 @@ def replay(
         help="Start from this position (the game's text form) instead of the initial one.")
     ] = None,
     option: OptionList = None,
+    variant: VariantOption = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Play a list of moves and show the position reached.
@@ -390,7 +406,7 @@ def replay(
     Shows the final position, whose turn it is, the legal moves and the outcome.
     """
     with _edge():
-        loaded = _load(game, option)
+        loaded = _load(game, option, variant)
         start = loaded.initial_state() if position is None else loaded.parse_state(position)
         state = start.play_all(_split_moves(moves))
         outcome = state.outcome()
@@ -433,6 +449,7 @@ def arena(
     games_: Annotated[int, typer.Option("--games", "-n", min=1, max=MAX_GAMES,
                                         help="Games to play.")] = 10,
     option: OptionList = None,
+    variant: VariantOption = None,
     seed: SeedOption = None,
     depth: DepthOption = None,
     seconds: TimeOption = None,
@@ -449,7 +466,7 @@ def arena(
     from boardlab.ai.arena import arena as run_arena
 
     with _edge():
-        loaded = _load(game, option)
+        loaded = _load(game, option, variant)
         bots = _make_bots({0: bot1, 1: bot2}, seed, depth, seconds, iterations)
         first, second = bots[0], bots[1]
         tally = {"win": 0, "draw": 0, "loss": 0}
@@ -484,6 +501,7 @@ def arena(
 def solve(
     game: GameName,
     option: OptionList = None,
+    variant: VariantOption = None,
     moves: Annotated[str, typer.Option(
         help="Solve the position after these moves (spaces, commas or semicolons).")] = "",
     position: Annotated[str | None, typer.Option(
@@ -516,7 +534,7 @@ def solve(
     from boardlab.ai.exact import solve_position
 
     with _edge():
-        loaded = _load(game, option)
+        loaded = _load(game, option, variant)
         start = loaded.initial_state() if position is None else loaded.parse_state(position)
         state = start.play_all(_split_moves(moves))
         began = time.perf_counter()

@@ -56,7 +56,7 @@ class Stalemated(Goal):
 @dataclass(frozen=True)
 class Checkmated(Goal):
     """The player is to move, has no legal move, and a piece of one of ``kinds`` of
-    theirs is attacked (or already gone)."""
+    theirs is attacked."""
 
     kinds: tuple[str, ...]
     needs_moves = True
@@ -67,11 +67,12 @@ class Checkmated(Goal):
 
 def in_check(state: PieceState, player: int, kinds: Sequence[str]) -> bool:
     """Whether a piece of ``player`` of one of ``kinds`` can be captured by another
-    player's next move, or none is left."""
+    player's next move (a player without such a piece has none to lose: Horde chess's
+    pawns)."""
     cells = [c for c, p in enumerate(state.cells)
              if p is not None and p.owner == player and p.kind in kinds]
     if not cells:
-        return True
+        return False
     rules = state.game.move_rules
     return any(rules.attacked(state, c, by=lambda p: p != player) for c in cells)
 

@@ -758,24 +758,31 @@ class Template:
     direction: str | None = None
     move_type: str | None = None
     top_level: bool = True
+    #: The program reads the last move (ZRF ``last-from?``), not only the board.
+    reads_history: bool = False
 
     def generate(self, state: PieceState, player: int,
-                 cells: Iterable[int] | None = None) -> list:
+                 cells: Iterable[int] | None = None,
+                 links: dict[str, tuple[int, ...]] | None = None) -> list:
         """The action lists (and :class:`Partial` moves) this template makes in
-        ``state``, from every cell or only from ``cells``."""
+        ``state``, from every cell or only from ``cells`` (``links``: the board's link
+        rows as ``player`` sees them, when the caller has them at hand)."""
         out: list = []
-        links = state.game.board.player_links(player)
+        if links is None:
+            links = state.game.board.player_links(player)
         board_cells = state.cells
+        kinds, program, direction = self.kinds, self.program, self.direction
         for cell in (range(len(board_cells)) if cells is None else cells):
             piece = board_cells[cell]
             if piece is None or piece.owner != player:
                 continue
-            if self.kinds and piece.kind not in self.kinds:
+            if kinds and piece.kind not in kinds:
                 continue
-            cursor = Cursor(state, player, cell, piece, cell, direction=self.direction,
-                            links=links, start=cell)
-            try:  # noqa: SIM105 - a bare try is cheaper than suppress() in this hot loop
-                run_all(self.program, cursor, out)
+            cursor = Cursor(state, player, cell, piece, cell, [], None, {}, direction, links,
+                            cell)
+            try:
+                for instruction in program:
+                    instruction.run(cursor, out)
             except Fail:
                 pass
         return out
@@ -990,6 +997,8 @@ class Rules:
     ``turn_move_type(state)`` may restrict a turn to one move type; ``select(state,
     moves)`` filters the legal moves last (ZRF ``maximal captures``); ``pass_turn`` adds a
     pass: ``"always"`` as one more move, ``"forced"`` only when there is no other.
+    ``protect`` lists the pieces a move may not leave attacked (ZRF ``checkmated``): see
+    :class:`Protect`.
     """
 
     templates: Sequence[Template]
@@ -1001,6 +1010,7 @@ class Rules:
     turn_move_type: Callable[[PieceState], str | None] | None = None
     select: Callable[[PieceState, list[Move]], list[Move]] | None = None
     pass_turn: str | None = None
+    protect: tuple[Protect, ...] = ()
     _cache: dict[int, list[Move]] = field(default_factory=dict, compare=False, repr=False)
 
     def generate(self, state: PieceState) -> list[Move]:
@@ -1022,13 +1032,33 @@ class Rules:
         seen: set[tuple[Action, ...]] = set()
         guard = self.invariant_guard
         allowed = self.turn_move_type(state) if self.turn_move_type is not None else None
+        # The mover's cells by piece type: a piece template runs from its own pieces
+        # only, not from every cell of the board.
+        by_kind: dict[str, list[int]] = {}
+        for cell, piece in enumerate(state.cells):
+            if piece is not None and piece.owner == player:
+                by_kind.setdefault(piece.kind, []).append(cell)
+        guards = [g.kinds for g in self.protect if player in g.players]
+        safety = _Safety(self, state, player, guards) if guards else None
+        links = game.board.player_links(player)
         for template in self.templates:
             if allowed is not None:
                 if template.move_type != allowed:
                     continue
             elif not template.top_level:
                 continue
-            for item in template.generate(state, player):
+            kinds = template.kinds
+            if kinds and type(template) is Template:
+                if len(kinds) == 1:
+                    cells = by_kind.get(kinds[0])
+                    if cells is None:
+                        continue
+                else:
+                    cells = sorted(c for k in kinds for c in by_kind.get(k, ()))
+                items = template.generate(state, player, cells, links)
+            else:
+                items = template.generate(state, player)
+            for item in items:
                 if isinstance(item, Partial):
                     chains = [(compose(state.cells, steps), steps)
                               for steps in self._chains(state, player, item, 1, set())]
@@ -1038,6 +1068,8 @@ class Rules:
                     if actions in seen:
                         continue
                     seen.add(actions)
+                    if safety is not None and not safety.safe(actions):
+                        continue
                     if self.invariants:
                         bare = Move("", actions)
                         if (guard is None or guard(state, bare)) and \
@@ -1092,17 +1124,25 @@ class Rules:
                  move_type: str | None = None, exclude: int | None = None) -> bool:
         """Whether a player ``by`` accepts could capture on ``cell`` (or, if it is empty,
         move onto it) with one move of a template (of ``move_type``) now: the pieces'
-        single steps, without invariants or chains (ZRF ``attacked?``)."""
+        single steps, without invariants or chains (ZRF ``attacked?``).
+
+        Only the templates whose :func:`reach` from a piece's cell includes ``cell`` are
+        run, from that piece only: a king is tested against the few pieces that could
+        possibly hit it, not against every move of the other side.
+        """
         occupied = state.cells[cell] is not None
+        cells = state.cells
+        board = state.game.board
         for player in range(state.game.num_players):
             if not by(player):
                 continue
-            for template in self.templates:
-                if move_type is not None and template.move_type != move_type:
+            for source, template, _ in self._attackers(board, player, move_type)[cell]:
+                piece = cells[source]
+                if piece is None or piece.owner != player or source == exclude:
                     continue
-                if isinstance(template, Drop | Group):
+                if template.kinds and piece.kind not in template.kinds:
                     continue
-                for item in template.generate(state, player):
+                for item in template.generate(state, player, (source,)):
                     actions = item.actions if isinstance(item, Partial) else item
                     for a in actions:
                         if occupied and isinstance(a, Capture) and a.cell == cell:
@@ -1111,6 +1151,237 @@ class Rules:
                                 a.source != exclude:
                             return True
         return False
+
+    def _attackers(self, board: Any, player: int, move_type: str | None
+                   ) -> list[list[tuple[int, Template, frozenset[int] | _Everywhere]]]:
+        """For each cell, the (source cell, template, cells the run reads) triples of
+        ``player`` whose :func:`reach` includes it (computed once per player and move
+        type)."""
+        cache = self.__dict__.setdefault("_attackers_cache", {})
+        key = (player, move_type)
+        table = cache.get(key)
+        if table is None:
+            table = [[] for _ in range(board.size)]
+            for template in self.templates:
+                if isinstance(template, Drop | Group):
+                    continue
+                if move_type is not None and template.move_type != move_type:
+                    continue
+                for source in range(board.size):
+                    found, looked = _abstract_run(template.program, board, player, source)
+                    targets = range(board.size) if found is EVERYWHERE else found
+                    for target in targets:  # type: ignore[union-attr]
+                        table[target].append((source, template, looked))
+            cache[key] = table
+        return table
+
+@dataclass(frozen=True)
+class Protect:
+    """A move of one of ``players`` may not leave one of their pieces of ``kinds``
+    attacked (:meth:`Rules.attacked`): ZRF's ``checkmated`` goal, which Zillions also
+    reads as "no move into check"."""
+
+    kinds: tuple[str, ...]
+    players: frozenset[int]
+
+
+class _Safety:
+    """Which of a position's candidate moves leave the mover's protected pieces
+    attacked, without playing each move: only the other side's (piece, template) pairs
+    whose reach includes a protected piece's cell can attack it, and a move that
+    changes none of the cells such a pair reads leaves its answer as it was. A move
+    that moves a protected piece, or that a pair reading the last move may see, is
+    played and tested in full."""
+
+    def __init__(self, rules: Rules, state: PieceState, player: int,
+                 guards: list[tuple[str, ...]]):
+        self.rules, self.state, self.player = rules, state, player
+        kinds = {k for g in guards for k in g}
+        self.kinds = tuple(kinds)
+        self.cells = frozenset(c for c, p in enumerate(state.cells)
+                               if p is not None and p.owner == player and p.kind in kinds)
+        board = state.game.board
+        self.pairs: list[tuple[int, int, Template, frozenset[int] | _Everywhere]] = []
+        for target in self.cells:
+            for other in range(state.game.num_players):
+                if other == player:
+                    continue
+                for source, template, looked in rules._attackers(board, other, None)[target]:
+                    piece = state.cells[source]
+                    if piece is None or piece.owner != other:
+                        continue
+                    if template.kinds and piece.kind not in template.kinds:
+                        continue
+                    self.pairs.append((target, source, template, looked))
+        self._now: dict[int, bool] = {}
+
+    def _hits(self, index: int) -> bool:
+        """Whether pair ``index`` captures its target in the current position."""
+        found = self._now.get(index)
+        if found is None:
+            target, source, template, _ = self.pairs[index]
+            found = self._now[index] = _captures(self.state, template, source, target)
+        return found
+
+    def safe(self, actions: tuple[Action, ...]) -> bool:
+        """Whether the move leaves every protected piece unattacked."""
+        if not self.cells:
+            return True
+        touched: set[int] = set()
+        for a in actions:
+            if isinstance(a, Shift):
+                touched.add(a.source)
+                touched.add(a.target)
+            else:
+                touched.add(a.cell)
+        if touched & self.cells:
+            return self._played(actions)
+        again = []
+        for index, (_, source, template, looked) in enumerate(self.pairs):
+            if template.reads_history or source in touched or \
+                    looked is EVERYWHERE or touched & looked:  # type: ignore[operator]
+                again.append(index)
+            elif self._hits(index):
+                return False
+        if not again:
+            return True
+        state = self.state
+        state.apply_step(actions)
+        try:
+            for index in again:
+                target, source, template, _ = self.pairs[index]
+                piece = state.cells[source]
+                if piece is None or piece.owner == self.player:
+                    continue
+                if _captures(state, template, source, target):
+                    return False
+            return True
+        finally:
+            state.undo()
+
+    def _played(self, actions: tuple[Action, ...]) -> bool:
+        from boardlab.core.goals import in_check
+
+        state = self.state
+        state.apply_step(actions)
+        try:
+            return not in_check(state, self.player, self.kinds)
+        finally:
+            state.undo()
+
+
+def _captures(state: PieceState, template: Template, source: int, target: int) -> bool:
+    """Whether ``template`` run from the piece on ``source`` captures on ``target``."""
+    player = state.cells[source].owner  # type: ignore[union-attr]
+    occupied = state.cells[target] is not None
+    for item in template.generate(state, player, (source,)):
+        actions = item.actions if isinstance(item, Partial) else item
+        for a in actions:
+            if occupied and isinstance(a, Capture) and a.cell == target:
+                return True
+            if isinstance(a, Shift) and a.target == target:
+                return True
+    return False
+
+
+class _Everywhere:
+    """The reach of a program the analysis cannot follow: every cell."""
+
+    def __contains__(self, cell: object) -> bool:
+        return True
+
+
+EVERYWHERE = _Everywhere()
+
+
+def reach(program: Sequence[Instruction], board: Any, player: int,
+          source: int) -> frozenset[int] | _Everywhere:
+    """The cells a run of ``program`` from ``source`` could move a piece to or capture
+    on, whatever the position: every test is taken both ways and every loop to its
+    fixed point (an abstract run over sets of cells). A program it cannot follow (one
+    that reads the last move, or plays partial moves on) reaches everywhere."""
+    return _abstract_run(program, board, player, source)[0]
+
+
+def reads(program: Sequence[Instruction], board: Any, player: int,
+          source: int) -> frozenset[int] | _Everywhere:
+    """The cells a run of ``program`` from ``source`` could look at, whatever the
+    position (see :func:`reach`): a move that changes none of them cannot change what
+    the run finds."""
+    return _abstract_run(program, board, player, source)[1]
+
+
+def _abstract_run(program: Sequence[Instruction], board: Any, player: int, source: int
+                  ) -> tuple[frozenset[int] | _Everywhere, frozenset[int] | _Everywhere]:
+    links = board.player_links(player)
+    found: set[int] = set()
+    seen: set[int] = {source}
+
+    def step(cells: frozenset[int], direction: str) -> frozenset[int]:
+        row = links.get(direction)
+        if row is None:
+            row = board.links[board.direction_index(board.player_direction(player,
+                                                                           direction))]
+        out = frozenset(n for c in cells if (n := row[c]) >= 0)
+        seen.update(out)
+        return out
+
+    class Lost(Exception):
+        pass
+
+    def run(instructions: Sequence[Instruction], cells: frozenset[int],
+            marks: frozenset[int]) -> tuple[frozenset[int], frozenset[int]]:
+        for i in instructions:
+            if isinstance(i, Step):
+                cells = step(cells, i.direction)
+            elif isinstance(i, Verify | SetFlag | SetPositionFlag | SetVar | Inc | Create
+                            | ChangeType | ChangeOwner | SetAttribute | From):
+                continue
+            elif isinstance(i, If):
+                a = run(i.then, cells, marks)
+                b = run(i.else_, cells, marks)
+                cells, marks = a[0] | b[0], a[1] | b[1]
+            elif isinstance(i, While):
+                total, total_marks = cells, marks
+                for _ in range(board.size + 1):
+                    nxt, nxt_marks = run(i.body, total, total_marks)
+                    if nxt <= total and nxt_marks <= total_marks:
+                        break
+                    total, total_marks = total | nxt, total_marks | nxt_marks
+                cells, marks = total, total_marks
+            elif isinstance(i, Add):
+                if i.partial is not None:
+                    raise Lost
+                found.update(cells)
+            elif isinstance(i, CaptureHere | To | Cascade):
+                found.update(cells)
+            elif isinstance(i, CaptureAt):
+                found.update(_reach_at(cells, i.cell, i.direction, step))
+            elif isinstance(i, Mark):
+                marks = cells
+            elif isinstance(i, MarkAt):
+                marks = _reach_at(cells, i.cell, i.direction, step)
+            elif isinstance(i, Back):
+                cells = marks | frozenset((source,))
+            elif isinstance(i, GoTo):
+                cells = frozenset((i.cell,))
+                seen.add(i.cell)
+            else:
+                raise Lost
+        return cells, marks
+
+    try:
+        run(program, frozenset((source,)), frozenset())
+    except Lost:
+        return EVERYWHERE, EVERYWHERE
+    return frozenset(found), frozenset(seen)
+
+
+def _reach_at(cells: frozenset[int], cell: int | None, direction: str | None,
+              step: Callable[[frozenset[int], str], frozenset[int]]) -> frozenset[int]:
+    if cell is not None:
+        return frozenset((cell,))
+    return cells if direction is None else step(cells, direction)
 
 
 def compose(cells: Sequence[Piece | None], steps: Sequence[Sequence[Action]]

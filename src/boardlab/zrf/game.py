@@ -129,6 +129,11 @@ class ZrfGame(PieceGame):
     )
     pieces: ClassVar[Mapping[str, Piece]] = {}
 
+    @property
+    def rules(self) -> str:
+        """The rules as the file describes them (title, description, pieces)."""
+        return type(self).__doc__ or ""
+
     # --- what the file says --------------------------------------------------------------
     @cached_property
     def tracks_last_move(self) -> bool:
@@ -298,6 +303,13 @@ class ZrfGame(PieceGame):
 
     # --- notation ------------------------------------------------------------------------
     def notation(self, state: PieceState, actions: tuple) -> str:
+        # The common moves first: a step, and a capture on arrival.
+        names = self.board.names
+        if len(actions) == 1 and type(actions[0]) is Shift:
+            return f"{names[actions[0].source]}-{names[actions[0].target]}"
+        if len(actions) == 2 and type(actions[0]) is Capture and type(actions[1]) is Shift \
+                and actions[0].cell == actions[1].target:
+            return f"{names[actions[1].source]}x{names[actions[1].target]}"
         path, extras = self._tokens(state, actions, [], [])
         return " ".join([*path, *extras]) or "pass"
 
@@ -393,7 +405,8 @@ def _compile(game: ZrfGame) -> tuple[r.Rules, g.Goals, bool]:
         for blocks, drop in ((piece.moves, False), (piece.drops, True)):
             for block in blocks:
                 program = list(zc.block(block.program, ctx))
-                uses_last = uses_last or _reads_last(block.program)
+                history = _reads_last(block.program)
+                uses_last = uses_last or history
                 if block.move_type is None or not priorities:
                     priority, top = 0, True
                 elif block.move_type in priorities:
@@ -405,7 +418,7 @@ def _compile(game: ZrfGame) -> tuple[r.Rules, g.Goals, bool]:
                 if not drop:
                     templates.append(r.Template(tuple(program), (kind,), priority,
                                                 block.move_type or "", move_type=block.move_type,
-                                                top_level=top))
+                                                top_level=top, reads_history=history))
                     continue
                 cells, zone = None, None
                 if program and isinstance(program[0], r.GoTo):
@@ -418,18 +431,16 @@ def _compile(game: ZrfGame) -> tuple[r.Rules, g.Goals, bool]:
                 limited = frozenset(p for (p, k) in spec.reserves if k == kind)
                 templates.append(r.Drop(
                     tuple(program), (kind,), priority, block.move_type or "",
-                    move_type=block.move_type, top_level=top, cells=cells, zone=zone,
+                    move_type=block.move_type, top_level=top, reads_history=history,
+                    cells=cells, zone=zone,
                     unlimited_for=frozenset(range(len(spec.players))) - limited,
                     attributes=game.attribute_defaults(kind)))
-    invariants: list[r.Invariant] = []
-    for c in conditions:
-        if isinstance(c.goal, g.Checkmated):
-            kinds, players = c.goal.kinds, frozenset(c.players)
-            invariants.append(lambda state, move, mover, kinds=kinds, players=players:
-                              mover not in players or not g.in_check(state, mover, kinds))
+    # Zillions reads a checkmated goal as a rule too: no move may leave the piece attacked.
+    protect = tuple(r.Protect(c.goal.kinds, frozenset(c.players)) for c in conditions
+                    if isinstance(c.goal, g.Checkmated))
     pass_turn = spec.option("pass turn")
     rules = r.Rules(
-        templates, tuple(invariants),
+        templates, (), protect=protect,
         pass_partial=spec.option("pass partial", "false") == "true",
         turn_move_type=game.turn_move_type if any(t.move_type for t in spec.turns) else None,
         select=_maximal(spec.option("maximal captures")),
