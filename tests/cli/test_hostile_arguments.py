@@ -27,6 +27,7 @@ PACK = "pack.json"
 MASTER = "pack.master.json"
 DB = "quest.db"
 PIPE_LEVEL = "pipes.txt"
+BAD_ZRF = "bad.zrf"
 DB_URL = f"sqlite:///{DB}"
 REFUSED_DB = "postgresql+psycopg://quest:secret@127.0.0.1:1/quest"
 
@@ -39,6 +40,9 @@ CASES: dict[str, list[tuple[list[str], str]]] = {
               (["rules", "tic-tac-toe", "-o", "x"], "KEY=VALUE"),
               (["rules", "connect-four", "-o", f"rows={HUGE}"], "rows")],
     "perft": [(["perft", "tic-tac-toe", HUGE], "'depth'"),
+              (["perft", BAD_ZRF, "1"], "bad.zrf:1:1: unbalanced parenthesis"),
+              (["perft", "missing.zrf", "1"], "missing.zrf: no such file"),
+              (["perft", "tic-tac-toe", "1", "--variant", "2"], "ZRF rule files only"),
               (["perft", "tic-tac-toe", "-1"], "-1: a negative number"),
               (["perft", "tic-tac-toe", "deep"], "'depth'"),
               (["perft", "", "1"], "unknown game ''"),
@@ -161,6 +165,12 @@ CASES: dict[str, list[tuple[list[str], str]]] = {
     "pipes list": [
         (["pipes", "list", "--db", REFUSED_DB], "cannot open database"),
         (["pipes", "list", "--db", NO_FOLDER], "cannot open database")],
+    "zrf check": [
+        (["zrf", "check", MISSING], f"{MISSING}: no such folder"),
+        (["zrf", "check", LEVEL], "is a file, not a folder"),
+        (["zrf", "check", DIRECTORY, "--games", "-1"], "'--games'"),
+        (["zrf", "check", DIRECTORY, "--plies", "0"], "'--plies'"),
+        (["zrf", "check", DIRECTORY, "--seconds", HUGE], "'--seconds'")],
     "pipes check": [
         (["pipes", "check", "nosuch", "ABC", "--db", DB_URL], "no pipe level named"),
         (["pipes", "check", "1", "--db", DB_URL], "Missing argument 'code'")],
@@ -209,6 +219,7 @@ def workspace(tmp_path_factory) -> Path:
     (folder / NOT_UTF8).write_bytes(b"level \xff\xfe")
     pipe_text = "IA LB\nLC LD\n"
     (folder / PIPE_LEVEL).write_text(pipe_text, encoding="utf-8")
+    (folder / BAD_ZRF).write_text("(game (title \"x\")\n", encoding="utf-8")
     with open_store(f"sqlite:///{folder / DB}") as store:
         pipe_store.add_level(store, "first", pipe_text, [("|0-1|1-1|2-1|2-2|3-2|", "ACD")])
     return folder

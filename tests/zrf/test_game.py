@@ -76,14 +76,53 @@ def test_a_sample_of_the_corpus_plays(path):
         assert state.outcome() is not None
 
 
-def test_bad_files_name_file_line_and_column(tmp_path):
-    bad = tmp_path / "bad.zrf"
-    bad.write_text("(game (title \"x\")\n (players A B)\n (board (grid (dimensions (\"a/b\" (1 0)) "
-                   "(\"1/2\" (0 1))) (directions (n 0 1))))\n (piece (name P) (moves (n (varify "
-                   "empty?) add)))\n (board-setup (A (P a1))))\n")
-    with pytest.raises(ZrfError, match=r"bad.zrf:4:28: unsupported ZRF instruction 'varify'"):
-        load_game(bad, name="bad.zrf")
-    bad.write_text("(game (players A B) (board (grid (dimensions (\"a/b\" (1 0))))) "
-                   "(piece (name P)) (board-setup (A (P c9))))")
-    with pytest.raises(ZrfError, match="board-setup puts P on 'c9', which is not a position"):
-        load_game(bad, name="bad.zrf")
+GOOD = """(define step ($1 (verify empty?) add))
+(game (title "Tiny")
+ (players A B)
+ (board (grid (dimensions ("a/b/c" (1 0)) ("3/2/1" (0 1)))
+              (directions (n 0 -1) (s 0 1)))
+        (zone (name goal) (players A) (positions a3 b3 c3))
+        (zone (name goal) (players B) (positions a1 b1 c1)))
+ (piece (name P) (moves (step n) (step s)))
+ (board-setup (A (P a1)) (B (P c3)))
+ (win-condition (A B) (absolute-config P (goal))))
+"""
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda t: t.replace("(step s)))", "(step s))"), "unbalanced parenthesis"),
+    (lambda t: t.replace("(step n)", "(step n q)").replace("$1 (verify", "$1 $3 (verify"),
+     "tiny.zrf:1:18: macro 'step' uses $3 but was given 2 arguments at line 8, column 25"),
+    (lambda t: t.replace("(verify empty?)", "(verify (piece? Q))"),
+     "tiny.zrf:1:34: no piece 'Q' (pieces: P) (in a macro used at line 8, column 25)"),
+    (lambda t: t.replace("(step s)", "(step sw)"), "tiny.zrf:8:40: unsupported ZRF instruction "
+     "'sw' (not a command, direction or position)"),
+    (lambda t: t.replace("(verify empty?)", "(verify (in-zone? nowhere))"),
+     "tiny.zrf:1:36: no zone 'nowhere' (zones: goal) (in a macro used at line 8, column 25)"),
+    (lambda t: t.replace("(A (P a1))", "(A (P d9))"),
+     "tiny.zrf:9:21: board-setup puts P on 'd9', which is not a position of the board"),
+    (lambda t: t.replace("(players A B)", "(players A B)\n (wobble 3)"),
+     "tiny.zrf:4:2: unsupported game statement 'wobble'"),
+])
+def test_bad_files_name_file_line_and_column(tmp_path, change, message):
+    path = tmp_path / "tiny.zrf"
+    path.write_text(GOOD)
+    # A a1-a2, B c3-c2, then A a2-a3 (a win: no move follows) or a2-a1, and B's two.
+    assert perft(load_game(path, name="tiny.zrf").initial_state(), 4) == [1, 1, 2, 2]
+    path.write_text(change(GOOD))
+    with pytest.raises(ZrfError) as error:
+        load_game(path, name="tiny.zrf")
+    assert message in str(error.value)
+
+
+def test_a_bad_file_is_one_line_at_the_command_line(tmp_path):
+    from typer.testing import CliRunner
+
+    from boardlab.cli.main import app
+
+    path = tmp_path / "tiny.zrf"
+    path.write_text(GOOD.replace("(verify empty?)", "(verify (piece? Q))"))
+    result = CliRunner().invoke(app, ["perft", str(path), "2"])
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: {path}:1:34: no piece 'Q' (pieces: P) (in a macro used "
+                             "at line 8, column 25)\n")

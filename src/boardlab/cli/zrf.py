@@ -40,8 +40,11 @@ def check_file(path: Path, name: str, games: int, plies: int, seconds: float,
     except BoardlabError as e:
         record["reason"] = " ".join(str(e).split())
         return _timed(record, started)
+    from boardlab.zrf.game import incomplete
+
     record["status"] = "loaded"
     record["title"] = game.description
+    record["incomplete"] = incomplete(game.spec)
     rng = random.Random(f"{seed}:{name}")
     deadline = started + seconds
     try:

@@ -84,6 +84,9 @@ class PieceGame(Game):
         step's generic notation, separated by ``;``."""
         return "; ".join(format_actions(step, self.board, self.piece_names) for step in steps)
 
+    #: A captured piece goes back to its owner's reserve (ZRF ``recycle captures``).
+    recycle_captures: ClassVar[bool] = False
+
     @property
     def neutral_players(self) -> frozenset[int]:
         """Players who own pieces but never move (ZRF: listed in ``players``, absent
@@ -283,8 +286,17 @@ class PieceState(State):
 
         shifts = [(a.target, cells[a.source], a.source) for a in actions if isinstance(a, Shift)]
         reserve_changes: list[tuple[Piece, int]] = []
+        recycle = self.game.recycle_captures
         for a in actions:
             if isinstance(a, Capture):
+                taken = cells[a.cell]
+                if recycle and taken is not None:
+                    # ZRF "recycle captures": the piece goes back to its owner's hand.
+                    count = self.reserves.get(taken, 0)
+                    reserve_changes.append((taken, count))
+                    key ^= self._reserve_key(taken, count) ^ self._reserve_key(taken,
+                                                                               count + 1)
+                    self.reserves[taken] = count + 1
                 put(a.cell, None)
         for _, _, source in shifts:
             put(source, None)

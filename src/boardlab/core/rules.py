@@ -760,6 +760,8 @@ class Template:
     top_level: bool = True
     #: The program reads the last move (ZRF ``last-from?``), not only the board.
     reads_history: bool = False
+    #: The mover may move other players' pieces too (Dagaz's ``shared pieces``).
+    shared: bool = False
 
     def generate(self, state: PieceState, player: int,
                  cells: Iterable[int] | None = None,
@@ -772,9 +774,10 @@ class Template:
             links = state.game.board.player_links(player)
         board_cells = state.cells
         kinds, program, direction = self.kinds, self.program, self.direction
+        shared = self.shared
         for cell in (range(len(board_cells)) if cells is None else cells):
             piece = board_cells[cell]
-            if piece is None or piece.owner != player:
+            if piece is None or (piece.owner != player and not shared):
                 continue
             if kinds and piece.kind not in kinds:
                 continue
@@ -1048,7 +1051,7 @@ class Rules:
             elif not template.top_level:
                 continue
             kinds = template.kinds
-            if kinds and type(template) is Template:
+            if kinds and type(template) is Template and not template.shared:
                 if len(kinds) == 1:
                     cells = by_kind.get(kinds[0])
                     if cells is None:

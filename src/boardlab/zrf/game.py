@@ -399,6 +399,7 @@ def _compile(game: ZrfGame) -> tuple[r.Rules, g.Goals, bool]:
                                    zc.goal(goal.form, ctx, include_off))
                        for goal in spec.goals)
     priorities = spec.move_priorities
+    shared = spec.option("shared pieces", "false") == "true"
     templates: list[r.Template] = []
     uses_last = False
     for kind, piece in spec.pieces.items():
@@ -418,7 +419,8 @@ def _compile(game: ZrfGame) -> tuple[r.Rules, g.Goals, bool]:
                 if not drop:
                     templates.append(r.Template(tuple(program), (kind,), priority,
                                                 block.move_type or "", move_type=block.move_type,
-                                                top_level=top, reads_history=history))
+                                                top_level=top, reads_history=history,
+                                                shared=shared))
                     continue
                 cells, zone = None, None
                 if program and isinstance(program[0], r.GoTo):
@@ -491,6 +493,7 @@ def load_game(path: str | Path, variant: int | str | None = None, *,
         "description": title,
         "player_names": spec.players,
         "spec": spec,
+        "recycle_captures": spec.option("recycle captures", "false") == "true",
         "__doc__": _rules_text(spec, path),
         "__module__": __name__,
     })
@@ -507,6 +510,21 @@ def _game_name(path: Path, variant: int) -> str:
     return f"{stem}-{variant}" if variant else stem
 
 
+def incomplete(spec: GameSpec) -> list[str]:
+    """The options by which the file says part of its rules live outside it, in Dagaz's
+    JavaScript (move filters, goals, setups): the game loads and plays the ZRF as
+    written, which is not the whole game."""
+    hooks = []
+    for name, value in spec.options.items():
+        if value == "false":
+            continue
+        if name.endswith(("extension", "invariant", "goal", "restrictions", "setup",
+                          "promotion")) or name in ("chess invariant", "ko",
+                                                    "deferred captures", "sliding puzzle"):
+            hooks.append(name)
+    return hooks
+
+
 def _rules_text(spec: GameSpec, path: Path) -> str:
     lines = [spec.title or path.stem, ""]
     if spec.description:
@@ -515,4 +533,12 @@ def _rules_text(spec: GameSpec, path: Path) -> str:
                  + (f", variant {spec.variant}" if spec.variant else "") + ".")
     pieces = ", ".join(spec.pieces)
     lines.append(f"Players: {', '.join(spec.players)}. Pieces: {pieces}.")
+    hooks = incomplete(spec)
+    if hooks:
+        lines += ["", "Incomplete: the file leaves part of its rules to Dagaz's JavaScript "
+                  f"(options {', '.join(hooks)}); boardlab plays the ZRF as written."]
+    if not spec.goals:
+        lines += ["", "The file states no goal: a player with no move loses, and a game "
+                  f"is drawn after {DEFAULT_MAX_MOVES} moves unless max_moves says "
+                  "otherwise."]
     return "\n".join(lines)
