@@ -39,6 +39,29 @@ def test_chess_perft_is_published():
     assert perft(game("chess/chess.zrf").initial_state(), 3) == [20, 400, 8902]
 
 
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "zrf"
+
+
+def test_reversi_written_in_zrf_has_the_published_perft():
+    # The corpus's reversi.zrf leaves flanking and flipping to Dagaz's JavaScript;
+    # examples/zrf/reversi.zrf states every rule, and its perft is Othello's.
+    reversi = load_game(EXAMPLES / "reversi.zrf", name="reversi.zrf")
+    assert perft(reversi.initial_state(), 6) == \
+        list(boardlab.load("othello").known_perft[:6]) == [4, 12, 56, 244, 1396, 8200]
+
+
+def test_reversi_passes_only_while_the_opponent_can_move():
+    reversi = load_game(EXAMPLES / "reversi.zrf", name="reversi.zrf")
+    # Black has no drop (no White disc to flank next to an empty cell Black can use)...
+    only_white = reversi.parse_state("a1=White.Disc,b1=Black.Disc White")
+    assert [m.notation for m in only_white.legal_moves()] == ["Disc@c1 b1=Disc"]
+    stuck = reversi.parse_state("a1=Black.Disc,b1=Black.Disc White")
+    # ... and neither side can move: no pass, the game is over, the most discs win.
+    assert stuck.legal_moves() == [] and stuck.outcome() == (1, 0)
+    must_pass = reversi.parse_state("a1=White.Disc,b1=Black.Disc,c1=Black.Disc Black")
+    assert [m.notation for m in must_pass.legal_moves()] == ["pass"]
+
+
 def test_moves_read_like_the_file():
     state = game("chess/chess.zrf").initial_state()
     notations = [m.notation for m in state.legal_moves()]

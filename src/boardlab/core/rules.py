@@ -999,7 +999,8 @@ class Rules:
     never returns to a position it has passed and has at most ``max_chain`` steps.
     ``turn_move_type(state)`` may restrict a turn to one move type; ``select(state,
     moves)`` filters the legal moves last (ZRF ``maximal captures``); ``pass_turn`` adds a
-    pass: ``"always"`` as one more move, ``"forced"`` only when there is no other.
+    pass: ``"always"`` as one more move, ``"forced"`` only when there is no other and
+    another player could move (when nobody can, the game is over).
     ``protect`` lists the pieces a move may not leave attacked (ZRF ``checkmated``): see
     :class:`Protect`.
     """
@@ -1086,9 +1087,21 @@ class Rules:
         moves = by_priority[max(by_priority)] if by_priority else []
         if self.select is not None and moves:
             moves = self.select(state, moves)
-        if self.pass_turn == "always" or (self.pass_turn == "forced" and not moves):
+        if self.pass_turn == "always" or (self.pass_turn == "forced" and not moves
+                                          and self._others_can_move(state, player)):
             moves = [*moves, Move("pass", ())]
         return moves
+
+    def _others_can_move(self, state: PieceState, player: int) -> bool:
+        """Whether another player has a move in this position (a forced pass is only
+        for a player whose opponent can go on; otherwise the game is over)."""
+        for other in range(state.game.num_players):
+            if other == player or other in state.game.neutral_players:
+                continue
+            for template in self.templates:
+                if template.top_level and template.generate(state, other):
+                    return True
+        return False
 
     def _chains(self, state: PieceState, player: int, step: Partial, depth: int,
                 visited: set[int]) -> list[tuple[tuple[Action, ...], ...]]:
