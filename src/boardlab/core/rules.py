@@ -1149,32 +1149,33 @@ class Rules:
         occupied = state.cells[cell] is not None
         cells = state.cells
         board = state.game.board
-        for player in range(state.game.num_players):
+        for player, kinds in _kinds_by_player(cells).items():
             if not by(player):
                 continue
-            for source, template, _ in self._attackers(board, player, move_type)[cell]:
-                piece = cells[source]
-                if piece is None or piece.owner != player or source == exclude:
-                    continue
-                if template.kinds and piece.kind not in template.kinds:
-                    continue
-                for item in template.generate(state, player, (source,)):
-                    actions = item.actions if isinstance(item, Partial) else item
-                    for a in actions:
-                        if occupied and isinstance(a, Capture) and a.cell == cell:
-                            return True
-                        if isinstance(a, Shift) and a.target == cell and \
-                                a.source != exclude:
-                            return True
+            for kind in kinds:
+                for source, template, _ in self._attackers(board, player, kind,
+                                                           move_type)[cell]:
+                    piece = cells[source]
+                    if piece is None or piece.owner != player or piece.kind != kind \
+                            or source == exclude:
+                        continue
+                    for item in template.generate(state, player, (source,)):
+                        actions = item.actions if isinstance(item, Partial) else item
+                        for a in actions:
+                            if occupied and isinstance(a, Capture) and a.cell == cell:
+                                return True
+                            if isinstance(a, Shift) and a.target == cell and \
+                                    a.source != exclude:
+                                return True
         return False
 
-    def _attackers(self, board: Any, player: int, move_type: str | None
+    def _attackers(self, board: Any, player: int, kind: str, move_type: str | None
                    ) -> list[list[tuple[int, Template, frozenset[int] | _Everywhere]]]:
         """For each cell, the (source cell, template, cells the run reads) triples of
-        ``player`` whose :func:`reach` includes it (computed once per player and move
-        type)."""
+        ``player``'s pieces of ``kind`` whose :func:`reach` includes it (computed once
+        per player, piece type and move type, the first time such a piece is met)."""
         cache = self.__dict__.setdefault("_attackers_cache", {})
-        key = (player, move_type)
+        key = (player, kind, move_type)
         table = cache.get(key)
         if table is None:
             table = [[] for _ in range(board.size)]
@@ -1183,6 +1184,8 @@ class Rules:
                     continue
                 if move_type is not None and template.move_type != move_type:
                     continue
+                if template.kinds and kind not in template.kinds:
+                    continue
                 for source in range(board.size):
                     found, looked = _abstract_run(template.program, board, player, source)
                     targets = range(board.size) if found is EVERYWHERE else found
@@ -1190,6 +1193,15 @@ class Rules:
                         table[target].append((source, template, looked))
             cache[key] = table
         return table
+
+
+def _kinds_by_player(cells: Sequence[Piece | None]) -> dict[int, set[str]]:
+    out: dict[int, set[str]] = {}
+    for piece in cells:
+        if piece is not None:
+            out.setdefault(piece.owner, set()).add(piece.kind)
+    return out
+
 
 @dataclass(frozen=True)
 class Protect:
@@ -1218,17 +1230,18 @@ class _Safety:
                                if p is not None and p.owner == player and p.kind in kinds)
         board = state.game.board
         self.pairs: list[tuple[int, int, Template, frozenset[int] | _Everywhere]] = []
+        present = _kinds_by_player(state.cells)
         for target in self.cells:
-            for other in range(state.game.num_players):
+            for other, others_kinds in present.items():
                 if other == player:
                     continue
-                for source, template, looked in rules._attackers(board, other, None)[target]:
-                    piece = state.cells[source]
-                    if piece is None or piece.owner != other:
-                        continue
-                    if template.kinds and piece.kind not in template.kinds:
-                        continue
-                    self.pairs.append((target, source, template, looked))
+                for kind in others_kinds:
+                    for source, template, looked in rules._attackers(board, other, kind,
+                                                                     None)[target]:
+                        piece = state.cells[source]
+                        if piece is None or piece.owner != other or piece.kind != kind:
+                            continue
+                        self.pairs.append((target, source, template, looked))
         self._now: dict[int, bool] = {}
 
     def _hits(self, index: int) -> bool:
@@ -1300,6 +1313,13 @@ def _captures(state: PieceState, template: Template, source: int, target: int) -
     return False
 
 
+class _Lost(Exception):
+    """The abstract run meets an instruction it cannot follow."""
+
+
+_OFF_BOARD = frozenset((OFF,))
+
+
 class _Everywhere:
     """The reach of a program the analysis cannot follow: every cell."""
 
@@ -1338,12 +1358,9 @@ def _abstract_run(program: Sequence[Instruction], board: Any, player: int, sourc
         if row is None:
             row = board.links[board.direction_index(board.player_direction(player,
                                                                            direction))]
-        out = frozenset(n for c in cells if (n := row[c]) >= 0)
+        out = frozenset([row[c] for c in cells]).difference(_OFF_BOARD)
         seen.update(out)
         return out
-
-    class Lost(Exception):
-        pass
 
     def run(instructions: Sequence[Instruction], cells: frozenset[int],
             marks: frozenset[int]) -> tuple[frozenset[int], frozenset[int]]:
@@ -1367,7 +1384,7 @@ def _abstract_run(program: Sequence[Instruction], board: Any, player: int, sourc
                 cells, marks = total, total_marks
             elif isinstance(i, Add):
                 if i.partial is not None:
-                    raise Lost
+                    raise _Lost
                 found.update(cells)
             elif isinstance(i, CaptureHere | To | Cascade):
                 found.update(cells)
@@ -1383,12 +1400,12 @@ def _abstract_run(program: Sequence[Instruction], board: Any, player: int, sourc
                 cells = frozenset((i.cell,))
                 seen.add(i.cell)
             else:
-                raise Lost
+                raise _Lost
         return cells, marks
 
     try:
         run(program, frozenset((source,)), frozenset())
-    except Lost:
+    except _Lost:
         return EVERYWHERE, EVERYWHERE
     return frozenset(found), frozenset(seen)
 
