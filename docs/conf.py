@@ -45,6 +45,8 @@ nitpick_ignore_regex = [
     # Default values and generics as autodoc prints them in signatures (FastAPI's
     # Query() and Body(), pydantic's "no default"), not names of documented objects.
     (r"py:class", r"Query|Body|PydanticUndefined|dict\[.*"),
+    # The type alias of a game's points (tuple[Fraction, ...]), as some signatures name it.
+    (r"py:class", r"Returns"),
 ]
 
 myst_enable_extensions = ["colon_fence", "deflist"]

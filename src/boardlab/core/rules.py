@@ -1170,7 +1170,7 @@ class Rules:
         return False
 
     def _attackers(self, board: Any, player: int, kind: str, move_type: str | None
-                   ) -> list[list[tuple[int, Template, frozenset[int] | _Everywhere]]]:
+                   ) -> list[list[tuple[int, Template, frozenset[int] | Everywhere]]]:
         """For each cell, the (source cell, template, cells the run reads) triples of
         ``player``'s pieces of ``kind`` whose :func:`reach` includes it (computed once
         per player, piece type and move type, the first time such a piece is met)."""
@@ -1229,7 +1229,7 @@ class _Safety:
         self.cells = frozenset(c for c, p in enumerate(state.cells)
                                if p is not None and p.owner == player and p.kind in kinds)
         board = state.game.board
-        self.pairs: list[tuple[int, int, Template, frozenset[int] | _Everywhere]] = []
+        self.pairs: list[tuple[int, int, Template, frozenset[int] | Everywhere]] = []
         present = _kinds_by_player(state.cells)
         for target in self.cells:
             for other, others_kinds in present.items():
@@ -1320,18 +1320,18 @@ class _Lost(Exception):
 _OFF_BOARD = frozenset((OFF,))
 
 
-class _Everywhere:
+class Everywhere:
     """The reach of a program the analysis cannot follow: every cell."""
 
     def __contains__(self, cell: object) -> bool:
         return True
 
 
-EVERYWHERE = _Everywhere()
+EVERYWHERE = Everywhere()
 
 
 def reach(program: Sequence[Instruction], board: Any, player: int,
-          source: int) -> frozenset[int] | _Everywhere:
+          source: int) -> frozenset[int] | Everywhere:
     """The cells a run of ``program`` from ``source`` could move a piece to or capture
     on, whatever the position: every test is taken both ways and every loop to its
     fixed point (an abstract run over sets of cells). A program it cannot follow (one
@@ -1340,7 +1340,7 @@ def reach(program: Sequence[Instruction], board: Any, player: int,
 
 
 def reads(program: Sequence[Instruction], board: Any, player: int,
-          source: int) -> frozenset[int] | _Everywhere:
+          source: int) -> frozenset[int] | Everywhere:
     """The cells a run of ``program`` from ``source`` could look at, whatever the
     position (see :func:`reach`): a move that changes none of them cannot change what
     the run finds."""
@@ -1348,7 +1348,7 @@ def reads(program: Sequence[Instruction], board: Any, player: int,
 
 
 def _abstract_run(program: Sequence[Instruction], board: Any, player: int, source: int
-                  ) -> tuple[frozenset[int] | _Everywhere, frozenset[int] | _Everywhere]:
+                  ) -> tuple[frozenset[int] | Everywhere, frozenset[int] | Everywhere]:
     links = board.player_links(player)
     found: set[int] = set()
     seen: set[int] = {source}

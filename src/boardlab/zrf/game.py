@@ -10,7 +10,7 @@ allowed. Positions are written ``cell=Player.Piece`` pairs, then the side to mov
 ``ply:``, ``reserve:`` and ``last:`` fields where they matter, and round-trip.
 
 A game whose rules never end it (most Dagaz files leave the end to JavaScript) is drawn
-after :attr:`ZrfGame.max_moves` moves, a labelled boardlab addition.
+after ``max_moves`` moves (an option, default 1000), a labelled boardlab addition.
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ class ZrfState(PieceState):
         return key
 
     def apply(self, move: Move) -> None:
+        """Play ``move``: the board, the turn of the turn order and the key change."""
         game = self.game
         turn = game.turn_key(self.ply, self._to_move)  # type: ignore[attr-defined]
         last = (self.last_from, self.last_to)
@@ -74,6 +75,7 @@ class ZrfState(PieceState):
         self._key = key ^ game.turn_key(self.ply, self._to_move)  # type: ignore[attr-defined]
 
     def apply_step(self, actions: tuple) -> None:
+        """Play a partial step's actions; the side to move stays."""
         game = self.game
         last = (self.last_from, self.last_to)
         key = self._play(actions, whole=False)
