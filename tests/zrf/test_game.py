@@ -33,6 +33,36 @@ def test_english_checkers_perft_is_published():
         [7, 49, 302, 1469, 7361, 36768]
 
 
+
+def test_international_and_brazilian_draughts_perft_is_published():
+    # Rein Halbersma's and Aart Bik's perft (majority capture, flying kings, captured
+    # pieces removed when the capture ends): 10x10 9, 81, 658, 4265, 27117, 167140, ...;
+    # 8x8 Brazilian 7, 49, 302, 1469, 7473, 37628, 187302. Depth 7 of both agrees too
+    # (benchmarks, 15 s and 71 s).
+    path = "checkers/international-checkers.zrf"
+    assert perft(game(path, variant=0).initial_state(), 5) == [9, 81, 658, 4265, 27117]
+    assert perft(game(path, variant=1).initial_state(), 6) == \
+        [7, 49, 302, 1469, 7473, 37628]
+
+
+def test_a_flying_king_cannot_pass_a_piece_it_took_twice():
+    # The Turkish strike rule: pieces taken during a capture leave the board only at its
+    # end, so b8, taken first, still blocks the king's way back along a9-g3.
+    g = game("checkers/international-checkers.zrf", variant=0)
+    state = g.parse_state(
+        "a7=White.King,e3=Black.Man,f4=Black.Man,h4=Black.Man,f8=Black.Man,b8=Black.Man "
+        "White")
+    assert sorted(m.notation for m in state.legal_moves()) == [
+        "a7-d10-i5-f2-a7 xb8 xf8 xh4 xe3", "a7-d10-i5-f2-b6 xb8 xf8 xh4 xe3",
+        "a7-d10-i5-f2-c5 xb8 xf8 xh4 xe3", "a7-d10-i5-f2-d4 xb8 xf8 xh4 xe3",
+        "a7-d10-i5-g3-c7 xb8 xf8 xh4 xf4", "a7-d10-i5-g3-d6 xb8 xf8 xh4 xf4",
+        "a7-d10-i5-g3-e5 xb8 xf8 xh4 xf4"]
+    # Each captured piece counts once: every one of these moves takes four, and the
+    # majority rule keeps them all.
+    after = state.play("a7-d10-i5-f2-a7 xb8 xf8 xh4 xe3")
+    assert str(after).startswith("a7=White.King,f4=Black.Man ")
+
+
 def test_chess_perft_is_published():
     # The file's king safety comes from its checkmated goal; castling and promotion do
     # not differ from chess this shallow.

@@ -117,9 +117,10 @@ def FRIEND(c: Cursor) -> bool:  # noqa: N802
 
 
 def ENEMY(c: Cursor) -> bool:  # noqa: N802
-    """The cell holds a piece of another player."""
+    """The cell holds a piece of another player (not a piece taken earlier in a chain of
+    partial moves whose captures wait for its end, which belongs to nobody)."""
     p = c.piece()
-    return p is not None and p.owner != c.player
+    return p is not None and p.owner != c.player and p.owner >= 0
 
 
 def ON_BOARD(c: Cursor) -> bool:  # noqa: N802
@@ -449,8 +450,11 @@ class CaptureHere(Instruction):
     """Capture the piece under the cursor (ZRF ``capture``)."""
 
     def run(self, c: Cursor, out: list[tuple[Action, ...]]) -> None:
-        if c.pos != OFF and c.state.cells[c.pos] is not None:
-            c.actions.append(Capture(c.pos))
+        # Capturing twice is capturing once: a loop that captures on each turn (a
+        # flying king's landings) must not count one piece as several.
+        if c.pos != OFF and c.state.cells[c.pos] is not None \
+                and (taken := Capture(c.pos)) not in c.actions:
+            c.actions.append(taken)
 
 
 @dataclass(frozen=True, slots=True)
@@ -642,8 +646,8 @@ class CaptureAt(Instruction):
 
     def run(self, c: Cursor, out: list[tuple[Action, ...]]) -> None:
         where = _target(c, self.cell, self.direction)
-        if c.state.cells[where] is not None:
-            c.actions.append(Capture(where))
+        if c.state.cells[where] is not None and (taken := Capture(where)) not in c.actions:
+            c.actions.append(taken)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1002,7 +1006,9 @@ class Rules:
     pass: ``"always"`` as one more move, ``"forced"`` only when there is no other and
     another player could move (when nobody can, the game is over).
     ``protect`` lists the pieces a move may not leave attacked (ZRF ``checkmated``): see
-    :class:`Protect`.
+    :class:`Protect`. With ``deferred_captures`` (Dagaz's option; draughts' "Turkish
+    strike") a piece taken by a partial step stays on the board, owned by nobody, until
+    the chain ends: it blocks the way and cannot be taken twice.
     """
 
     templates: Sequence[Template]
@@ -1015,6 +1021,7 @@ class Rules:
     select: Callable[[PieceState, list[Move]], list[Move]] | None = None
     pass_turn: str | None = None
     protect: tuple[Protect, ...] = ()
+    deferred_captures: bool = False
     _cache: dict[int, list[Move]] = field(default_factory=dict, compare=False, repr=False)
 
     def generate(self, state: PieceState) -> list[Move]:
@@ -1107,7 +1114,10 @@ class Rules:
                 visited: set[int]) -> list[tuple[tuple[Action, ...], ...]]:
         """Every sequence of steps a partial move ``step`` can grow into."""
         grown: list[tuple[tuple[Action, ...], ...]] = []
-        state.apply_step(step.actions)
+        if self.deferred_captures:
+            state.apply_step(tuple(_taken(state.cells, a) for a in step.actions))
+        else:
+            state.apply_step(step.actions)
         try:
             key = state.key()
             if depth < self.max_chain and key not in visited:
@@ -1415,6 +1425,14 @@ def _reach_at(cells: frozenset[int], cell: int | None, direction: str | None,
     if cell is not None:
         return frozenset((cell,))
     return cells if direction is None else step(cells, direction)
+
+
+def _taken(cells: Sequence[Piece | None], action: Action) -> Action:
+    """A capture of a chain step as a deferred capture: the piece stays, owned by
+    nobody (owner -1), until the chain ends."""
+    if isinstance(action, Capture) and (piece := cells[action.cell]) is not None:
+        return Change(action.cell, Piece(-1, piece.kind, piece.attributes))
+    return action
 
 
 def compose(cells: Sequence[Piece | None], steps: Sequence[Sequence[Action]]

@@ -448,6 +448,7 @@ def _compile(game: ZrfGame) -> tuple[r.Rules, g.Goals, bool]:
         pass_partial=spec.option("pass partial", "false") == "true",
         turn_move_type=game.turn_move_type if any(t.move_type for t in spec.turns) else None,
         select=_maximal(spec.option("maximal captures")),
+        deferred_captures=spec.option("deferred captures", "false") == "true",
         pass_turn={"true": "always", "forced": "forced"}.get(pass_turn or ""))
     stalemate = "loss"
     return rules, g.Goals(conditions, len(spec.players), stalemate), uses_last
@@ -522,7 +523,7 @@ def incomplete(spec: GameSpec) -> list[str]:
             continue
         if name.endswith(("extension", "invariant", "goal", "restrictions", "setup",
                           "promotion")) or name in ("chess invariant", "ko",
-                                                    "deferred captures", "sliding puzzle"):
+                                                    "sliding puzzle"):
             hooks.append(name)
     return hooks
 
