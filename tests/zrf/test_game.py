@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import boardlab
+from boardlab.core.conformance import check_random_game
 from boardlab.core.game import perft
 from boardlab.errors import ZrfError
 from boardlab.zrf.game import load_game
@@ -120,13 +121,10 @@ def test_a_sample_of_the_corpus_plays(path):
         g = game(path, max_moves=60)
     except ZrfError as e:
         pytest.skip(f"refused at load: {e}")
+    # The conformance suite's invariants at every position, as for built-in games.
     rng = random.Random(path)
     for _ in range(2):
-        state = g.initial_state()
-        while not state.is_terminal():
-            moves = state.legal_moves()
-            state.apply(moves[rng.randrange(len(moves))])
-        assert state.outcome() is not None
+        check_random_game(g, rng)
 
 
 GOOD = """(define step ($1 (verify empty?) add))

@@ -27,10 +27,13 @@ MAX_SECONDS = 86_400.0
 
 
 def check_file(path: Path, name: str, games: int, plies: int, seconds: float,
-               seed: int) -> dict[str, Any]:
+               seed: int, verify: bool = False) -> dict[str, Any]:
     """Load one file and play ``games`` random games of at most ``plies`` plies each
-    within ``seconds``: ``{"path", "status", "reason", "games", "plies", "seconds"}``."""
-    from boardlab.zrf.game import load_game
+    within ``seconds`` (with ``verify``, checking the conformance invariants of
+    :mod:`boardlab.core.conformance` at every position):
+    ``{"path", "status", "reason", "games", "plies", "seconds"}``."""
+    from boardlab.core.conformance import ConformanceError, check_position
+    from boardlab.zrf.game import incomplete, load_game
 
     started = time.perf_counter()
     record: dict[str, Any] = {"path": name, "status": "failed", "reason": None, "games": 0,
@@ -40,8 +43,6 @@ def check_file(path: Path, name: str, games: int, plies: int, seconds: float,
     except BoardlabError as e:
         record["reason"] = " ".join(str(e).split())
         return _timed(record, started)
-    from boardlab.zrf.game import incomplete
-
     record["status"] = "loaded"
     record["title"] = game.description
     record["incomplete"] = incomplete(game.spec)
@@ -50,7 +51,11 @@ def check_file(path: Path, name: str, games: int, plies: int, seconds: float,
     try:
         for _ in range(games):
             state = game.initial_state()
-            while not state.is_terminal():
+            while True:
+                if verify:
+                    check_position(state, rng)
+                if state.is_terminal():
+                    break
                 if time.perf_counter() > deadline:
                     record["reason"] = (f"not played: {record['games']} of {games} games "
                                         f"in the {seconds:g} s allowed")
@@ -60,10 +65,20 @@ def check_file(path: Path, name: str, games: int, plies: int, seconds: float,
                 record["plies"] += 1
             record["games"] += 1
     except BoardlabError as e:
+        record["status"] = "failed"
         record["reason"] = f"error while playing: {' '.join(str(e).split())}"
         return _timed(record, started)
+    except ConformanceError as e:
+        record["status"] = "failed"
+        record["reason"] = f"invariant broken: {' '.join(str(e).split())}"
+        return _timed(record, started)
     except RecursionError:
+        record["status"] = "failed"
         record["reason"] = "error while playing: the rules recurse too deep"
+        return _timed(record, started)
+    except Exception as e:  # noqa: BLE001 - a bug in boardlab, reported as one
+        record["status"] = "failed"
+        record["reason"] = f"boardlab bug while playing: {type(e).__name__}: {e}"
         return _timed(record, started)
     record["status"] = "played"
     return _timed(record, started)
@@ -88,6 +103,9 @@ def check_command(
         help="Time allowed to play one file's games.")] = 60.0,
     seed: Annotated[int, typer.Option(min=0, max=2**32 - 1,
                                       help="Seed of the random games.")] = 0,
+    verify: Annotated[bool, typer.Option(
+        "--verify", help="Check the engine's invariants at every position (slower): "
+        "clone, text and JSON round trips, apply and undo, notation.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")
                        ] = False,
 ) -> None:
@@ -96,7 +114,8 @@ def check_command(
     A file is *played* when it loads and every game runs to its end (or to the ply
     bound) without an error, *loaded* when it loads but its games do not finish in time,
     *failed* when boardlab refuses it (the reason names file, line and column) or a game
-    raises an error. A terminal shows the files checked so far.
+    raises an error or, with ``--verify``, breaks an invariant of the engine. A terminal
+    shows the files checked so far.
     """
     from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
@@ -112,7 +131,7 @@ def check_command(
             task = bar.add_task("check", total=len(paths), tally="")
             for path in paths:
                 records.append(check_file(path, str(path.relative_to(folder)), games, plies,
-                                          seconds, seed))
+                                          seconds, seed, verify))
                 tally = {s: sum(1 for r in records if r["status"] == s)
                          for s in ("played", "loaded", "failed")}
                 bar.update(task, advance=1, tally=", ".join(f"{n} {s}"
