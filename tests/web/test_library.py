@@ -12,8 +12,11 @@ no longer loads answers a JSON 409, never a 500.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -165,6 +168,27 @@ def test_too_many_files_are_skipped_and_counted(tmp_path):
     finally:
         library.close()
     assert status["files"] == 2 and status["skipped"] == 1
+
+
+def test_a_script_without_a_main_guard_can_serve_imported_games(tmp_path):
+    # The reader is a plain child process: nothing runs the parent's script a second time.
+    folder = tmp_path / "games"
+    folder.mkdir()
+    shutil.copy(CORPUS / "arrange" / "connect-four.zrf", folder / "four.zrf")
+    script = tmp_path / "script.py"
+    script.write_text(f"""import json
+from boardlab.web.library import Library
+library = Library({str(folder)!r})
+library.refresh()
+library.wait(60)
+print(json.dumps([g["name"] for g in library.games()]))
+library.close()
+""", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120, env=env, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == ["zrf:four"]
 
 
 # --- the API -------------------------------------------------------------------------------
