@@ -31,7 +31,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import IO, Any
 
 #: The address space a reading child may use (far above the corpus's largest files).
@@ -124,7 +124,7 @@ class Reading:
     file failed), the other variants' facts, and the reason of a failure or of a stop."""
 
     game: dict[str, Any] | None = None
-    variants: list[dict[str, Any]] = field(default_factory=list)
+    variants: tuple[dict[str, Any], ...] = ()
     error: str | None = None
     #: Why the reading stopped before every variant was read (time, a dead child).
     cut: str | None = None
@@ -208,7 +208,7 @@ class Reader:
                 elif message[0] == "game":
                     out.game = message[1]
                 else:
-                    out.variants.append(message[1])
+                    out.variants += (message[1],)
         if out.game is None and out.error is None:
             out.error = out.cut
         return out
