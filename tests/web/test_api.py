@@ -65,8 +65,8 @@ def test_list_games_describes_every_registered_game(client):
     assert connect_four["players"] and connect_four["description"]
     assert {o["name"]: o["default"] for o in connect_four["options"]} == {"rows": 6,
                                                                           "columns": 7}
-    assert all(set(g) == {"name", "description", "players", "options", "source"}
-               for g in games)
+    assert all(set(g) == {"name", "description", "players", "options", "source", "imported"}
+               and g["imported"] is None for g in games)
 
 
 def test_a_game_has_rules_and_a_drawable_board(client):

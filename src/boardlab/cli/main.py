@@ -597,15 +597,22 @@ def serve(
         "--data", metavar="DIR",
         help="Data folder of the default SQLite database (default $BOARDLAB_DATA, else "
              "~/.local/share/boardlab).")] = None,
+    games: Annotated[str | None, typer.Option(
+        "--games", metavar="DIR",
+        help="A folder of Zillions rule files (.zrf, searched below) to offer in the lobby "
+             "beside the built-in games (default: games/ in the data folder, if any).")
+    ] = None,
 ) -> None:
     """Run the web app: every game in the browser, with the JSON API under /api.
 
     Prints the URL to open; the database is created and migrated on the first start.
+    The rule files of the games folder are read in the background and listed as they
+    load; a file that does not load is listed with its reason.
     """
     from boardlab.web.app import serve as run_server
 
     with _edge():
-        run_server(host, port, db, data, echo=typer.echo)
+        run_server(host, port, db, data, games_dir=games, echo=typer.echo)
 
 
 if __name__ == "__main__":

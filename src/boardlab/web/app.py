@@ -8,9 +8,10 @@ the lobby, ``static/index.html``, at ``/``; nothing is fetched from the network.
 interactive reference is at ``/docs`` (Swagger UI, its files from the ``swagger-ui-bundle``
 package under ``/docs/assets``) and its schema at ``/openapi.json``.
 
-Routes: ``/api/games`` (:mod:`boardlab.web.api_games`) and ``/api/matches``
-(:mod:`boardlab.web.api_matches`); errors are JSON ``{"error", "where"}``
-(:mod:`boardlab.web.errors`).
+Routes: ``/api/games`` and ``/api/imports`` (:mod:`boardlab.web.api_games`) and
+``/api/matches`` (:mod:`boardlab.web.api_matches`); errors are JSON ``{"error", "where"}``
+(:mod:`boardlab.web.errors`). The imported games are the rule files of the games folder
+(:mod:`boardlab.web.library`), read in the background from the server's start.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from boardlab.errors import BoardlabError
 from boardlab.store.db import Store, default_url, open_store
 from boardlab.web import api_games, api_matches, api_triplex, errors
 from boardlab.web.api_pipes import router as pipes_router
+from boardlab.web.library import Library, games_folder
 from boardlab.web.matches import Matches
 
 STATIC = Path(__file__).with_name("static")
@@ -65,16 +67,24 @@ def open_database(db_url: str | None = None, data_dir: str | Path | None = None)
     return open_store()
 
 
-def create_app(db_url: str | None = None, data_dir: str | Path | None = None) -> FastAPI:
-    """The web application on the database chosen as by :func:`open_database`.
+def create_app(db_url: str | None = None, data_dir: str | Path | None = None,
+               games_dir: str | Path | None = None) -> FastAPI:
+    """The web application on the database chosen as by :func:`open_database`, with the
+    imported games of ``games_dir`` (default: ``games`` in the data folder, when there is
+    one).
 
-    Raises :class:`~boardlab.errors.StoreError` when the database cannot be opened.
+    Raises :class:`~boardlab.errors.StoreError` when the database cannot be opened and
+    :class:`~boardlab.errors.FileError` when ``games_dir`` is not a folder.
     """
+    folder = games_folder(games_dir, data_dir)
     store = open_database(db_url, data_dir)
+    library = Library(folder)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        library.refresh()
         yield
+        library.close()
         store.close()
 
     # FastAPI's own /docs page loads Swagger UI from a CDN; the app must work offline, so
@@ -82,7 +92,8 @@ def create_app(db_url: str | None = None, data_dir: str | Path | None = None) ->
     app = FastAPI(title="boardlab", version=boardlab.__version__, docs_url=None,
                   redoc_url=None, lifespan=lifespan, description=API_DESCRIPTION)
     app.state.store = store
-    app.state.matches = Matches(store)
+    app.state.library = library
+    app.state.matches = Matches(store, library)
     errors.install(app)
     app.include_router(api_games.router)
     app.include_router(api_matches.router)
@@ -145,19 +156,21 @@ def url_of(sock: socket.socket) -> str:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None,
-          data_dir: str | Path | None = None, *, echo: Callable[[str], object] = print,
-          log_level: str = "info") -> None:
+          data_dir: str | Path | None = None, *, games_dir: str | Path | None = None,
+          echo: Callable[[str], object] = print, log_level: str = "info") -> None:
     """Open the database, bind the address, say where the app is and run it until
     interrupted (Ctrl-C)."""
     import uvicorn
 
-    app = create_app(db_url, data_dir)
+    app = create_app(db_url, data_dir, games_dir)
     try:
         sock = bind(host, port)
     except ServeError:
         app.state.store.close()
         raise
-    echo(f"boardlab web app on {url_of(sock)} (database {app.state.store.url}); "
+    games = app.state.library.folder
+    shown = f"; imported games from {games}" if games is not None and games.is_dir() else ""
+    echo(f"boardlab web app on {url_of(sock)} (database {app.state.store.url}{shown}); "
          "Ctrl-C stops it")
     server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, lifespan="on"))
     try:

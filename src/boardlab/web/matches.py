@@ -2,9 +2,11 @@
 
 A match lives in the database (:mod:`boardlab.store.web`) as its game, options, players
 and move notations; every request rebuilds the position by replaying the moves from the
-initial state (states are never pickled). A small in-memory cache keeps the latest
-position of recently used matches, so a request replays only the moves it has not seen;
-it holds private copies, and every caller gets its own clone.
+initial state (states are never pickled). A game is a registered game's name or an
+imported game's id (``zrf:...``, :mod:`boardlab.web.library`), stored with its variant.
+A small in-memory cache keeps the latest position of recently used matches, so a request
+replays only the moves it has not seen; it holds private copies, and every caller gets
+its own clone.
 
 Writes are optimistic: a change is saved only if the match's revision is still the one
 the change was computed from, so a bot that thought while someone undid a move, or two
@@ -27,6 +29,7 @@ from boardlab.store import web as match_store
 from boardlab.store.db import Store
 from boardlab.store.web import StoredMatch
 from boardlab.web.errors import ApiError
+from boardlab.web.library import Library, is_imported
 from boardlab.web.schemas import (
     MAX_BOT_SECONDS,
     BotPlayer,
@@ -41,11 +44,10 @@ DEFAULT_BOT_SECONDS = 1.0
 CACHED_MATCHES = 128
 
 
-def load_game(name: str, options: Mapping[str, Any]) -> Game:
-    """The game ``name`` with JSON ``options``: integers are accepted for float options
-    and text is parsed by each option; a constructor that trips over a value it did
-    not expect still answers :class:`OptionError`, never a crash."""
-    cls = game_class(name)
+def build_game(cls: type[Game], options: Mapping[str, Any], name: str) -> Game:
+    """The game of class ``cls`` with JSON ``options``: integers are accepted for float
+    options and text is parsed by each option; a constructor that trips over a value it
+    did not expect still answers :class:`OptionError` (naming ``name``), never a crash."""
     schema = {o.name: o for o in cls.option_schema}
     values: dict[str, Any] = {}
     for key, value in options.items():
@@ -60,6 +62,11 @@ def load_game(name: str, options: Mapping[str, Any]) -> Game:
         raise
     except (ValueError, TypeError, KeyError, IndexError) as e:
         raise OptionError(f"{name}: bad options: {e}") from None
+
+
+def load_game(name: str, options: Mapping[str, Any]) -> Game:
+    """The registered game ``name`` with JSON ``options`` (see :func:`build_game`)."""
+    return build_game(game_class(name), options, name)
 
 
 def bot_options(player: BotPlayer) -> dict[str, Any]:
@@ -84,12 +91,33 @@ def _player(data: Mapping[str, Any]) -> HumanPlayer | BotPlayer:
 class Matches:
     """The matches of one database, with a cache of their latest positions."""
 
-    def __init__(self, store: Store):
+    def __init__(self, store: Store, library: Library | None = None):
         self.store = store
+        self.library = library
         self._positions: OrderedDict[str, tuple[tuple[str, ...], State]] = OrderedDict()
         self._lock = threading.Lock()
 
     # --- reading --------------------------------------------------------------------
+    def load(self, name: str, options: Mapping[str, Any]) -> tuple[str, Game]:
+        """The game ``name`` (registered, or an imported game's id) with ``options``, and
+        the name a match stores for it."""
+        if is_imported(name):
+            if self.library is None:
+                raise ApiError(404, f"no imported game {name!r}: this server has no games "
+                                    "folder", name)
+            return self.library.load(name, options)
+        game = load_game(name, options)
+        return game.name, game
+
+    def rebuild(self, match: StoredMatch) -> Game:
+        """The game of a stored match; 409 when it cannot be rebuilt (an imported game
+        whose file has gone or no longer loads)."""
+        try:
+            return self.load(match.game, match.options)[1]
+        except ApiError as e:
+            raise ApiError(409, f"match {match.id} cannot go on: {e.message}",
+                           match.game) from None
+
     def get(self, match_id: str) -> StoredMatch:
         """The stored match; 404 if there is none."""
         match = match_store.get_match(self.store, match_id)
@@ -99,7 +127,7 @@ class Matches:
 
     def replay(self, match: StoredMatch) -> State:
         """The match's current position (a fresh copy the caller owns)."""
-        game = load_game(match.game, match.options)
+        game = self.rebuild(match)
         with self._lock:
             cached = self._positions.get(match.id)
         done: tuple[str, ...] = ()
@@ -151,19 +179,19 @@ class Matches:
     # --- changing ---------------------------------------------------------------------
     def create(self, request: NewMatch) -> dict[str, Any]:
         """Store a new match and return its view."""
-        game = load_game(request.game, request.options)
+        name, game = self.load(request.game, request.options)
         players = request.players
         if players is None:
             players = [HumanPlayer(type="human")] + [BotPlayer() for _ in
                                                      range(game.num_players - 1)]
         if len(players) != game.num_players:
-            raise ApiError(422, f"{game.name} has {game.num_players} players "
+            raise ApiError(422, f"{request.game} has {game.num_players} players "
                                 f"({', '.join(game.player_names)}), got {len(players)}",
                            "body.players")
         for player in players:
             if isinstance(player, BotPlayer):
                 make_bot(player.bot, **bot_options(player))  # refuses bad budgets now
-        match = match_store.create_match(self.store, game.name, dict(game.options),
+        match = match_store.create_match(self.store, name, dict(game.options),
                                          [player_json(p) for p in players])
         return self.view(match, game.initial_state())
 
@@ -215,7 +243,7 @@ class Matches:
         match = self.get(match_id)
         if not match.moves:
             raise ApiError(409, "no move to undo", match.id)
-        game = load_game(match.game, match.options)
+        game = self.rebuild(match)
         state = game.initial_state()
         movers = []
         for notation in match.moves:

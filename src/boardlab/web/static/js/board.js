@@ -1,7 +1,9 @@
 // Draws any boardlab board as SVG from its geometry (GET /api/games/{name} "board"):
 // square grids (a1 bottom left, y up), pointy-top hex boards from axial (q, r), 3-D grids
-// as one panel per layer side by side, and graphs (2-D coordinates, else a circle, with
-// their links as lines). Pieces come from State.view(): "cells" {name: {owner, kind}},
+// as one panel per layer side by side, graphs (2-D coordinates, else a circle, with
+// their links as lines), and the boards of Zillions rule files (kind "zrf": each
+// position at its rectangle on the file's screen, "rects", scaled to fit; the file's
+// pictures are not available, so pieces show the letters of "labels"). Pieces come from State.view(): "cells" {name: {owner, kind}},
 // plus quantum tic-tac-toe's "spooky" marks and hex column checkers' "column" stacks.
 // No board is drawn by hand: every cell's place comes from the model's coordinates.
 
@@ -59,14 +61,16 @@ function polygon(points) {
 /**
  * Where each cell goes: {kind, cells: [{name, x, y, shape, size, panel}], panels, width,
  * height, edges}. Shapes: "square" (side size), "hex" (radius size), "point" (a circle of
- * radius size for graph nodes).
+ * radius size for graph nodes), "rect" (width by height; size is the smaller).
  */
 export function layout(board) {
   const cells = board.cells;
   const dims = cells.length ? cells[0].coords.length : 0;
   const out = {kind: board.kind, cells: [], panels: [], edges: [], width: 0, height: 0};
   const margin = 14;
-  if (board.kind === "hex") {
+  if (board.kind === "zrf") {
+    zrfLayout(board, out, margin);
+  } else if (board.kind === "hex") {
     // Overlaid layers (Board.layered: a third coordinate) are drawn as panels side by side.
     const layerOf = (c) => (c.coords.length > 2 ? c.coords[2] : 0);
     const layers = [...new Set(cells.map(layerOf))].sort((a, b) => a - b);
@@ -144,6 +148,52 @@ export function layout(board) {
   return out;
 }
 
+// A rule file's positions at their rectangles, the largest side scaled to about 560
+// pixels. Positions sharing one rectangle (boards drawn over each other) split it into
+// columns, so each can be clicked; a point-sized rectangle grows to a small square; a
+// file without rectangles gets a grid in cell order.
+function zrfLayout(board, out, margin) {
+  const n = board.cells.length;
+  let rects = board.rects;
+  if (!rects || !rects.some((r) => r[2] > r[0] || r[3] > r[1])) {
+    const columns = Math.max(1, Math.ceil(Math.sqrt(n)));
+    rects = board.cells.map((_, i) => {
+      const x = (i % columns) * 50;
+      const y = Math.floor(i / columns) * 50;
+      return [x, y, x + 50, y + 50];
+    });
+  }
+  const boxes = rects.map(([l, t, r, b]) => {
+    const [cx, cy] = [(l + r) / 2, (t + b) / 2];
+    const [w, h] = [Math.max(r - l, 12), Math.max(b - t, 12)];
+    return [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2];
+  });
+  const shared = new Map();
+  rects.forEach((r, i) => {
+    const key = r.join(",");
+    if (!shared.has(key)) shared.set(key, []);
+    shared.get(key).push(i);
+  });
+  for (const group of shared.values()) {
+    if (group.length < 2) continue;
+    const [l, t, r, b] = boxes[group[0]];
+    const w = (r - l) / group.length;
+    group.forEach((cell, k) => { boxes[cell] = [l + k * w, t, l + (k + 1) * w, b]; });
+  }
+  const span = extent(boxes.flatMap((b) => [b[0], b[2]]), boxes.flatMap((b) => [b[1], b[3]]));
+  const scale = clamp(560 / Math.max(span.w, span.h, 1), 0.2, 2.5);
+  boxes.forEach(([l, t, r, b], i) => {
+    const width = (r - l) * scale;
+    const height = (b - t) * scale;
+    out.cells.push({name: board.cells[i].name, shape: "rect", width, height,
+      size: Math.min(width, height),
+      x: margin + ((l + r) / 2 - span.x0) * scale,
+      y: margin + ((t + b) / 2 - span.y0) * scale});
+  });
+  out.width = 2 * margin + span.w * scale;
+  out.height = 2 * margin + span.h * scale;
+}
+
 function extent(xs, ys) {
   const x0 = Math.min(...xs);
   const x1 = Math.max(...xs);
@@ -204,6 +254,13 @@ export class BoardView {
           text(group, cell.x - s / 2 + 3, cell.y + s / 2 - 6, cell.name,
             {class: "cell-name", "text-anchor": "start"});
         }
+      } else if (cell.shape === "rect") {
+        shape = el("rect", {x: cell.x - cell.width / 2, y: cell.y - cell.height / 2,
+          width: cell.width, height: cell.height, class: "cell-shape zrf"}, group);
+        if (s >= 34) {
+          text(group, cell.x - cell.width / 2 + 3, cell.y + cell.height / 2 - 6, cell.name,
+            {class: "cell-name", "text-anchor": "start"});
+        }
       } else if (cell.shape === "hex") {
         const corners = [];
         for (let k = 0; k < 6; k++) {
@@ -256,17 +313,20 @@ export class BoardView {
 
   drawPiece(cell, piece, severalKinds) {
     const [fill, stroke, ink] = colours(piece.owner);
-    const r = cell.shape === "square" ? cell.size * 0.36 : cell.shape === "hex"
-      ? cell.size * 0.62 : cell.size * 1.05;
+    const r = cell.shape === "square" ? cell.size * 0.36 : cell.shape === "rect"
+      ? cell.size * 0.38 : cell.shape === "hex" ? cell.size * 0.62 : cell.size * 1.05;
     cell.group.dataset.owner = piece.owner;
     const disc = el("g", {class: "piece", "data-piece": cell.name, "data-owner": piece.owner,
       "data-kind": piece.kind}, cell.layer);
     el("circle", {cx: cell.x, cy: cell.y, r, fill, stroke, "stroke-width": 1.5}, disc);
     const kind = String(piece.kind);
-    const label = kind.length <= 2 ? kind : severalKinds ? kind[0].toUpperCase() : "";
+    const labels = this.board.labels;
+    const label = labels ? labels[kind] || kind.slice(0, 2)
+      : kind.length <= 2 ? kind : severalKinds ? kind[0].toUpperCase() : "";
     if (label) {
+      const scale = label.length > 2 ? 0.62 : label.length > 1 ? 0.82 : 0.95;
       text(disc, cell.x, cell.y, label, {class: "piece-label", fill: ink,
-        "font-size": (r * (label.length > 2 ? 0.7 : 0.95)).toFixed(1)});
+        "font-size": (r * scale).toFixed(1)});
     }
     const column = piece.column;
     if (Array.isArray(column) && column.length > 1) {

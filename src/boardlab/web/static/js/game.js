@@ -99,9 +99,11 @@ function lastCells() {
 
 function render() {
   const match = page.match;
-  document.title = `${match.game} – boardlab`;
+  // an imported game's id names a file; its title says more
+  const title = page.game && page.game.imported ? page.game.description : match.game;
+  document.title = `${title} – boardlab`;
   delete $("title").dataset.i18n;
-  $("title").textContent = match.game;
+  $("title").textContent = title;
   const players = $("players");
   players.replaceChildren();
   match.player_names.forEach((_, seat) => {

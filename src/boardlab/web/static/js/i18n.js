@@ -152,6 +152,54 @@
       de: "Beschreibung", zh: "简介" },
     loading: { en: "loading…", ru: "загрузка…", fr: "chargement…", de: "wird geladen…",
       zh: "加载中…" },
+    importedTitle: { en: "Imported games", ru: "Импортированные игры", fr: "Jeux importés",
+      de: "Importierte Spiele", zh: "导入的游戏" },
+    importedHelp: {
+      en: "Zillions rule files from this server's games folder; boards are drawn from the " +
+        "files' positions, pieces as the first letters of their names.",
+      ru: "Файлы правил Zillions из папки игр этого сервера; доски нарисованы по позициям " +
+        "из файлов, фигуры — первыми буквами их названий.",
+      fr: "Fichiers de règles Zillions du dossier de jeux de ce serveur ; les plateaux sont " +
+        "dessinés d'après les positions des fichiers, les pièces par les premières lettres " +
+        "de leur nom.",
+      de: "Zillions-Regeldateien aus dem Spieleordner dieses Servers; die Bretter werden aus " +
+        "den Feldern der Dateien gezeichnet, die Steine als Anfangsbuchstaben ihrer Namen.",
+      zh: "来自本服务器游戏文件夹的 Zillions 规则文件；棋盘按文件中的位置绘制，" +
+        "棋子显示为其名称的首字母。"
+    },
+    colFile: { en: "file", ru: "файл", fr: "fichier", de: "Datei", zh: "文件" },
+    variant: { en: "variant", ru: "вариант", fr: "variante", de: "Variante", zh: "变体" },
+    variantFails: { en: "{title} (does not load)", ru: "{title} (не загружается)",
+      fr: "{title} (ne se charge pas)", de: "{title} (lädt nicht)", zh: "{title}（无法加载）" },
+    failedFiles: {
+      en: { one: "{n} rule file did not load", other: "{n} rule files did not load" },
+      ru: { one: "{n} файл правил не загрузился", few: "{n} файла правил не загрузились",
+        many: "{n} файлов правил не загрузились", other: "{n} файла правил не загрузились" },
+      fr: { one: "{n} fichier de règles ne s'est pas chargé",
+        other: "{n} fichiers de règles ne se sont pas chargés" },
+      de: { one: "{n} Regeldatei wurde nicht geladen",
+        other: "{n} Regeldateien wurden nicht geladen" },
+      zh: { other: "{n} 个规则文件未能加载" }
+    },
+    readingFiles: {
+      en: { one: "reading {n} rule file…", other: "reading {n} rule files…" },
+      ru: { one: "читается {n} файл правил…", few: "читаются {n} файла правил…",
+        many: "читаются {n} файлов правил…", other: "читаются {n} файла правил…" },
+      fr: { one: "lecture de {n} fichier de règles…",
+        other: "lecture de {n} fichiers de règles…" },
+      de: { one: "{n} Regeldatei wird gelesen…", other: "{n} Regeldateien werden gelesen…" },
+      zh: { other: "正在读取 {n} 个规则文件…" }
+    },
+    skippedFiles: {
+      en: { one: "{n} more rule file was skipped", other: "{n} more rule files were skipped" },
+      ru: { one: "ещё {n} файл правил пропущен", few: "ещё {n} файла правил пропущены",
+        many: "ещё {n} файлов правил пропущены", other: "ещё {n} файла правил пропущены" },
+      fr: { one: "{n} autre fichier de règles a été ignoré",
+        other: "{n} autres fichiers de règles ont été ignorés" },
+      de: { one: "{n} weitere Regeldatei wurde übersprungen",
+        other: "{n} weitere Regeldateien wurden übersprungen" },
+      zh: { other: "另有 {n} 个规则文件被跳过" }
+    },
     recentMatches: { en: "Recent matches", ru: "Недавние партии", fr: "Parties récentes",
       de: "Letzte Partien", zh: "最近的对局" },
     colMatch: { en: "match", ru: "партия", fr: "partie", de: "Partie", zh: "对局" },
