@@ -177,3 +177,28 @@ def test_a_bad_file_is_one_line_at_the_command_line(tmp_path):
     assert result.exit_code == 2
     assert result.stderr == (f"error: {path}:1:34: no piece 'Q' (pieces: P) (in a macro used "
                              "at line 8, column 25)\n")
+
+
+def test_the_generic_evaluation_counts_material_and_mobility():
+    g = game("chess/chess.zrf")
+    start = g.initial_state()
+    assert g.evaluate(start, 0) == g.evaluate(start, 1) == 0.0
+    # Equal material; e4 frees the queen and a bishop: White's 30 moves against 19.
+    opened = start.play_all(["e2-e4", "a7-a6"])
+    assert g.evaluate(opened, 0) == pytest.approx(0.3 * (30 - 19) / (30 + 19))
+    assert g.evaluate(opened, 1) == -g.evaluate(opened, 0)
+    # A pawn up: material 16 against 15 counts 0.7 of the value.
+    up = opened.play_all(["d2-d4", "b7-b5", "f1xb5"])
+    assert g.evaluate(up, 0) > 0.7 * (16 - 15) / 31
+
+
+def test_bots_beat_random_play_on_imported_games():
+    from boardlab.ai.arena import arena
+    from boardlab.ai.bots import make_bot
+
+    g = game("breakthrough/breakthrough.zrf", max_moves=200)
+    result = arena(g, make_bot("alphabeta", depth=2), make_bot("random", seed=2), 2)
+    assert (result.wins, result.draws, result.losses) == (2, 0, 0)
+    g = load_game(EXAMPLES / "tic-tac-toe.zrf", name="tic-tac-toe.zrf")
+    result = arena(g, make_bot("mcts", iterations=300, seed=1), make_bot("random", seed=2), 6)
+    assert result.losses == 0 and result.wins >= 4

@@ -349,6 +349,15 @@ class PieceState(State):
         new.last_from, new.last_to = self.last_from, self.last_to
         return new
 
+    def with_turn(self, player: int) -> PieceState:
+        """The same position with ``player`` to move, without history (for heuristics
+        that count what each side could do, such as mobility)."""
+        new = self.clone()
+        new._to_move = player
+        new._cache = {}
+        new._key = new._full_key()
+        return new
+
     def key(self) -> int:
         return self._key
 

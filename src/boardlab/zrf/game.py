@@ -209,13 +209,21 @@ class ZrfGame(PieceGame):
         return self.options["max_moves"]
 
     def evaluate(self, state: PieceState, player: int) -> float | None:
-        """Material and mobility: the share of pieces on the board that are the player's
-        (a generic heuristic for bots)."""
-        mine = sum(1 for p in state.cells if p is not None and p.owner == player)
-        total = sum(1 for p in state.cells if p is not None)
-        if not total:
-            return 0.0
-        return 2.0 * mine / total - 1.0
+        """Material and mobility, each in [-1, 1] as ``(mine - others) / (mine +
+        others)`` against the other players' mean: the pieces on the board and in hand,
+        and the moves each side would have if it were to move (a generic heuristic for
+        bots: files say nothing about piece values)."""
+        material = [0.0] * self.num_players
+        for p in state.cells:
+            if p is not None and p.owner >= 0:
+                material[p.owner] += 1
+        for p, n in state.reserves.items():
+            material[p.owner] += n
+        rules = self.move_rules
+        mobility = [float(len(state.legal_moves())) if q == state.to_move else
+                    float(len(rules.generate(state.with_turn(q))))
+                    for q in range(self.num_players)]
+        return 0.7 * _balance(material, player) + 0.3 * _balance(mobility, player)
 
     # --- keys and text -------------------------------------------------------------------
     @cached_property
@@ -459,6 +467,13 @@ def _reads_last(node: zc.Node) -> bool:
         return node.text.removeprefix("not-") in ("last-from?", "last-to?") or \
             node.text in ("last-from", "last-to")
     return any(_reads_last(item) for item in node.items)
+
+
+def _balance(values: list[float], player: int) -> float:
+    """``player``'s value against the others' mean, in [-1, 1] (0 when all are 0)."""
+    mine = values[player]
+    others = (sum(values) - mine) / max(1, len(values) - 1)
+    return 0.0 if mine + others == 0 else (mine - others) / (mine + others)
 
 
 def _maximal(value: str | None) -> Any:
