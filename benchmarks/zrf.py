@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import argparse
 import collections
+import json
 import os
 import statistics
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 import boardlab
@@ -102,23 +103,33 @@ def perfts(depth: int) -> None:
           "x the hand-written breakthrough's rate)")
 
 
-def _check(args: tuple[str, int, int, float]) -> dict:
+def _check(args: tuple[str, int, int, float, bool]) -> dict:
     from boardlab.cli.zrf import check_file
 
-    name, games, plies, seconds = args
-    return check_file(CORPUS / name, name, games, plies, seconds, 0)
+    name, games, plies, seconds, verify = args
+    return check_file(CORPUS / name, name, games, plies, seconds, 0, verify)
 
 
-def corpus(games: int, plies: int, seconds: float, workers: int) -> None:
-    """Play the corpus and classify every file."""
+def corpus(games: int, plies: int, seconds: float, workers: int, verify: bool,
+           report: Path | None) -> None:
+    """Play the corpus and classify every file (optionally writing every record)."""
+    from rich.progress import Progress
+
     names = [str(p.relative_to(CORPUS)) for p in sorted(CORPUS.rglob("*.zrf"))]
     started = time.perf_counter()
-    with ProcessPoolExecutor(workers) as pool:
-        records = list(pool.map(_check, [(n, games, plies, seconds) for n in names]))
+    records = []
+    with ProcessPoolExecutor(workers) as pool, Progress(transient=True) as bar:
+        task = bar.add_task("corpus", total=len(names))
+        jobs = [pool.submit(_check, (n, games, plies, seconds, verify)) for n in names]
+        for job in as_completed(jobs):
+            records.append(job.result())
+            bar.advance(task)
+    records.sort(key=lambda r: r["path"])
     status = collections.Counter(r["status"] for r in records)
-    print(f"corpus: {len(records)} files, {games} games of at most {plies} plies each: "
-          f"{status['played']} played, {status['played'] + status['loaded']} loaded, "
-          f"{status['failed']} failed ({time.perf_counter() - started:.0f} s)")
+    print(f"corpus: {len(records)} files, {games} games of at most {plies} plies each"
+          f"{' (invariants checked)' if verify else ''}: {status['played']} played, "
+          f"{status['played'] + status['loaded']} loaded, {status['failed']} failed "
+          f"({time.perf_counter() - started:.0f} s on {workers} workers)")
     reasons = collections.Counter()
     for r in records:
         if r["status"] != "played":
@@ -128,6 +139,12 @@ def corpus(games: int, plies: int, seconds: float, workers: int) -> None:
         print(f"  {count:3}  {reason}")
     hooks = sum(1 for r in records if r.get("incomplete"))
     print(f"  ({hooks} of the loaded files leave part of their rules to Dagaz's JavaScript)")
+    slowest = sorted(records, key=lambda r: -r["seconds"])[:5]
+    print("  slowest: " + ", ".join(f"{r['path']} {r['seconds']:.0f} s" for r in slowest))
+    if report is not None:
+        report.write_text(json.dumps({"games": games, "plies": plies, "verify": verify,
+                                      "files": records}, indent=1))
+        print(f"  every file: {report}")
 
 
 def main() -> None:
@@ -138,11 +155,16 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=3600.0, help="per file")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--verify", action="store_true",
+                        help="check the engine's invariants at every position")
+    parser.add_argument("--report", type=Path, help="write every file's record as JSON")
+    parser.add_argument("--corpus-only", action="store_true", help="skip load and perft")
     args = parser.parse_args()
-    load_all()
-    perfts(args.depth)
+    if not args.corpus_only:
+        load_all()
+        perfts(args.depth)
     if args.games:
-        corpus(args.games, args.plies, args.seconds, args.workers)
+        corpus(args.games, args.plies, args.seconds, args.workers, args.verify, args.report)
 
 
 if __name__ == "__main__":
