@@ -71,3 +71,31 @@ def drag(page, piece: int, target: tuple[int, int], width: int) -> None:
     page.mouse.down()
     page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
     page.mouse.up()
+
+
+# --- the JSON API, through a test client -------------------------------------------------
+def assert_error(response, status: int, *words: str) -> dict:
+    """``response`` is the JSON error ``status`` whose message holds every word."""
+    assert response.status_code == status, response.text
+    data = response.json()
+    assert set(data) >= {"error", "where"}
+    for word in words:
+        assert word in data["error"], data
+    return data
+
+
+def new_match(client, game: str, players=None, **options) -> dict:
+    """A new match of ``game`` created through the API."""
+    body: dict = {"game": game, "options": options}
+    if players is not None:
+        body["players"] = players
+    response = client.post("/api/matches", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def play(client, match: dict, move: str) -> dict:
+    """``match`` after ``move``, played through the API."""
+    response = client.post(f"/api/matches/{match['id']}/moves", json={"move": move})
+    assert response.status_code == 200, response.text
+    return response.json()

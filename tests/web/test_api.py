@@ -19,6 +19,7 @@ from boardlab.core.registry import names
 from boardlab.web.app import create_app
 from boardlab.web.matches import bot_options
 from boardlab.web.schemas import MAX_BOT_SECONDS, BotPlayer
+from tests.web.conftest import assert_error, new_match, play
 
 HUMAN = {"type": "human"}
 
@@ -31,30 +32,6 @@ def db_url(folder: Path) -> str:
 def client(tmp_path) -> Iterator[TestClient]:
     with TestClient(create_app(db_url(tmp_path))) as opened:
         yield opened
-
-
-def new_match(client: TestClient, game: str, players=None, **options) -> dict:
-    body: dict = {"game": game, "options": options}
-    if players is not None:
-        body["players"] = players
-    response = client.post("/api/matches", json=body)
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def play(client: TestClient, match: dict, move: str) -> dict:
-    response = client.post(f"/api/matches/{match['id']}/moves", json={"move": move})
-    assert response.status_code == 200, response.text
-    return response.json()
-
-
-def assert_error(response, status: int, *words: str) -> dict:
-    assert response.status_code == status, response.text
-    data = response.json()
-    assert set(data) >= {"error", "where"}
-    for word in words:
-        assert word in data["error"]
-    return data
 
 
 # --- games --------------------------------------------------------------------------------

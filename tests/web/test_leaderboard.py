@@ -30,7 +30,7 @@ from boardlab.store.db import current_revision, metadata, open_store, upgrade
 from boardlab.store.leaderboard import add_solve, level_board
 from boardlab.web.api_triplex import RateLimit
 from boardlab.web.app import create_app
-from tests.web.conftest import CHROMIUM, drag, screenshots, serving
+from tests.web.conftest import CHROMIUM, assert_error, drag, screenshots, serving
 
 
 @pytest.fixture(scope="module")
@@ -81,15 +81,6 @@ def submit(client: TestClient, pack: Pack, n: int, solution, *, name: str = "Ada
     body = {"name": name, "seconds": seconds, "solution": solution,
             "unlock": unlock if unlock is not None else pack.solve_chain()[n - 1]}
     return client.post(f"/api/leaderboard/{pack.salt.hex()}/{n}", json=body)
-
-
-def assert_error(response, status: int, *words: str) -> dict:
-    assert response.status_code == status, response.text
-    data = response.json()
-    assert set(data) >= {"error", "where"}
-    for word in words:
-        assert word in data["error"], data
-    return data
 
 
 # -- packs and the page --------------------------------------------------------------------

@@ -30,6 +30,7 @@ from boardlab.errors import FileError
 from boardlab.web.app import create_app
 from boardlab.web.errors import ApiError
 from boardlab.web.library import Library, parse_id
+from tests.web.conftest import assert_error, new_match, play
 
 CORPUS = Path(__file__).parents[1] / "data" / "zrf"
 HUMAN = {"type": "human"}
@@ -203,15 +204,6 @@ def served(tmp_path_factory) -> Iterator[tuple[TestClient, Path, Path]]:
         yield client, folder, root
 
 
-def assert_error(response, status: int, *words: str) -> dict:
-    assert response.status_code == status, response.text
-    data = response.json()
-    assert set(data) >= {"error", "where"}
-    for word in words:
-        assert word in data["error"], data
-    return data
-
-
 def test_imported_games_are_listed_beside_the_registered_ones(served):
     client, _, _ = served
     games = client.get("/api/games").json()
@@ -263,21 +255,6 @@ def test_unknown_failed_and_bad_imported_games_are_404_or_422(served):
                                                    "players": [HUMAN]}), 422, "2 players")
 
 
-def new_match(client: TestClient, game: str, players=None, **options) -> dict:
-    body: dict = {"game": game, "options": options}
-    if players is not None:
-        body["players"] = players
-    response = client.post("/api/matches", json=body)
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def move(client: TestClient, match: dict, notation: str) -> dict:
-    response = client.post(f"/api/matches/{match['id']}/moves", json={"move": notation})
-    assert response.status_code == 200, response.text
-    return response.json()
-
-
 def test_a_match_is_played_by_notation_and_by_every_bot_and_resumed(served):
     client, folder, root = served
     match = new_match(client, "zrf:chess/chess", [HUMAN, HUMAN], max_moves=300)
@@ -285,8 +262,8 @@ def test_a_match_is_played_by_notation_and_by_every_bot_and_resumed(served):
     assert len(match["legal_moves"]) == 20
     e2e4 = next(m for m in match["legal_moves"] if m["notation"] == "e2-e4")
     assert e2e4["from"] == ["e2"] and e2e4["to"] == ["e4"]
-    match = move(client, match, "e2-e4")
-    match = move(client, match, "e7-e5")
+    match = play(client, match, "e2-e4")
+    match = play(client, match, "e7-e5")
     assert_error(client.post(f"/api/matches/{match['id']}/moves", json={"move": "e4-e6"}),
                  400, "e4-e6")
     for bot in ("random", "alphabeta", "mcts"):
@@ -310,7 +287,7 @@ def test_a_variant_and_a_bot_seat_are_stored_with_the_match(served):
     match = new_match(client, "zrf:chess/chess@2", [HUMAN, bot])
     assert match["game"] == "zrf:chess/chess@2"
     first = match["legal_moves"][0]["notation"]
-    match = move(client, match, first)
+    match = play(client, match, first)
     replied = client.post(f"/api/matches/{match['id']}/bot", json={}).json()
     assert len(replied["moves"]) == 2 and replied["to_move"] == 0
     listed = client.get("/api/matches").json()
@@ -324,7 +301,7 @@ def test_a_match_whose_file_is_gone_or_broken_answers_409(served):
     source = folder / "breakthrough.zrf"
     text = source.read_text(encoding="utf-8")
     match = new_match(client, "zrf:breakthrough", [HUMAN, HUMAN])
-    match = move(client, match, match["legal_moves"][0]["notation"])
+    match = play(client, match, match["legal_moves"][0]["notation"])
     try:
         source.unlink()
         for response in (client.get(f"/api/matches/{match['id']}"),

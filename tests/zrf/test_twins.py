@@ -1,11 +1,11 @@
 """Rule files with a hand-written twin in boardlab, compared move set by move set.
 
 Breakthrough, reversi and tic-tac-toe state their whole rules in ZRF (the corpus's
-breakthrough.zrf, examples/zrf/reversi.zrf, since the corpus's reversi.zrf leaves
-flanking to Dagaz's JavaScript, and examples/zrf/tic-tac-toe.zrf): on random positions of the hand-written game, the imported game has exactly
-the same moves. The corpus's other twins are Dagaz skeletons; the table below records
-how far each agrees with boardlab's game and why it stops (the rule Dagaz keeps in
-JavaScript), checked by perft of both.
+breakthrough.zrf; examples/zrf/reversi.zrf, since the corpus's reversi.zrf leaves
+flanking to Dagaz's JavaScript; examples/zrf/tic-tac-toe.zrf): on random positions of
+the hand-written game, the imported game has exactly the same moves. The corpus's other
+twins are Dagaz skeletons; the table below records how far each agrees with boardlab's
+game and why it stops (the rule Dagaz keeps in JavaScript), checked by perft of both.
 """
 
 from __future__ import annotations
