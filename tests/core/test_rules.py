@@ -17,6 +17,7 @@ from boardlab.core.rules import (
     ChangeOwner,
     Drop,
     From,
+    GoTo,
     Group,
     If,
     Inc,
@@ -32,6 +33,7 @@ from boardlab.core.rules import (
     for_directions,
     not_,
     piece_is,
+    reach,
     var,
 )
 from tests.conftest import sandbox
@@ -357,3 +359,15 @@ def test_abalone_standard_start_has_44_moves():
     assert len(state.legal_moves()) == 44
     assert len(sandbox(HEX, templates, {**dict.fromkeys(black, "O"),
                                         **dict.fromkeys(white, "X")}).legal_moves()) == 44
+
+
+def test_reach_ends_where_every_run_has_failed():
+    # A run that steps off the board has failed; a jump to a fixed cell after it does not
+    # revive it (shogi.zrf's drops start with a step that only a hand cell can take), but
+    # after a step allowed to leave the board the run goes on and the jump counts.
+    board = Board.square(3, 3)
+    a1, a3, c3 = board.cell("a1"), board.cell("a3"), board.cell("c3")
+    assert board.step(a3, "n") < 0 <= board.step(a1, "n")
+    assert reach([Step("n"), GoTo(c3), Add()], board, 0, a3) == frozenset()
+    assert reach([Step("n"), GoTo(c3), Add()], board, 0, a1) == {c3}
+    assert reach([Step("n", may_leave=True), GoTo(c3), Add()], board, 0, a3) == {c3}

@@ -202,3 +202,33 @@ def test_bots_beat_random_play_on_imported_games():
     g = load_game(EXAMPLES / "tic-tac-toe.zrf", name="tic-tac-toe.zrf")
     result = arena(g, make_bot("mcts", iterations=300, seed=1), make_bot("random", seed=2), 6)
     assert result.losses == 0 and result.wins >= 4
+
+
+GUARDS = """(define step ($1 (verify not-friend?) add))
+(game (title "Guards")
+ (players A B)
+ (board (grid (dimensions ("a/b/c" (1 0)) ("3/2/1" (0 1)))
+              (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0))))
+ (piece (name Guard) (moves (step n) (step s) (step e) (step w)))
+ (piece (name Probe) (moves ((verify defended?) n (verify empty?) add)
+                            (n (verify enemy?) (verify attacked?) add)))
+ (board-setup (A (Probe a1))))
+"""
+
+
+@pytest.mark.parametrize(("position", "moves"), [
+    # defended? on the mover's own piece: could another of its pieces take back there?
+    ("a1=A.Probe,b1=A.Guard", {"a1-a2"}),
+    ("a1=A.Probe,c1=A.Guard", set()),
+    # attacked? on another player's piece: could its side take back there?
+    ("a1=A.Probe,a2=B.Guard,b2=B.Guard", {"a1xa2"}),
+    ("a1=A.Probe,a2=B.Guard,c3=B.Guard", set()),
+])
+def test_defended_and_attacked_on_a_piece_mean_taking_back(tmp_path, position, moves):
+    # No move takes its own side's piece, so on an occupied cell the tests ask whether
+    # that piece's side could take back (shogi.zrf needs it: a King may not take a
+    # protected piece, so a cell holding one is no escape).
+    path = tmp_path / "guards.zrf"
+    path.write_text(GUARDS)
+    state = load_game(path, name="guards.zrf").parse_state(f"{position} A")
+    assert {m.notation for m in state.legal_moves() if m.notation.startswith("a1")} == moves

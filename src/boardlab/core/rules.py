@@ -225,15 +225,42 @@ def adjacent_to_enemy(c: Cursor) -> bool:
 def attacked(move_type: str | None = None) -> Predicate:
     """Another player could capture on the cell with a move (of ``move_type``) now (ZRF
     ``attacked?``): an occupied cell is attacked when a move captures the piece, an
-    empty one when a move of another player could end there."""
-    return lambda c: c.pos != OFF and c.state.game.move_rules.attacked(
-        c.state, c.pos, by=lambda p: p != c.player, move_type=move_type)
+    empty one when a move of another player could end there. A cell holding another
+    player's piece is attacked when they could take a piece of the mover's there."""
+    return lambda c: c.pos != OFF and _could_take(c, lambda p: p != c.player, move_type,
+                                                   None)
 
 
 def defended(move_type: str | None = None) -> Predicate:
-    """Another of the mover's pieces could move onto the cell (ZRF ``defended?``)."""
-    return lambda c: c.pos != OFF and c.state.game.move_rules.attacked(
-        c.state, c.pos, by=lambda p: p == c.player, move_type=move_type, exclude=c.start)
+    """Another of the mover's pieces could move onto the cell (ZRF ``defended?``); on a
+    cell holding a piece of the mover's, could take an enemy standing there (the piece
+    is protected: taken, it would be taken back)."""
+    return lambda c: c.pos != OFF and _could_take(c, lambda p: p == c.player, move_type,
+                                                   c.start)
+
+
+def _could_take(c: Cursor, by: Callable[[int], bool], move_type: str | None,
+                exclude: int | None) -> bool:
+    """Whether a player ``by`` accepts could capture on (or move onto) the cursor's cell.
+
+    No move takes its own side's piece, so on a cell holding a piece of such a player
+    the question is asked of a piece of the other side standing there instead: a piece
+    is defended when its side could take back on its cell (the chess sense, and what
+    shogi's mate tests need: a King may not take a defended piece).
+    """
+    state = c.state
+    cells = state.cells
+    piece = cells[c.pos]
+    rules = state.game.move_rules
+    if piece is None or not by(piece.owner):
+        return rules.attacked(state, c.pos, by=by, move_type=move_type, exclude=exclude)
+    # A player the test does not ask about: the mover for attacked?, another for defended?.
+    other = next(p for p in (c.player, *range(state.game.num_players)) if not by(p))
+    cells[c.pos] = Piece(other, piece.kind, piece.attributes)
+    try:
+        return rules.attacked(state, c.pos, by=by, move_type=move_type, exclude=exclude)
+    finally:
+        cells[c.pos] = piece
 
 
 def _neighbour(c: Cursor, direction: str) -> int:
@@ -1362,21 +1389,31 @@ def _abstract_run(program: Sequence[Instruction], board: Any, player: int, sourc
     links = board.player_links(player)
     found: set[int] = set()
     seen: set[int] = {source}
+    # Whether a step that may leave the board (the run goes on, the cursor off) left it:
+    # then a run whose cells ran out is still going.
+    left: list[bool] = [False]
 
-    def step(cells: frozenset[int], direction: str) -> frozenset[int]:
+    def step(cells: frozenset[int], direction: str, may_leave: bool = False
+             ) -> frozenset[int]:
         row = links.get(direction)
         if row is None:
             row = board.links[board.direction_index(board.player_direction(player,
                                                                            direction))]
-        out = frozenset([row[c] for c in cells]).difference(_OFF_BOARD)
+        out = frozenset([row[c] for c in cells])
+        if OFF in out:
+            left[0] = left[0] or may_leave
+            out = out.difference(_OFF_BOARD)
         seen.update(out)
         return out
 
     def run(instructions: Sequence[Instruction], cells: frozenset[int],
             marks: frozenset[int]) -> tuple[frozenset[int], frozenset[int]]:
         for i in instructions:
+            if not cells and not left[0]:
+                # Every run has failed (a step led nowhere): nothing after it happens.
+                return cells, marks
             if isinstance(i, Step):
-                cells = step(cells, i.direction)
+                cells = step(cells, i.direction, i.may_leave)
             elif isinstance(i, Verify | SetFlag | SetPositionFlag | SetVar | Inc | Create
                             | ChangeType | ChangeOwner | SetAttribute | From):
                 continue
@@ -1407,8 +1444,12 @@ def _abstract_run(program: Sequence[Instruction], board: Any, player: int, sourc
             elif isinstance(i, Back):
                 cells = marks | frozenset((source,))
             elif isinstance(i, GoTo):
-                cells = frozenset((i.cell,))
-                seen.add(i.cell)
+                # A jump to a fixed cell is reached only by a run still going: after a
+                # step no source can take (shogi's drops start with a step only a hand
+                # cell has), the run has failed, and the jump must not revive it.
+                if cells or left[0]:
+                    cells = frozenset((i.cell,))
+                    seen.add(i.cell)
             else:
                 raise _Lost
         return cells, marks
