@@ -119,10 +119,11 @@ def test_the_translation_round_trips():
     assert usi_move("WP2-e5") == "P*5e"
 
 
+@pytest.mark.slow
 def test_perft_is_published(game):
-    # 30, 900, 25470, 719731, 19861490 (depth 4 agrees too, in the benchmark note of
-    # docs/zrf.md: it takes minutes, not seconds).
-    assert perft(game.initial_state(), 3) == [30, 900, 25470]
+    # Published: 30, 900, 25470, 719731, 19861490. Depth 4 takes about 11 s here; depth 5
+    # (measured once, see docs/zrf.md) takes minutes.
+    assert perft(game.initial_state(), 4) == [30, 900, 25470, 719731]
 
 
 def test_promotion_captures_and_drops(game):
