@@ -57,6 +57,11 @@ class BoardError(BoardlabError, ValueError):
     """A board definition is inconsistent (unknown cell, duplicate name, bad link)."""
 
 
+class RulesError(BoardlabError, RuntimeError):
+    """A game's rules cannot produce a position's moves within the engine's bounds (a
+    rule file whose partial moves grow into more chains than any game needs)."""
+
+
 class BotError(BoardlabError, ValueError):
     """No bot kind is registered under a name, or a bot cannot move."""
 

@@ -64,6 +64,38 @@ def test_a_flying_king_cannot_pass_a_piece_it_took_twice():
     assert str(after).startswith("a7=White.King,f4=Black.Man ")
 
 
+def test_a_piece_taken_in_a_chain_is_not_taken_again():
+    # stavropol-checkers.zrf recognises a man to jump by its type ((piece? BlackMan)),
+    # which a piece already taken (deferred captures) keeps: the chain must still not
+    # jump it again. Before, c3 went back and forth over d4 (c3-e5-c3-e5 xd4 xd4 xd4),
+    # and a full board grew chains without end.
+    g = game("checkers/stavropol-checkers.zrf")
+    state = g.parse_state("c3=White.WhiteMan,d4=Black.BlackMan,f6=Black.BlackMan,"
+                          "h8=Black.BlackMan White")
+    # Shared pieces: White may also move Black's man, which takes c3.
+    assert sorted(m.notation for m in state.legal_moves()) == ["c3-e5-g7 xd4 xf6",
+                                                                "d4-b2 xc3"]
+
+
+def test_chains_past_the_bound_are_an_error_not_a_hang():
+    import dataclasses
+
+    from boardlab.errors import RulesError
+
+    g = game("checkers/international-checkers.zrf", variant=0)
+    state = g.parse_state(
+        "a7=White.King,e3=Black.Man,f4=Black.Man,h4=Black.Man,f8=Black.Man,b8=Black.Man "
+        "White")
+    # The position above explores 25 partial steps for its 7 moves: a bound of 24 stops
+    # it with a clear error, 25 lets it through.
+    rules = g.move_rules
+    g.move_rules = dataclasses.replace(rules, max_chains=24)
+    with pytest.raises(RulesError, match="more than 24 steps"):
+        state.legal_moves()
+    g.move_rules = dataclasses.replace(rules, max_chains=25)
+    assert len(state.legal_moves()) == 7
+
+
 def test_chess_perft_is_published():
     # The file's king safety comes from its checkmated goal; castling and promotion do
     # not differ from chess this shallow.

@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from boardlab.core.move import Action, Capture, Change, Move, Piece, Place, Shift
-from boardlab.errors import BoardError
+from boardlab.errors import BoardError, RulesError
 
 if TYPE_CHECKING:
     from boardlab.core.position import PieceState
@@ -1035,7 +1035,10 @@ class Rules:
     ``protect`` lists the pieces a move may not leave attacked (ZRF ``checkmated``): see
     :class:`Protect`. With ``deferred_captures`` (Dagaz's option; draughts' "Turkish
     strike") a piece taken by a partial step stays on the board, owned by nobody, until
-    the chain ends: it blocks the way and cannot be taken twice.
+    the chain ends: it blocks the way and cannot be taken twice (a step that would take
+    it again is not played). Exploring one position's chains takes at most
+    ``max_chains`` partial steps; rules that need more raise
+    :class:`~boardlab.errors.RulesError` rather than run unbounded.
     """
 
     templates: Sequence[Template]
@@ -1044,6 +1047,7 @@ class Rules:
     cache_size: int = 0
     pass_partial: bool = False
     max_chain: int = 64
+    max_chains: int = 200_000
     turn_move_type: Callable[[PieceState], str | None] | None = None
     select: Callable[[PieceState, list[Move]], list[Move]] | None = None
     pass_turn: str | None = None
@@ -1069,6 +1073,7 @@ class Rules:
         by_priority: dict[int, list[Move]] = {}
         seen: set[tuple[Action, ...]] = set()
         guard = self.invariant_guard
+        budget = [self.max_chains]
         allowed = self.turn_move_type(state) if self.turn_move_type is not None else None
         # The mover's cells by piece type: a piece template runs from its own pieces
         # only, not from every cell of the board.
@@ -1099,7 +1104,8 @@ class Rules:
             for item in items:
                 if isinstance(item, Partial):
                     chains = [(compose(state.cells, steps), steps)
-                              for steps in self._chains(state, player, item, 1, set())]
+                              for steps in self._chains(state, player, item, 1, set(),
+                                                           budget)]
                 else:
                     chains = [(item, None)]
                 for actions, steps in chains:
@@ -1138,10 +1144,21 @@ class Rules:
         return False
 
     def _chains(self, state: PieceState, player: int, step: Partial, depth: int,
-                visited: set[int]) -> list[tuple[tuple[Action, ...], ...]]:
-        """Every sequence of steps a partial move ``step`` can grow into."""
+                visited: set[int], budget: list[int]
+                ) -> list[tuple[tuple[Action, ...], ...]]:
+        """Every sequence of steps a partial move ``step`` can grow into (none when the
+        step takes again a piece the chain has already taken)."""
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise RulesError(f"the partial moves of this position take more than "
+                             f"{self.max_chains} steps to explore (the engine's bound): "
+                             f"the rules' chains do not come to an end")
         grown: list[tuple[tuple[Action, ...], ...]] = []
         if self.deferred_captures:
+            cells = state.cells
+            if any(isinstance(a, Capture) and (p := cells[a.cell]) is not None
+                   and p.owner == -1 for a in step.actions):
+                return grown
             state.apply_step(tuple(_taken(state.cells, a) for a in step.actions))
         else:
             state.apply_step(step.actions)
@@ -1156,7 +1173,7 @@ class Rules:
                         if isinstance(item, Partial):
                             grown.extend((step.actions, *rest) for rest in
                                          self._chains(state, player, item, depth + 1,
-                                                      visited))
+                                                      visited, budget))
                         else:
                             grown.append((step.actions, item))
                 visited.discard(key)
