@@ -342,3 +342,13 @@ def test_a_games_folder_that_is_not_one_is_refused(tmp_path):
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and "no such folder" in lines[0]
     assert "--games" in CliRunner().invoke(cli_app, ["serve", "--help"]).output
+
+
+def test_rules_that_cannot_end_their_chains_answer_422():
+    # A rule file whose partial moves never come to an end raises RulesError from move
+    # generation (see tests/zrf/test_game.py); the API answers it as a game that cannot
+    # do what is asked, not as a malformed request or a crash.
+    from boardlab.errors import RulesError
+    from boardlab.web.errors import status_of
+
+    assert status_of(RulesError("the partial moves ...")) == (422, None)

@@ -26,6 +26,7 @@ from boardlab.errors import (
     IllegalMoveError,
     NotationError,
     OptionError,
+    RulesError,
     StoreError,
     UnknownGameError,
 )
@@ -80,7 +81,9 @@ def status_of(error: BoardlabError) -> tuple[int, Any]:
         return 400, error.move
     if isinstance(error, NotationError):
         return 400, error.where
-    if isinstance(error, OptionError | BotError):
+    if isinstance(error, OptionError | BotError | RulesError):
+        # The request is well formed; the game (its options, a bot, its rules) cannot
+        # do what it asks.
         return 422, None
     if isinstance(error, BoardError):
         return 400, None
