@@ -4,6 +4,7 @@ boardlab's hand-written twins, and a sample of the corpus playing random games."
 from __future__ import annotations
 
 import random
+import shutil
 from pathlib import Path
 
 import pytest
@@ -264,3 +265,46 @@ def test_defended_and_attacked_on_a_piece_mean_taking_back(tmp_path, position, m
     path.write_text(GUARDS)
     state = load_game(path, name="guards.zrf").parse_state(f"{position} A")
     assert {m.notation for m in state.legal_moves() if m.notation.startswith("a1")} == moves
+
+
+def test_a_position_read_back_keeps_the_repetitions_it_came_from(tmp_path):
+    # gonu.zrf: a player who repeats a position for the third time loses. Its text form
+    # carries a digest of every earlier position, so a copy, a position read back, and
+    # one read by the same file loaded under another name all end, and go on, alike.
+    moves = ["e5-e4", "b1-b2", "e4-e5", "b2-b1"]
+    g = game("elimination/gonu.zrf")
+    twice = g.initial_state().play_all(moves)
+    assert twice.outcome() is None and " seen:" in str(twice)
+    thrice = twice.play_all(moves)
+    assert thrice.outcome() == (1, 0)          # White's b2-b1 made the third occurrence
+    assert g.parse_state(str(thrice)).outcome() == thrice.outcome() == \
+        thrice.clone().outcome()
+    shutil.copy(CORPUS / "elimination" / "gonu.zrf", tmp_path / "renamed.zrf")
+    other = load_game(tmp_path / "renamed.zrf", name="renamed.zrf")
+    assert other.parse_state(str(twice)).play_all(moves).outcome() == (1, 0)
+    assert g.parse_state(str(twice)).play_all(moves[:2]).outcome() is None
+    with pytest.raises(boardlab.errors.NotationError, match="16 hex"):
+        g.parse_state(str(twice).replace("seen:", "seen:xyz,"))
+
+
+TAKE = """(game (title "Take")
+ (players A B)
+ (turn-order A B)
+ (board (grid (dimensions ("a/b/c/d" (1 0)) ("1" (0 1))) (directions (e 1 0) (w -1 0))))
+ (piece (name King) (moves (e (verify not-friend?) add) (w (verify not-friend?) add)))
+ (board-setup (A (King a1)) (B (King b1 d1)))
+ (loss-condition (A B) (captured King)))
+"""
+
+
+def test_a_position_read_back_keeps_what_the_last_move_took(tmp_path):
+    # A captured goal reads the last move: after a1xb1, B has lost although its King on
+    # d1 could still move. The text says what was taken, so the position read back (and
+    # a copy) has ended too.
+    path = tmp_path / "take.zrf"
+    path.write_text(TAKE)
+    g = load_game(path, name="take.zrf")
+    after = g.initial_state().play("a1xb1")
+    assert after.outcome() == (1, 0) and str(after).endswith(" taken:B.King")
+    assert g.parse_state(str(after)).outcome() == after.clone().outcome() == (1, 0)
+    assert g.parse_state(str(after).replace(" taken:B.King", "")).outcome() is None

@@ -253,6 +253,17 @@ class Goals:
         object.__setattr__(self, "_stuck", tuple(c for c in self.conditions
                                                  if c.goal.needs_moves))
 
+    def reads(self, kind: type[Goal]) -> bool:
+        """Whether a condition tests a goal of ``kind`` (inside ``and``/``or``/``not``
+        too): a game whose goals read the past (repetition, captures) keeps it."""
+        def walk(goal: Goal) -> bool:
+            if isinstance(goal, kind):
+                return True
+            if isinstance(goal, AllOf | AnyOf):
+                return any(walk(child) for child in goal.goals)
+            return isinstance(goal, NotGoal) and walk(goal.goal)
+        return any(walk(c.goal) for c in self.conditions)
+
     def result(self, state: PieceState) -> Returns | None:
         """The outcome if a condition holds after the last move, else ``None``."""
         return self._resolve(state, self._after)

@@ -7,7 +7,10 @@ written with the file's position names: ``e2-e4``, ``e4xd5`` (a capture on arriv
 ``e5-d6 xd5`` (a capture elsewhere), ``e7-e8=Queen`` (promotion), ``Stone@d4`` (a drop),
 a chain of partial steps as one path, ``a3-c5-e7 xb4 xd6``; ``pass`` where passing is
 allowed. Positions are written ``cell=Player.Piece`` pairs, then the side to move, then
-``ply:``, ``reserve:`` and ``last:`` fields where they matter, and round-trip.
+``ply:``, ``reserve:`` and ``last:`` fields where they matter, and round-trip. Where the
+goals read the past, the text carries it too: ``taken:`` the pieces the last move took
+(a ``captured`` goal), ``seen:`` a digest of every earlier position (a ``repetition``
+goal), so that a position read back ends, and goes on, as the game it came from.
 
 A game whose rules never end it (most Dagaz files leave the end to JavaScript) is drawn
 after ``max_moves`` moves (an option, default 1000), a labelled boardlab addition.
@@ -15,7 +18,9 @@ after ``max_moves`` moves (an option, default 1000), a labelled boardlab additio
 
 from __future__ import annotations
 
+import hashlib
 import random
+import re
 from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
@@ -32,6 +37,8 @@ from boardlab.zrf import compile as zc
 from boardlab.zrf.model import GameSpec, game_spec
 from boardlab.zrf.reader import load
 
+_DIGEST = re.compile(r"[0-9a-f]{16}")
+
 #: Moves after which a game the file never ends is a draw (boardlab's addition).
 DEFAULT_MAX_MOVES = 1000
 
@@ -39,9 +46,79 @@ DEFAULT_MAX_MOVES = 1000
 class ZrfState(PieceState):
     """A position of a :class:`ZrfGame`: the generic piece position, with keys for any
     piece (attributes included), the turn of the turn order and, where the rules read
-    it, the last move."""
+    it, the last move; and what the goals read of the past, which a copy or a position
+    read from text keeps without the moves that made it."""
 
-    __slots__ = ()
+    __slots__ = ("_past", "_taken")
+
+    def __init__(self, game: PieceGame, cells: list[Piece | None], to_move: int,
+                 reserves: dict[Piece, int], ply: int):
+        super().__init__(game, cells, to_move, reserves, ply)
+        #: The position before each move, where a repetition goal counts: (its key, a
+        #: snapshot) for a move played here, (None, its digest) for one read from text.
+        self._past: list[tuple[Any, ...]] = []
+        #: The pieces the last move took, when no history of moves says it.
+        self._taken: tuple[Piece, ...] = ()
+
+    def clone(self) -> ZrfState:
+        new = super().clone()
+        assert isinstance(new, ZrfState)
+        new._past = list(self._past)
+        new._taken = tuple(self.captured_by_last_move())
+        return new
+
+    def with_turn(self, player: int) -> PieceState:
+        new = super().with_turn(player)
+        assert isinstance(new, ZrfState)
+        new._past, new._taken = [], ()
+        return new
+
+    @property
+    def last_mover(self) -> int | None:
+        """The player who made the last move: from the moves played, else from the turn
+        order (a copy or a position read from text)."""
+        if self._history:
+            return self._history[-1][2]
+        if self.ply == 0:
+            return None
+        game = self.game
+        return game.spec.turns[game.turn(self.ply - 1)].player  # type: ignore[attr-defined]
+
+    def captured_by_last_move(self) -> list[Piece]:
+        return super().captured_by_last_move() if self._history else list(self._taken)
+
+    def occurrences(self) -> int:
+        # Keys for the moves played in this process (cheap, every move of a search);
+        # digests only for a past read from text.
+        key, digest, count = self._key, None, 1
+        for entry in self._past:
+            if entry[0] is not None:
+                count += entry[0] == key
+            else:
+                digest = digest or self.digest()
+                count += entry[1] == digest
+        return count
+
+    def _seen(self) -> list[str]:
+        """The digests of the earlier positions, for the text form."""
+        out = []
+        for entry in self._past:
+            if entry[0] is None:
+                out.append(entry[1])
+                continue
+            _, cells, to_move, ply, reserves, last_from, last_to = entry
+            earlier = type(self)(self.game, list(cells), to_move, dict(reserves), ply)
+            earlier.last_from, earlier.last_to = last_from, last_to
+            out.append(earlier.digest())
+        return out
+
+    def digest(self) -> str:
+        """A digest of the position as a repetition compares it (pieces, reserves, side
+        to move, turn of the turn order, last move where read), the same in every
+        process and for every name the file is loaded under."""
+        turn = self.game.turn(self.ply)  # type: ignore[attr-defined]
+        return hashlib.blake2b(f"{self._text(False)} turn:{turn}".encode(),
+                               digest_size=8).hexdigest()
 
     def _piece_key(self, cell: int, piece: Piece) -> int:
         return self.game.piece_key(cell, piece)  # type: ignore[attr-defined]
@@ -64,6 +141,9 @@ class ZrfState(PieceState):
     def apply(self, move: Move) -> None:
         """Play ``move``: the board, the turn of the turn order and the key change."""
         game = self.game
+        if game.reads_repetition:  # type: ignore[attr-defined]
+            self._past.append((self._key, tuple(self.cells), self._to_move, self.ply,
+                               tuple(self.reserves.items()), self.last_from, self.last_to))
         turn = game.turn_key(self.ply, self._to_move)  # type: ignore[attr-defined]
         last = (self.last_from, self.last_to)
         key = self._play(move.actions) ^ turn
@@ -73,6 +153,11 @@ class ZrfState(PieceState):
         self.ply += 1
         self._to_move = game.next_player(self, move)
         self._key = key ^ game.turn_key(self.ply, self._to_move)  # type: ignore[attr-defined]
+
+    def undo(self) -> None:
+        if self._history[-1][6] and self.game.reads_repetition:  # type: ignore[attr-defined]
+            self._past.pop()
+        super().undo()
 
     def apply_step(self, actions: tuple) -> None:
         """Play a partial step's actions; the side to move stays."""
@@ -93,11 +178,21 @@ class ZrfState(PieceState):
 
     def __str__(self) -> str:
         game = self.game
+        out = self._text(True)
+        taken = self.captured_by_last_move() if game.reads_captures else ()  # type: ignore[attr-defined]
+        if taken:
+            out += " taken:" + ",".join(game.symbol(p) for p in taken)  # type: ignore[attr-defined]
+        if self._past:
+            out += " seen:" + ",".join(self._seen())
+        return out
+
+    def _text(self, with_ply: bool) -> str:
+        game = self.game
         board = game.board
         layout = ",".join(f"{board.cell_name(c)}={game.symbol(p)}"  # type: ignore[attr-defined]
                           for c, p in self.occupied()) or "-"
         out = f"{layout} {game.player_names[self._to_move]}"
-        if self.ply:
+        if self.ply and with_ply:
             out += f" ply:{self.ply}"
         if self.reserves:
             out += " reserve:" + ",".join(
@@ -142,6 +237,16 @@ class ZrfGame(PieceGame):
         """Whether move generation reads the last move (its cells then belong to the
         position: its key, equality and text)."""
         return self._compiled[2]
+
+    @cached_property
+    def reads_repetition(self) -> bool:
+        """Whether a goal counts repetitions (a position then keeps its past)."""
+        return self.goals.reads(g.Repetition)
+
+    @cached_property
+    def reads_captures(self) -> bool:
+        """Whether a goal reads what the last move took."""
+        return self.goals.reads(g.Captured)
 
     @property
     def neutral_players(self) -> frozenset[int]:
@@ -272,7 +377,7 @@ class ZrfGame(PieceGame):
         parts = text.split()
         if len(parts) < 2:
             raise NotationError("expected 'cell=Player.Piece,... side [ply:N] [reserve:...] "
-                                "[last:a-b]'", where=repr(text))
+                                "[last:a-b] [taken:...] [seen:...]'", where=repr(text))
         board = self.board
         cells: list[Piece | None] = [None] * board.size
         if parts[0] != "-":
@@ -287,6 +392,8 @@ class ZrfGame(PieceGame):
         reserves = dict.fromkeys(self.initial_reserves(), 0)
         ply = 0
         last: tuple[int | None, int | None] = (None, None)
+        taken: list[Piece] = []
+        seen: list[str] = []
         for extra in parts[2:]:
             field, _, value = extra.partition(":")
             if field == "ply" and value.isdigit():
@@ -303,12 +410,26 @@ class ZrfGame(PieceGame):
                 if not sep or not board.has_cell(end) or (start and not board.has_cell(start)):
                     raise NotationError("expected last:FROM-TO", where=repr(extra))
                 last = (board.cell(start) if start else None, board.cell(end))
+            elif field == "taken" and self.reads_captures:
+                for sym in value.split(","):
+                    piece = self._piece_of(sym, "taken")
+                    if piece is None:
+                        raise NotationError("expected Player.Piece", where=repr(sym))
+                    taken.append(piece)
+            elif field == "seen" and self.reads_repetition:
+                seen = value.split(",")
+                if len(seen) > self.options["max_moves"] or not all(
+                        _DIGEST.fullmatch(d) for d in seen):
+                    raise NotationError("expected at most max_moves digests of 16 hex "
+                                        "digits", where=repr(extra[:60]))
             else:
                 raise NotationError("unknown field", where=repr(extra))
         state = self.state_class(self, cells, self.player_names.index(parts[1]), reserves, ply)
         if self.tracks_last_move:
             state.last_from, state.last_to = last
             state._key = state._full_key()
+        assert isinstance(state, ZrfState)
+        state._taken, state._past = tuple(taken), [(None, d) for d in seen]
         return state
 
     # --- notation ------------------------------------------------------------------------
