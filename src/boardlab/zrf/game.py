@@ -38,6 +38,8 @@ from boardlab.zrf.model import GameSpec, game_spec
 from boardlab.zrf.reader import load
 
 _DIGEST = re.compile(r"[0-9a-f]{16}")
+#: Position digests a game remembers (see ZrfState._seen), a bound on its memory.
+_DIGESTS_KEPT = 100_000
 
 #: Moves after which a game the file never ends is a draw (boardlab's addition).
 DEFAULT_MAX_MOVES = 1000
@@ -101,15 +103,24 @@ class ZrfState(PieceState):
 
     def _seen(self) -> list[str]:
         """The digests of the earlier positions, for the text form."""
+        # Each position's digest is built once per game (by its key): a game's text
+        # is written at every ply (the web, --verify), which would otherwise rebuild
+        # every earlier position each time.
+        memo: dict[int, str] = self.game._digests  # type: ignore[attr-defined]
         out = []
         for entry in self._past:
             if entry[0] is None:
                 out.append(entry[1])
                 continue
-            _, cells, to_move, ply, reserves, last_from, last_to = entry
-            earlier = type(self)(self.game, list(cells), to_move, dict(reserves), ply)
-            earlier.last_from, earlier.last_to = last_from, last_to
-            out.append(earlier.digest())
+            digest = memo.get(entry[0])
+            if digest is None:
+                _, cells, to_move, ply, reserves, last_from, last_to = entry
+                earlier = type(self)(self.game, list(cells), to_move, dict(reserves), ply)
+                earlier.last_from, earlier.last_to = last_from, last_to
+                if len(memo) >= _DIGESTS_KEPT:
+                    memo.clear()
+                digest = memo[entry[0]] = earlier.digest()
+            out.append(digest)
         return out
 
     def digest(self) -> str:
@@ -237,6 +248,10 @@ class ZrfGame(PieceGame):
         """Whether move generation reads the last move (its cells then belong to the
         position: its key, equality and text)."""
         return self._compiled[2]
+
+    @cached_property
+    def _digests(self) -> dict[int, str]:
+        return {}
 
     @cached_property
     def reads_repetition(self) -> bool:
