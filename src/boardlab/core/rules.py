@@ -159,65 +159,240 @@ def NEVER(c: Cursor) -> bool:  # noqa: N802
     return False
 
 
-def at_cell(test: Predicate, cell: int) -> Predicate:
+# --- predicates with parameters ---------------------------------------------------------
+# They are small frozen objects rather than closures so that the compiler
+# (boardlab.core.compiled) can read what they test and inline it; called with a Cursor,
+# each is the interpreter's reference meaning.
+@dataclass(frozen=True, slots=True)
+class AtCell:
     """``test`` read at ``cell`` instead of the cursor (ZRF ``(empty? a1)``)."""
-    def check(c: Cursor) -> bool:
+
+    test: Predicate
+    cell: int
+
+    def __call__(self, c: Cursor) -> bool:
         here = c.pos
-        c.pos = cell
+        c.pos = self.cell
         try:
-            return test(c)
+            return self.test(c)
         finally:
             c.pos = here
-    return check
 
 
-def at_step(test: Predicate, direction: str) -> Predicate:
+@dataclass(frozen=True, slots=True)
+class AtStep:
     """``test`` read one step away in ``direction`` (ZRF ``(enemy? n)``); false off the
     board, where a predicate has nothing to read."""
-    def check(c: Cursor) -> bool:
+
+    test: Predicate
+    direction: str
+
+    def __call__(self, c: Cursor) -> bool:
         if c.pos == OFF:
             return False
-        nxt = _neighbour(c, direction)
+        nxt = _neighbour(c, self.direction)
         if nxt < 0:
             return False
         here = c.pos
         c.pos = nxt
         try:
-            return test(c)
+            return self.test(c)
         finally:
             c.pos = here
-    return check
+
+
+@dataclass(frozen=True, slots=True)
+class PositionIs:
+    """The cursor is on ``cell`` (ZRF ``(position? a1)``)."""
+
+    cell: int
+
+    def __call__(self, c: Cursor) -> bool:
+        return c.pos == self.cell
+
+
+@dataclass(frozen=True, slots=True)
+class InCells:
+    """The cursor is on one of ``cells`` (ZRF ``goal-position?``)."""
+
+    cells: frozenset[int]
+
+    def __call__(self, c: Cursor) -> bool:
+        return c.pos in self.cells
+
+
+@dataclass(frozen=True, slots=True)
+class OnBoardStep:
+    """One step in ``direction`` stays on the board (ZRF ``(on-board? n)``)."""
+
+    direction: str
+
+    def __call__(self, c: Cursor) -> bool:
+        return c.pos != OFF and _neighbour(c, self.direction) >= 0
+
+
+@dataclass(frozen=True, slots=True)
+class Attribute:
+    """The cell holds a piece whose attribute ``name`` is true."""
+
+    name: str
+
+    def __call__(self, c: Cursor) -> bool:
+        return (p := c.piece()) is not None and self.name in p.attributes
+
+
+@dataclass(frozen=True, slots=True)
+class PositionFlag:
+    """A flag of the cursor's cell set in this run (ZRF ``position-flag?``)."""
+
+    name: str
+
+    def __call__(self, c: Cursor) -> bool:
+        return bool(c.position_flags and c.position_flags.get((self.name, c.pos)))
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    """The negation of a predicate."""
+
+    test: Predicate
+
+    def __call__(self, c: Cursor) -> bool:
+        return not self.test(c)
+
+
+@dataclass(frozen=True, slots=True)
+class AllOf:
+    """All predicates hold (tested in order, stopping at the first false one)."""
+
+    tests: tuple[Predicate, ...]
+
+    def __call__(self, c: Cursor) -> bool:
+        return all(p(c) for p in self.tests)
+
+
+@dataclass(frozen=True, slots=True)
+class AnyOf:
+    """Some predicate holds (tested in order, stopping at the first true one)."""
+
+    tests: tuple[Predicate, ...]
+
+    def __call__(self, c: Cursor) -> bool:
+        return any(p(c) for p in self.tests)
+
+
+@dataclass(frozen=True, slots=True)
+class PieceIs:
+    """The cell holds a piece (of any owner) of one of ``kinds``."""
+
+    kinds: tuple[str, ...]
+
+    def __call__(self, c: Cursor) -> bool:
+        return (p := c.piece()) is not None and p.kind in self.kinds
+
+
+@dataclass(frozen=True, slots=True)
+class InZone:
+    """The cursor is in the mover's part of ``zone``."""
+
+    zone: str
+
+    def __call__(self, c: Cursor) -> bool:
+        return c.pos != OFF and c.board.in_zone(self.zone, c.player, c.pos)
+
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    """A flag set by :class:`SetFlag` in this run is true."""
+
+    name: str
+
+    def __call__(self, c: Cursor) -> bool:
+        return bool(c.flags.get(self.name))
+
+
+@dataclass(frozen=True, slots=True)
+class Var:
+    """The value of a counter set by :class:`SetVar`/:class:`Inc` (0 if unset)."""
+
+    name: str
+
+    def __call__(self, c: Cursor) -> int:
+        return c.flags.get(self.name, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Less:
+    """One value (a :class:`Var` or a number) is smaller than another."""
+
+    left: Var | int
+    right: Var | int
+
+    def __call__(self, c: Cursor) -> bool:
+        left, right = self.left, self.right
+        return (left if isinstance(left, int) else left(c)) < \
+            (right if isinstance(right, int) else right(c))
+
+
+@dataclass(frozen=True, slots=True)
+class Attacked:
+    """Another player could capture on the cell with a move (of ``move_type``) now
+    (ZRF ``attacked?``), or with ``defended`` another of the mover's pieces could move
+    onto it (ZRF ``defended?``): see :func:`attacked` and :func:`defended`."""
+
+    move_type: str | None = None
+    defended: bool = False
+
+    def __call__(self, c: Cursor) -> bool:
+        if c.pos == OFF:
+            return False
+        if self.defended:
+            return _could_take(c, lambda p: p == c.player, self.move_type, c.start)
+        return _could_take(c, lambda p: p != c.player, self.move_type, None)
+
+
+def at_cell(test: Predicate, cell: int) -> Predicate:
+    """``test`` read at ``cell`` instead of the cursor (ZRF ``(empty? a1)``)."""
+    return AtCell(test, cell)
+
+
+def at_step(test: Predicate, direction: str) -> Predicate:
+    """``test`` read one step away in ``direction`` (ZRF ``(enemy? n)``); false off the
+    board, where a predicate has nothing to read."""
+    return AtStep(test, direction)
 
 
 def position_is(cell: int) -> Predicate:
     """The cursor is on ``cell`` (ZRF ``(position? a1)``)."""
-    return lambda c: c.pos == cell
+    return PositionIs(cell)
 
 
 def on_board_step(direction: str) -> Predicate:
     """One step in ``direction`` stays on the board (ZRF ``(on-board? n)``)."""
-    return lambda c: c.pos != OFF and _neighbour(c, direction) >= 0
+    return OnBoardStep(direction)
 
 
 def attribute(name: str) -> Predicate:
     """The cell holds a piece whose attribute ``name`` is true."""
-    return lambda c: (p := c.piece()) is not None and name in p.attributes
+    return Attribute(name)
 
 
 def position_flag(name: str) -> Predicate:
     """A flag of the cursor's cell set in this run (ZRF ``position-flag?``)."""
-    return lambda c: bool(c.position_flags and c.position_flags.get((name, c.pos)))
+    return PositionFlag(name)
 
 
 def adjacent_to_enemy(c: Cursor) -> bool:
     """Some neighbour of the cell holds another player's piece (ZRF
     ``adjacent-to-enemy?``)."""
-    if c.pos == OFF:
-        return False
-    cells = c.state.cells
-    for row in c.board.links:
-        nxt = row[c.pos]
-        if nxt >= 0 and (p := cells[nxt]) is not None and p.owner != c.player:
+    return c.pos != OFF and _enemy_next_to(c.state.cells, c.board.links, c.pos, c.player)
+
+
+def _enemy_next_to(cells: Sequence[Piece | None], links: Sequence[Sequence[int]], cell: int,
+                   player: int) -> bool:
+    for row in links:
+        nxt = row[cell]
+        if nxt >= 0 and (p := cells[nxt]) is not None and p.owner != player:
             return True
     return False
 
@@ -227,16 +402,14 @@ def attacked(move_type: str | None = None) -> Predicate:
     ``attacked?``): an occupied cell is attacked when a move captures the piece, an
     empty one when a move of another player could end there. A cell holding another
     player's piece is attacked when they could take a piece of the mover's there."""
-    return lambda c: c.pos != OFF and _could_take(c, lambda p: p != c.player, move_type,
-                                                   None)
+    return Attacked(move_type)
 
 
 def defended(move_type: str | None = None) -> Predicate:
     """Another of the mover's pieces could move onto the cell (ZRF ``defended?``); on a
     cell holding a piece of the mover's, could take an enemy standing there (the piece
     is protected: taken, it would be taken back)."""
-    return lambda c: c.pos != OFF and _could_take(c, lambda p: p == c.player, move_type,
-                                                   c.start)
+    return Attacked(move_type, defended=True)
 
 
 def _could_take(c: Cursor, by: Callable[[int], bool], move_type: str | None,
@@ -271,37 +444,47 @@ def _neighbour(c: Cursor, direction: str) -> int:
 
 def not_(p: Predicate) -> Predicate:
     """The negation of a predicate."""
-    return lambda c: not p(c)
+    return Not(p)
 
 
 def all_of(*ps: Predicate) -> Predicate:
     """All predicates hold."""
-    return lambda c: all(p(c) for p in ps)
+    return AllOf(ps)
 
 
 def any_of(*ps: Predicate) -> Predicate:
     """Some predicate holds."""
-    return lambda c: any(p(c) for p in ps)
+    return AnyOf(ps)
 
 
 def piece_is(*kinds: str) -> Predicate:
     """The cell holds a piece (of any owner) of one of these types."""
-    return lambda c: (p := c.piece()) is not None and p.kind in kinds
+    return PieceIs(kinds)
 
 
 def in_zone(zone: str) -> Predicate:
     """The cursor is in the mover's part of ``zone``."""
-    return lambda c: c.pos != OFF and c.board.in_zone(zone, c.player, c.pos)
+    return InZone(zone)
+
+
+def in_cells(cells: Iterable[int]) -> Predicate:
+    """The cursor is on one of ``cells``."""
+    return InCells(frozenset(cells))
 
 
 def flag(name: str) -> Predicate:
     """A flag set by :class:`SetFlag` in this run is true."""
-    return lambda c: bool(c.flags.get(name))
+    return Flag(name)
 
 
 def var(name: str) -> Callable[[Cursor], int]:
     """The value of a counter set by :class:`SetVar`/:class:`Inc` (0 if unset)."""
-    return lambda c: c.flags.get(name, 0)
+    return Var(name)
+
+
+def less(left: Var | int, right: Var | int) -> Predicate:
+    """``left`` < ``right``, each a counter (:func:`var`) or a number."""
+    return Less(left, right)
 
 
 # --- instructions ---------------------------------------------------------------------
@@ -398,47 +581,52 @@ class Add(Instruction):
     copy: bool = False
 
     def run(self, c: Cursor, out: list) -> None:
-        actions = list(c.actions)
-        cell = c.pos
-        if c.hand is not None:
-            if c.pos == OFF:
-                if c.hand_from is not None and not self.copy:
-                    actions.append(Capture(c.hand_from))
-            else:
-                occupant = c.state.cells[c.pos]
-                vacated = any(isinstance(a, Shift) and a.source == c.pos for a in actions)
-                doomed = Capture(c.pos) in actions
-                if occupant is not None and not vacated and c.pos != c.hand_from \
-                        and not doomed:
-                    actions.append(Capture(c.pos))
-                piece = c.hand if self.promote is None else Piece(
-                    c.hand.owner, self.promote, c.hand.attributes)
-                if doomed and c.pos != c.hand_from:
-                    # The capture comes after the move: it takes the arriving piece.
-                    if c.hand_from is not None and not self.copy:
-                        actions.append(Capture(c.hand_from))
-                elif c.hand_from is None or self.copy:
-                    actions.append(Place(c.pos, piece, from_reserve=c.hand_from is None
-                                         and c.reserve))
-                else:
-                    if c.pos != c.hand_from:
-                        actions.append(Shift(c.hand_from, c.pos))
-                    if piece != c.hand:
-                        actions.append(Change(c.pos, piece))
-        if c.attributes:
-            _set_attributes(c, actions)
-        if self.partial is None:
-            out.append(tuple(actions))
+        out.append(emit(c.state.cells, c.pos, c.hand, c.hand_from, c.actions, c.attributes,
+                        c.reserve, self.promote, self.partial, self.copy))
+
+
+def emit(cells: Sequence[Piece | None], pos: int, hand: Piece | None, hand_from: int | None,
+         queued: Sequence[Action], attributes: dict[int, dict[str, bool]] | None,
+         reserve: bool, promote: str | None = None, partial: str | None = None,
+         copy: bool = False) -> tuple[Action, ...] | Partial:
+    """The move an :class:`Add` emits: the actions ``queued`` in the run, then the piece
+    in hand (from ``hand_from``, or the reserve when None) going to ``pos``."""
+    actions = list(queued)
+    if hand is not None:
+        if pos == OFF:
+            if hand_from is not None and not copy:
+                actions.append(Capture(hand_from))
         else:
-            out.append(Partial(tuple(actions), self.partial, cell))
+            occupant = cells[pos]
+            vacated = any(isinstance(a, Shift) and a.source == pos for a in actions)
+            doomed = Capture(pos) in actions
+            if occupant is not None and not vacated and pos != hand_from and not doomed:
+                actions.append(Capture(pos))
+            piece = hand if promote is None else Piece(hand.owner, promote, hand.attributes)
+            if doomed and pos != hand_from:
+                # The capture comes after the move: it takes the arriving piece.
+                if hand_from is not None and not copy:
+                    actions.append(Capture(hand_from))
+            elif hand_from is None or copy:
+                actions.append(Place(pos, piece, from_reserve=hand_from is None and reserve))
+            else:
+                if pos != hand_from:
+                    actions.append(Shift(hand_from, pos))
+                if piece != hand:
+                    actions.append(Change(pos, piece))
+    if attributes:
+        _set_attributes(cells, attributes, actions)
+    if partial is None:
+        return tuple(actions)
+    return Partial(tuple(actions), partial, pos)
 
 
-def _set_attributes(c: Cursor, actions: list[Action]) -> None:
-    """Give the pieces standing on the cells of ``c.attributes`` after ``actions`` their
+def _set_attributes(cells: Sequence[Piece | None], attributes: dict[int, dict[str, bool]],
+                    actions: list[Action]) -> None:
+    """Give the pieces standing on the cells of ``attributes`` after ``actions`` their
     new attribute values (a Change of the piece there, replacing an earlier one)."""
-    assert c.attributes is not None
-    for cell, values in c.attributes.items():
-        piece = _final_piece(c.state.cells, actions, cell)
+    for cell, values in attributes.items():
+        piece = _final_piece(cells, actions, cell)
         if piece is None:
             continue
         changed = piece.with_attributes(values)
@@ -803,6 +991,10 @@ class Template:
         out: list = []
         if links is None:
             links = state.game.board.player_links(player)
+        fn = _compiled.compiled(self)
+        if fn is not None and fn(state, player, range(len(state.cells)) if cells is None
+                                 else cells, links, out):
+            return out
         board_cells = state.cells
         kinds, program, direction = self.kinds, self.program, self.direction
         shared = self.shared
@@ -853,6 +1045,9 @@ class Drop(Template):
             where = self.cells
         else:
             where = range(board.size)
+        fn = _compiled.compiled(self)
+        if fn is not None and fn(state, player, where, links, out, piece, not unlimited):
+            return out
         for cell in where:
             cursor = Cursor(state, player, cell, piece, None, direction=self.direction,
                             links=links, start=cell, reserve=not unlimited)
@@ -894,6 +1089,16 @@ class Group(Template):
             return (left,)
         return self.sizes
 
+    def _single(self, direction: str) -> Template:
+        """The single-piece template of ``direction`` (built once: compiled once)."""
+        singles = self.__dict__.setdefault("_singles", {})
+        template = singles.get(direction)
+        if template is None:
+            assert self.single is not None
+            template = singles[direction] = Template(tuple(self.single(direction)),
+                                                     self.kinds)
+        return template
+
     def generate(self, state: PieceState, player: int) -> list[tuple[Action, ...]]:
         if self.single is None:
             raise BoardError("Group needs a single(direction) program")
@@ -901,7 +1106,7 @@ class Group(Template):
         sizes = self._sizes(state, player)
         for d in self.directions:
             steps: list[tuple[int, int]] = []
-            for actions in Template(self.single(d), self.kinds).generate(state, player):
+            for actions in self._single(d).generate(state, player):
                 shifts = [a for a in actions if isinstance(a, Shift)]
                 if len(shifts) == 1:
                     steps.append((shifts[0].source, shifts[0].target))
@@ -1566,3 +1771,7 @@ def for_directions(make: Callable[[str], Sequence[Instruction]], directions: Ite
 def piece_set(symbols: Mapping[str, tuple[int, str]]) -> dict[str, Piece]:
     """Symbol -> Piece from symbol -> (owner, kind)."""
     return {s: Piece(o, k) for s, (o, k) in symbols.items()}
+
+
+# The compiled templates build on everything above (imported last: it reads this module).
+from boardlab.core import compiled as _compiled  # noqa: E402

@@ -79,6 +79,7 @@ from boardlab.core.rules import (
     To,
     Verify,
     While,
+    less,
     not_,
     var,
 )
@@ -112,7 +113,7 @@ def phalanx_move(d: str, distance: int) -> tuple[Instruction, ...]:
         If(ENEMY, (
             SetVar("enemy", 1), Mark(), Step(d, may_leave=True),
             While(ENEMY, (CaptureHere(), Inc("enemy"), Step(d, may_leave=True))),
-            Verify(lambda c: var("enemy")(c) < var("length")(c)),
+            Verify(less(var("enemy"), var("length"))),
             Back(),
         ), (Verify(EMPTY),)),
         Add(),

@@ -261,7 +261,7 @@ def condition(node: Node, ctx: Context) -> r.Predicate:
             return r.not_(test) if name.startswith("not-") else test
         if name in ("goal-position?", "not-goal-position?"):
             cells = ctx.goal_cells
-            test = lambda c: c.pos in cells  # noqa: E731 - a predicate, read like ZRF
+            test = r.in_cells(cells)
             return r.not_(test) if name.startswith("not-") else test
         attribute = name.removeprefix("not-")
         if ctx.is_attribute(attribute):
