@@ -25,12 +25,13 @@ import time
 from pathlib import Path
 
 import boardlab
+from boardlab.core import compiled
 
 # The reference generators live in the test files, importable from the repository root.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 GROUP_GAMES = ("abalone", "epaminondas", "ordo", "ordo-x", "taacoca", "gess",
-               "hex-column-checkers")
+               "hex-column-checkers", "breakthrough")
 
 
 def _abalone(state) -> int:
@@ -66,9 +67,17 @@ def _hex_column_checkers(state) -> int:
     return len(t.ref_moves(board, t.ref_position(board, state), state.to_move))
 
 
+def _breakthrough(state) -> int:
+    t = importlib.import_module("tests.games.test_breakthrough")
+    options = state.game.options
+    return len(t.reference_moves(t.as_reference(state), state.to_move, options["columns"],
+                                 options["rows"]))
+
+
 #: game -> its test file's reference generator, as a legal-move counter of a state.
 REFERENCE = {"abalone": _abalone, "epaminondas": _epaminondas, "ordo": _ordo, "ordo-x": _ordo,
-             "taacoca": _taacoca, "gess": _gess, "hex-column-checkers": _hex_column_checkers}
+             "taacoca": _taacoca, "gess": _gess, "hex-column-checkers": _hex_column_checkers,
+             "breakthrough": _breakthrough}
 
 
 def sample_positions(name: str, count: int) -> list[str]:
@@ -84,19 +93,31 @@ def sample_positions(name: str, count: int) -> list[str]:
     return texts
 
 
+def _timed(game, texts: list[str]) -> tuple[int, float]:
+    """Legal moves of the positions, each parsed afresh, and the seconds they took."""
+    states = [game.parse_state(t) for t in texts]
+    game.move_rules._cache.clear()  # games that keep recent move lists start cold
+    started = time.perf_counter()
+    moves = sum(len(s.legal_moves()) for s in states)
+    return moves, time.perf_counter() - started
+
+
 def measure(name: str, count: int) -> None:
     game = boardlab.load(name)
     texts = sample_positions(name, count)
-    states = [game.parse_state(t) for t in texts]
-    started = time.perf_counter()
-    moves = sum(len(s.legal_moves()) for s in states)
-    seconds = time.perf_counter() - started
-    line = (f"{name:22} {len(states):6} {moves / len(states):8.1f} "
-            f"{len(states) / seconds:12,.0f} {moves / seconds:12,.0f}")
+    with compiled.interpreted():
+        _timed(game, texts[:5])
+        interpreted_moves, interpreted_seconds = _timed(game, texts)
+    _timed(game, texts[:5])  # compile the templates outside the timing
+    moves, seconds = _timed(game, texts)
+    assert moves == interpreted_moves, f"{name}: compiled {moves}, interpreted {interpreted_moves}"
+    line = (f"{name:22} {len(texts):6} {moves / len(texts):8.1f} "
+            f"{len(texts) / seconds:12,.0f} {interpreted_moves / interpreted_seconds:12,.0f} "
+            f"{moves / seconds:12,.0f} {interpreted_seconds / seconds:8.2f}")
     if name in REFERENCE:
         reference = REFERENCE[name]
-        reference(states[0])  # import outside the timing
         fresh = [game.parse_state(t) for t in texts]
+        reference(fresh[0])  # import outside the timing
         started = time.perf_counter()
         ref_moves = sum(reference(s) for s in fresh)
         ref_seconds = time.perf_counter() - started
@@ -111,8 +132,8 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=300)
     args = parser.parse_args()
     names = args.games or [n for n in GROUP_GAMES if n in boardlab.names()]
-    print(f"{'game':22} {'pos.':>6} {'moves':>8} {'positions/s':>12} {'moves/s':>12} "
-          f"{'ref moves/s':>12} {'ratio':>8}")
+    print(f"{'game':22} {'pos.':>6} {'moves':>8} {'positions/s':>12} {'interp. m/s':>12} "
+          f"{'moves/s':>12} {'x interp.':>8} {'ref moves/s':>12} {'x ref':>8}")
     for name in names:
         measure(name, args.positions)
 

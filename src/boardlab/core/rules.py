@@ -1289,6 +1289,7 @@ class Rules:
         guards = [g.kinds for g in self.protect if player in g.players]
         safety = _Safety(self, state, player, guards) if guards else None
         links = game.board.player_links(player)
+        notation = game.notation
         for template in self.templates:
             if allowed is not None:
                 if template.move_type != allowed:
@@ -1306,6 +1307,19 @@ class Rules:
                 items = template.generate(state, player, cells, links)
             else:
                 items = template.generate(state, player)
+            if not items:
+                continue
+            bucket = by_priority.setdefault(template.priority, [])
+            tag = template.name
+            if safety is None and not self.invariants and \
+                    not any(type(item) is Partial for item in items):
+                # The common case, without chains or checks on the position after.
+                for actions in items:
+                    known = len(seen)
+                    seen.add(actions)  # one hashing of the actions, not two
+                    if len(seen) > known:
+                        bucket.append(Move(notation(state, actions), actions, tag))
+                continue
             for item in items:
                 if isinstance(item, Partial):
                     chains = [(compose(state.cells, steps), steps)
@@ -1325,10 +1339,10 @@ class Rules:
                                 not self._keeps(state, bare, player):
                             continue
                     # The notation is built only for the moves the invariants keep.
-                    notation = game.notation(state, actions) if steps is None else \
+                    text = notation(state, actions) if steps is None else \
                         game.chain_notation(state, steps)
-                    move = Move(notation, actions, tag=template.name)
-                    by_priority.setdefault(template.priority, []).append(move)
+                    bucket.append(Move(text, actions, tag))
+        by_priority = {p: ms for p, ms in by_priority.items() if ms}
         moves = by_priority[max(by_priority)] if by_priority else []
         if self.select is not None and moves:
             moves = self.select(state, moves)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from boardlab.core.board import Board
 from boardlab.core.game import Option, Returns, State, win_for
-from boardlab.core.move import Capture, Piece, Shift
+from boardlab.core.move import Piece
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.core.registry import register
 from boardlab.core.rules import EMPTY, FRIEND, Add, Rules, Step, Template, Verify, not_
@@ -49,7 +49,7 @@ class Breakthrough(PieceGame):
     def initial_placement(self) -> dict[str, Piece]:
         """Two full home rows each."""
         rows, cols = self.options["rows"], self.options["columns"]
-        board = Board.square(cols, rows)
+        board = self.board
         out = {}
         for x in range(cols):
             for y in (0, 1):
@@ -82,10 +82,11 @@ class Breakthrough(PieceGame):
 
     def notation(self, state: PieceState, actions: tuple) -> str:
         """``a2-a3`` or ``b4xc5``."""
-        shift = next(a for a in actions if isinstance(a, Shift))
-        sep = "x" if any(isinstance(a, Capture) for a in actions) else "-"
-        name = self.board.cell_name
-        return f"{name(shift.source)}{sep}{name(shift.target)}"
+        # The rules make (Shift,) or (Capture, Shift): read them without a search.
+        names = self.board.names
+        shift = actions[-1]
+        sep = "x" if len(actions) > 1 else "-"
+        return f"{names[shift.source]}{sep}{names[shift.target]}"
 
     def max_length(self) -> int:
         """Every move takes a piece one row forward."""
