@@ -158,6 +158,35 @@ def test_each_predicate_compiles_to_the_interpreters_answers(test, player):
     _same_answers_everywhere(test, state, player)
 
 
+#: Programs whose cursor may be off the board after a branch, a loop, a ``back`` or a
+#: ``cascade``: where the compiler may leave out the on-board tests and where it may not.
+LEAVING = [
+    (r.If(r.ALWAYS, (r.Step("s", True),)), r.Verify(r.not_(r.FRIEND)), r.Add()),
+    (r.If(r.FRIEND, (r.Step("n"),), (r.Step("w", True),)), r.CaptureHere(), r.Add()),
+    (r.While(r.not_(r.FRIEND), (r.Step("n", True), r.Add())),),
+    (r.Step("n", True), r.While(r.EMPTY, (r.Step("n"),)), r.Add()),
+    (r.While(r.ALWAYS, (r.Step("e", True), r.If(r.not_(r.ON_BOARD), (r.Add(),)))),),
+    (r.Step("w", True), r.Mark(), r.GoTo(5), r.Back(), r.Verify(r.not_(r.ENEMY)), r.Add()),
+    (r.Step("s", True), r.Cascade(), r.Add()),
+    (r.Step("s", True), r.To(), r.Add()),
+    (r.Step("s", True), r.From(), r.Add()),
+    (r.Step("n", True), r.Verify(r.at_step(r.EMPTY, "n")), r.Add()),
+    (r.Step("n"), r.While(r.EMPTY, (r.Step("n"), r.While(r.ENEMY, (r.Step("e"),)))),
+     r.Verify(r.ENEMY), r.Add()),
+]
+
+
+@pytest.mark.parametrize("program", LEAVING, ids=lambda p: f"{len(p)}-{type(p[0]).__name__}")
+@pytest.mark.parametrize("player", [0, 1])
+def test_programs_that_may_leave_the_board_compile_to_the_interpreters_moves(program, player):
+    state = sandbox(BOARD, [], CROWD, pieces=PIECES)
+    template = r.Template(program, shared=True)
+    got = _outcome(template, state, player)
+    with compiled.interpreted():
+        want = _outcome(template, state, player)
+    assert got == want, compiled.source(template)
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(test=predicates, placement=placements, player=st.integers(0, 1),
        last=st.tuples(st.integers(-1, 15), st.integers(-1, 15)))

@@ -77,19 +77,21 @@ _INLINE = (r.Step, r.Verify, r.If, r.While, r.Add, r.CaptureHere, r.Mark, r.Back
 # Of those, the ones that leave the hand, the actions and the attributes as they were.
 _PURE = (r.Step, r.Verify, r.Mark, r.Back, r.GoTo, r.SetFlag, r.SetVar, r.Inc)
 
+# ``{g}`` is the test that the cell is on the board, left out where the compiler knows
+# it is (after a step that did not fail, or one step away from such a cell).
 _SIMPLE = {
-    id(r.ON_BOARD): "({p} != -1)",
-    id(r.EMPTY): "({p} != -1 and cells[{p}] is None)",
-    id(r.FRIEND): "({p} != -1 and (_x := cells[{p}]) is not None and _x.owner == player)",
-    id(r.ENEMY): "({p} != -1 and (_x := cells[{p}]) is not None and _x.owner != player "
+    id(r.ON_BOARD): "{on}",
+    id(r.EMPTY): "({g}cells[{p}] is None)",
+    id(r.FRIEND): "({g}(_x := cells[{p}]) is not None and _x.owner == player)",
+    id(r.ENEMY): "({g}(_x := cells[{p}]) is not None and _x.owner != player "
                  "and _x.owner >= 0)",
-    id(r.NEUTRAL): "({p} != -1 and (_x := cells[{p}]) is not None and _x.owner in neutral)",
-    id(r.LAST_FROM): "({p} != -1 and {p} == state.last_from)",
-    id(r.LAST_TO): "({p} != -1 and {p} == state.last_to)",
-    id(r.MARKED): "({p} != -1 and {p} == (start if mark is None else mark))",
+    id(r.NEUTRAL): "({g}(_x := cells[{p}]) is not None and _x.owner in neutral)",
+    id(r.LAST_FROM): "({g}{p} == state.last_from)",
+    id(r.LAST_TO): "({g}{p} == state.last_to)",
+    id(r.MARKED): "({g}{p} == (start if mark is None else mark))",
     id(r.ALWAYS): "True",
     id(r.NEVER): "False",
-    id(r.adjacent_to_enemy): "({p} != -1 and enemy_next_to(cells, all_links, {p}, player))",
+    id(r.adjacent_to_enemy): "({g}enemy_next_to(cells, all_links, {p}, player))",
 }
 
 
@@ -101,6 +103,13 @@ def _walk(program: Sequence[r.Instruction]) -> Iterator[r.Instruction]:
             yield from _walk(i.else_)
         elif isinstance(i, r.While):
             yield from _walk(i.body)
+
+
+def _leaves(i: r.Instruction) -> bool:
+    """Whether an instruction can take the cursor off the board (or where the compiler
+    cannot follow it)."""
+    return (isinstance(i, r.Step) and i.may_leave) or isinstance(i, r.Back) or \
+        (isinstance(i, r.GoTo) and i.cell < 0) or not isinstance(i, _INLINE)
 
 
 def _tests(i: r.Instruction) -> Iterator[Any]:
@@ -189,46 +198,50 @@ class _Compiler:
                           | r.Attribute | r.PositionFlag | r.Not | r.AllOf | r.AnyOf
                           | r.PieceIs | r.InZone | r.Flag | r.Var | r.Less)
 
-    def expr(self, p: Any, where: str = "pos") -> str:
-        """A Python expression for predicate ``p`` read at the cell named ``where``."""
+    def expr(self, p: Any, where: str = "pos", known: bool | None = None) -> str:
+        """A Python expression for predicate ``p`` read at the cell named ``where``
+        (``known``: that cell is on the board; by default what the compiler knows of
+        the cursor's, and true of any other cell it names)."""
+        if known is None:
+            known = self.on_board if where == "pos" else True
+        g = "" if known else f"{where} != -1 and "
         simple = _SIMPLE.get(id(p))
         if simple is not None:
-            return simple.format(p=where)
+            return simple.format(p=where, g=g, on="True" if known else f"({where} != -1)")
         if isinstance(p, r.Not):
-            return f"(not {self.expr(p.test, where)})"
+            return f"(not {self.expr(p.test, where, known)})"
         if isinstance(p, r.AllOf | r.AnyOf):
             if not p.tests:
                 return "True" if isinstance(p, r.AllOf) else "False"
             joint = " and " if isinstance(p, r.AllOf) else " or "
-            return "(" + joint.join(self.expr(q, where) for q in p.tests) + ")"
+            return "(" + joint.join(self.expr(q, where, known) for q in p.tests) + ")"
         if isinstance(p, r.AtCell):
-            return self.expr(p.test, str(p.cell))
+            return self.expr(p.test, str(p.cell), p.cell >= 0)
         if isinstance(p, r.AtStep):
             t = self.temp()
-            return (f"({where} != -1 and ({t} := {self.row(p.direction)}[{where}]) >= 0 "
-                    f"and {self.expr(p.test, t)})")
+            return (f"({g}({t} := {self.row(p.direction)}[{where}]) >= 0 "
+                    f"and {self.expr(p.test, t, True)})")
         if isinstance(p, r.PositionIs):
             return f"({where} == {p.cell})"
         if isinstance(p, r.InCells):
             return f"({where} in {self.const(p.cells)})"
         if isinstance(p, r.OnBoardStep):
-            return f"({where} != -1 and {self.row(p.direction)}[{where}] >= 0)"
+            return f"({g}{self.row(p.direction)}[{where}] >= 0)"
         if isinstance(p, r.Attribute):
-            return (f"({where} != -1 and (_x := cells[{where}]) is not None "
-                    f"and {p.name!r} in _x.attributes)")
+            return f"({g}(_x := cells[{where}]) is not None and {p.name!r} in _x.attributes)"
         if isinstance(p, r.PositionFlag):
             return f"bool((_pf := c.position_flags) and _pf.get(({p.name!r}, {where})))"
         if isinstance(p, r.PieceIs):
             kinds = self.const(frozenset(p.kinds))
-            return f"({where} != -1 and (_x := cells[{where}]) is not None and _x.kind in {kinds})"
+            return f"({g}(_x := cells[{where}]) is not None and _x.kind in {kinds})"
         if isinstance(p, r.InZone):
-            return f"({where} != -1 and {where} in {self.zone(p.zone)})"
+            return f"({g}{where} in {self.zone(p.zone)})"
         if isinstance(p, r.Flag):
             return f"bool(flags.get({p.name!r}))"
         if isinstance(p, r.Var):
             return f"flags.get({p.name!r}, 0)"
         if isinstance(p, r.Less):
-            left, right = (str(v) if isinstance(v, int) else self.expr(v, where)
+            left, right = (str(v) if isinstance(v, int) else self.expr(v, where, known)
                            for v in (p.left, p.right))
             return f"({left} < {right})"
         # Anything else is called as the interpreter calls it, on the cursor.
@@ -246,32 +259,49 @@ class _Compiler:
 
     def instruction(self, i: r.Instruction, depth: int) -> None:  # noqa: C901 - a dispatch
         e = self.emit
+        fail = self.fail
+        known = self.on_board
         if isinstance(i, r.Step):
-            e(depth, "if pos == -1: return")
+            if not known:
+                e(depth, f"if pos == -1: {fail}")
             e(depth, f"pos = {self.row(i.direction)}[pos]")
-            e(depth, "if pos < 0: " + ("pos = -1" if i.may_leave else "return"))
+            e(depth, "if pos < 0: " + ("pos = -1" if i.may_leave else fail))
+            self.on_board = not i.may_leave
         elif isinstance(i, r.Verify):
-            e(depth, f"if not {self.expr(i.test)}: return")
+            e(depth, f"if not {self.expr(i.test)}: {fail}")
         elif isinstance(i, r.If):
             e(depth, f"if {self.expr(i.test)}:")
             self.block(i.then, depth + 1)
+            after, self.on_board = self.on_board, known
             if i.else_:
                 e(depth, "else:")
                 self.block(i.else_, depth + 1)
+            self.on_board = self.on_board and after
         elif isinstance(i, r.While):
+            # The loop starts again where its body ended: what is known at the start
+            # must hold there too, which it does unless the body can leave the board.
+            entry = self.on_board = known and not any(_leaves(j) for j in _walk(i.body))
+            # A run that fails in the loop leaves it with ``_failed`` set (a ``break``
+            # skips the ``else``) and then fails where the loop stands.
+            e(depth, "_failed = False")
             e(depth, f"for _ in range({r._LOOP_LIMIT}):")
             e(depth + 1, f"if not {self.expr(i.test)}: break")
+            self.fail = "_failed = True; break"
             self.block(i.body, depth + 1)
+            self.fail = fail
             e(depth, "else:")
             e(depth + 1, "raise BoardError('move template loops forever (While never ends)')")
+            e(depth, f"if _failed: {fail}")
+            self.on_board = entry
         elif isinstance(i, r.Add) and self._short(i):
             # Add.run when the hand holds the piece from ``start`` and nothing is queued.
-            e(depth, "if pos == -1: out.append((Capture(start),))")
-            e(depth, "elif pos == start: out.append(())")
+            if not known:
+                e(depth, "if pos == -1: out.append((Capture(start),))")
+            e(depth, ("elif" if not known else "if") + " pos == start: out.append(())")
             e(depth, "elif cells[pos] is not None: out.append((Capture(pos), Shift(start, pos)))")
             e(depth, "else: out.append((Shift(start, pos),))")
         elif isinstance(i, r.CaptureHere):
-            e(depth, "if pos != -1 and cells[pos] is not None:")
+            e(depth, f"if {'' if known else 'pos != -1 and '}cells[pos] is not None:")
             e(depth + 1, "_taken = Capture(pos)")
             e(depth + 1, "if _taken not in acts: acts.append(_taken)")
         elif isinstance(i, r.Mark):
@@ -280,8 +310,10 @@ class _Compiler:
             e(depth, "if mark is not None: pos = mark")
             e(depth, "elif start == -1: raise BoardError('back without mark')")
             e(depth, "else: pos = start")
+            self.on_board = False
         elif isinstance(i, r.GoTo):
             e(depth, f"pos = {i.cell}")
+            self.on_board = i.cell >= 0
         elif isinstance(i, r.SetFlag):
             e(depth, f"flags[{i.name!r}] = {self.value(i.value)}")
         elif isinstance(i, r.SetVar):
@@ -293,12 +325,12 @@ class _Compiler:
             e(depth, f"out.append(emit(cells, pos, hand, hand_from, acts, {attributes}, "
                      f"reserve, {i.promote!r}, {i.partial!r}, {i.copy!r}))")
         elif isinstance(i, r.From):
-            e(depth, "hand = cells[pos] if pos != -1 else None")
+            e(depth, f"hand = cells[pos]{'' if known else ' if pos != -1 else None'}")
             e(depth, "hand_from = pos if hand is not None else None")
         elif isinstance(i, r.To):
             self.put_down(depth)
         elif isinstance(i, r.Cascade):
-            e(depth, "_picked = cells[pos] if pos != -1 else None")
+            e(depth, f"_picked = cells[pos]{'' if known else ' if pos != -1 else None'}")
             e(depth, "_here = pos")
             self.put_down(depth)
             e(depth, "hand = _picked")
@@ -309,16 +341,21 @@ class _Compiler:
             e(depth, "try:")
             e(depth + 1, f"{self.const(i, 'I')}.run(c, out)")
             e(depth, "except Fail:")
-            e(depth + 1, "return")
+            e(depth + 1, fail)
             e(depth, "pos = c.pos; hand = c.hand; hand_from = c.hand_from; mark = c.mark")
+            self.on_board = False
 
     def put_down(self, depth: int) -> None:
         """:class:`~boardlab.core.rules.To`: the piece in hand goes down here now."""
         e = self.emit
         e(depth, "if hand is not None:")
-        e(depth + 1, "if pos == -1:")
-        e(depth + 2, "if hand_from is not None: acts.append(Capture(hand_from))")
-        e(depth + 1, "elif hand_from is None: acts.append(Place(pos, hand, from_reserve=True))")
+        if self.on_board:
+            e(depth + 1, "if hand_from is None: acts.append(Place(pos, hand, from_reserve=True))")
+        else:
+            e(depth + 1, "if pos == -1:")
+            e(depth + 2, "if hand_from is not None: acts.append(Capture(hand_from))")
+            e(depth + 1, "elif hand_from is None: "
+                         "acts.append(Place(pos, hand, from_reserve=True))")
         e(depth + 1, "elif pos != hand_from: acts.append(Shift(hand_from, pos))")
         e(depth + 1, "hand = None")
         e(depth + 1, "hand_from = None")
@@ -326,25 +363,30 @@ class _Compiler:
     # --- the function ----------------------------------------------------------------------
     def write(self) -> None:
         t = self.template
+        program = tuple(t.program)
+        # The program is written inside the loop over the sources: a failed run is a
+        # ``continue`` of that loop.
+        self.fail = "continue"
+        self.on_board = True  # the run starts on its source cell
         body: list[str] = []
         saved, self.lines = self.lines, body
-        self.block(tuple(t.program), 1)
+        self.block(program, 2)
         self.lines = saved
-        extras = [*self.rows.values(), *self.zones.values(), "neutral", "all_links"]
-        params = ", ".join(["state", "cells", "player", "links", "out", "start", "hand",
-                            "hand_from", "reserve", *extras])
-        e = self.emit
-        e(0, f"def run({params}):")
-        e(1, "pos = start")
-        e(1, "mark = None")
-        e(1, "acts = []")
+        text = "\n".join(body)
+        prologue = ["pos = start"]
+        if "mark" in text or self.cursor:
+            prologue.append("mark = None")
+        if "acts" in text or self.cursor:
+            prologue.append("acts = []")
         if self.flags:
-            e(1, "flags = {}")
+            prologue.append("flags = {}")
         if self.cursor:
-            e(1, f"c = Cursor(state, player, start, hand, hand_from, acts, None, flags, "
-                 f"{t.direction!r}, links, start, reserve=reserve)")
-        self.lines.extend(body)
-        e(0, "")
+            prologue.append(f"c = Cursor(state, player, start, hand, hand_from, acts, None, "
+                            f"flags, {t.direction!r}, links, start, reserve=reserve)")
+        # Only what the body reads is looked up for each call.
+        extras = [*self.rows.values(), *self.zones.values(),
+                  *(name for name in ("neutral", "all_links") if name in text)]
+        e = self.emit
         head = "def generate(state, player, sources, links, out" + \
             (", piece, reserve):" if self.drop else "):")
         e(0, head)
@@ -358,19 +400,27 @@ class _Compiler:
             e(1, f"{name} = zones.get({z!r})")
             e(1, f"if {name} is None: return False")
             e(1, f"{name} = {name}.get(player, ())")
-        e(1, "neutral = state.game.neutral_players")
-        e(1, "all_links = state.game.board.links")
-        args = ", ".join(extras)
+        if "neutral" in extras:
+            e(1, "neutral = state.game.neutral_players")
+        if "all_links" in extras:
+            e(1, "all_links = state.game.board.links")
+        if not self.drop:
+            e(1, "reserve = True")
         e(1, "for start in sources:")
         if self.drop:
-            e(2, f"run(state, cells, player, links, out, start, piece, None, reserve, {args})")
+            e(2, "hand = piece")
+            e(2, "hand_from = None")
         else:
             e(2, "piece = cells[start]")
             e(2, "if piece is None" + ("" if t.shared else " or piece.owner != player")
               + ": continue")
             if t.kinds:
                 e(2, f"if piece.kind not in {self.const(frozenset(t.kinds))}: continue")
-            e(2, f"run(state, cells, player, links, out, start, piece, start, True, {args})")
+            e(2, "hand = piece")
+            e(2, "hand_from = start")
+        for line in prologue:
+            e(2, line)
+        self.lines.extend(body)
         e(1, "return True")
 
     def build(self) -> Compiled:

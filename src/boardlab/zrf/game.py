@@ -263,7 +263,7 @@ class ZrfGame(PieceGame):
         """Whether a goal reads what the last move took."""
         return self.goals.reads(g.Captured)
 
-    @property
+    @cached_property
     def neutral_players(self) -> frozenset[int]:
         turns = {t.player for t in self.spec.turns}
         return frozenset(p for p in range(self.num_players) if p not in turns)
