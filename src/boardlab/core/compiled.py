@@ -95,16 +95,6 @@ _SIMPLE = {
 }
 
 
-def _walk(program: Sequence[r.Instruction]) -> Iterator[r.Instruction]:
-    for i in program:
-        yield i
-        if isinstance(i, r.If):
-            yield from _walk(i.then)
-            yield from _walk(i.else_)
-        elif isinstance(i, r.While):
-            yield from _walk(i.body)
-
-
 def _leaves(i: r.Instruction) -> bool:
     """Whether an instruction can take the cursor off the board (or where the compiler
     cannot follow it)."""
@@ -144,7 +134,7 @@ class _Compiler:
         self.zones: dict[str, str] = {}  # zone -> local name of the mover's cells
         self.temps = 0
         program = tuple(template.program)
-        every = list(_walk(program))
+        every = list(r._instructions(program))
         predicates = [p for i in every for p in _tests(i)]
         self.opaque = any(not self._known(p) for p in predicates)
         # An ``add`` can take the short way when nothing before it can have changed the
@@ -280,7 +270,7 @@ class _Compiler:
         elif isinstance(i, r.While):
             # The loop starts again where its body ended: what is known at the start
             # must hold there too, which it does unless the body can leave the board.
-            entry = self.on_board = known and not any(_leaves(j) for j in _walk(i.body))
+            entry = self.on_board = known and not any(_leaves(j) for j in r._instructions(i.body))
             # A run that fails in the loop leaves it with ``_failed`` set (a ``break``
             # skips the ``else``) and then fails where the loop stands.
             e(depth, "_failed = False")

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from boardlab.errors import NotationError
 
@@ -49,23 +49,22 @@ class Piece:
         return Piece(self.owner, self.kind, (self.attributes - off) | on)
 
 
-@dataclass(frozen=True, slots=True)
-class Shift:
+# The actions are named tuples, not dataclasses: move generation makes millions of them,
+# and a tuple is built, hashed and compared in C (a frozen dataclass in Python code).
+class Shift(NamedTuple):
     """Move the piece on ``source`` to ``target``."""
 
     source: int
     target: int
 
 
-@dataclass(frozen=True, slots=True)
-class Capture:
+class Capture(NamedTuple):
     """Remove the piece on ``cell`` from the board."""
 
     cell: int
 
 
-@dataclass(frozen=True, slots=True)
-class Place:
+class Place(NamedTuple):
     """Put ``piece`` on the empty ``cell``; ``from_reserve`` takes it from its owner's hand."""
 
     cell: int
@@ -73,8 +72,7 @@ class Place:
     from_reserve: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Change:
+class Change(NamedTuple):
     """Replace the piece on ``cell`` (after shifts) by ``piece``: promotion or conversion."""
 
     cell: int

@@ -1124,6 +1124,27 @@ class Group(Template):
         return out
 
 
+def _may_go_on(template: Template) -> bool:
+    """Whether ``template`` may make partial moves (an ``add-partial``, or an instruction
+    of a game's own that could append one), known once per template."""
+    found = template.__dict__.get("_may_go_on")
+    if found is None:
+        found = template.__dict__["_may_go_on"] = any(
+            (isinstance(i, Add) and i.partial is not None)
+            or type(i).__module__ != __name__ for i in _instructions(template.program))
+    return found
+
+
+def _instructions(program: Sequence[Instruction]) -> Iterable[Instruction]:
+    for i in program:
+        yield i
+        if isinstance(i, If):
+            yield from _instructions(i.then)
+            yield from _instructions(i.else_)
+        elif isinstance(i, While):
+            yield from _instructions(i.body)
+
+
 def _product_groups(state: PieceState, player: int, steps: list[tuple[int, int]],
                     sizes: tuple[int, ...], capture: bool) -> list[tuple[int, ...]]:
     """Every set of ``sizes`` steps of distinct pieces that bumps into no own piece
@@ -1282,9 +1303,11 @@ class Rules:
         allowed = self.turn_move_type(state) if self.turn_move_type is not None else None
         # The mover's cells by piece type: a piece template runs from its own pieces
         # only, not from every cell of the board.
+        mine: list[int] = []
         by_kind: dict[str, list[int]] = {}
         for cell, piece in enumerate(state.cells):
             if piece is not None and piece.owner == player:
+                mine.append(cell)
                 by_kind.setdefault(piece.kind, []).append(cell)
         guards = [g.kinds for g in self.protect if player in g.players]
         safety = _Safety(self, state, player, guards) if guards else None
@@ -1297,8 +1320,10 @@ class Rules:
             elif not template.top_level:
                 continue
             kinds = template.kinds
-            if kinds and type(template) is Template and not template.shared:
-                if len(kinds) == 1:
+            if type(template) is Template and not template.shared:
+                if not kinds:
+                    cells = mine
+                elif len(kinds) == 1:
                     cells = by_kind.get(kinds[0])
                     if cells is None:
                         continue
@@ -1311,8 +1336,7 @@ class Rules:
                 continue
             bucket = by_priority.setdefault(template.priority, [])
             tag = template.name
-            if safety is None and not self.invariants and \
-                    not any(type(item) is Partial for item in items):
+            if safety is None and not self.invariants and not _may_go_on(template):
                 # The common case, without chains or checks on the position after.
                 for actions in items:
                     known = len(seen)
