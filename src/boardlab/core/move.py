@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from boardlab.errors import NotationError
@@ -30,10 +29,10 @@ if TYPE_CHECKING:
     from boardlab.core.board import Board
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Piece:
+class Piece(NamedTuple):
     """A piece: its owner (player index), its type name and the names of its attributes
-    that are true (ZRF ``attribute``; they travel with the piece)."""
+    that are true (ZRF ``attribute``; they travel with the piece). A named tuple, for the
+    speed of the comparisons and hashes move generation and goals make of pieces."""
 
     owner: int
     kind: str = "man"
@@ -83,21 +82,39 @@ class Change(NamedTuple):
 Action = Shift | Capture | Place | Change
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
+class Move(NamedTuple):
     """An immutable move: a notation string and the actions it performs.
 
     Two moves are equal when both their notation and their actions are equal.
     ``tag`` is free for a game's own use (for example a move class name or a
-    direction) and does not take part in equality.
+    direction) and does not take part in equality. (A named tuple, built in C: move
+    generation makes millions; it compares and hashes as the class says, not as a
+    tuple.)
 
     >>> Move("b2", (Place(4, Piece(0, "X")),))
     Move('b2')
+    >>> Move("b2", (), tag="drop") == Move("b2", ())
+    True
     """
 
     notation: str
     actions: tuple[Action, ...] = ()
-    tag: object = field(default=None, compare=False, hash=False)
+    tag: object = None
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Move and self[0] == other[0] and self[1] == other[1]
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash((self[0], self[1]))
+
+    def __lt__(self, other: object) -> bool:
+        # Moves have no order (as before they were tuples); sort them by a key.
+        return NotImplemented
+
+    __le__ = __gt__ = __ge__ = __lt__
 
     def __str__(self) -> str:
         return self.notation
