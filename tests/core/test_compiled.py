@@ -279,3 +279,11 @@ def test_corpus_games_have_the_interpreters_moves_compiled(path):
     except Exception as error:  # noqa: BLE001 - the refused files are tested elsewhere
         pytest.skip(f"refused at load: {error}")
     _same_moves_along_random_games(game, path, 2, 25)
+
+
+def test_the_documented_compiled_source_is_what_the_compiler_writes():
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "move-language.md").read_text()
+    section = doc.split("## Compiled templates", 1)[1]
+    shown = section.split("```python\n", 1)[1].split("```", 1)[0].rstrip()
+    template = boardlab.load("breakthrough").move_rules.templates[1]
+    assert shown == compiled.source(template)

@@ -20,7 +20,8 @@ reads back.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections import namedtuple
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from boardlab.errors import NotationError
@@ -82,14 +83,21 @@ class Change(NamedTuple):
 Action = Shift | Capture | Place | Change
 
 
-class Move(NamedTuple):
+_MoveFields = namedtuple("_MoveFields", ("text", "actions", "tag"), defaults=((), None))
+
+
+class Move(_MoveFields):
     """An immutable move: a notation string and the actions it performs.
 
     Two moves are equal when both their notation and their actions are equal.
     ``tag`` is free for a game's own use (for example a move class name or a
-    direction) and does not take part in equality. (A named tuple, built in C: move
+    direction) and does not take part in equality. (A tuple, built in C: move
     generation makes millions; it compares and hashes as the class says, not as a
     tuple.)
+
+    The notation may be *deferred*: ``Move(spell, actions)`` with ``spell`` a callable
+    (a :class:`Spelling`) that writes it from the actions the first time it is read, so
+    a search that never shows its moves never writes them.
 
     >>> Move("b2", (Place(4, Piece(0, "X")),))
     Move('b2')
@@ -97,24 +105,41 @@ class Move(NamedTuple):
     True
     """
 
-    notation: str
-    actions: tuple[Action, ...] = ()
-    tag: object = None
+    __slots__ = ()
+
+    def __new__(cls, notation: str | Spelling, actions: tuple[Action, ...] = (),
+                tag: object = None) -> Move:
+        return tuple.__new__(cls, (notation, actions, tag))
+
+    @property
+    def notation(self) -> str:
+        """The notation a player types."""
+        text = self[0]
+        return text if type(text) is str else text(self[1])
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is Move and self[0] == other[0] and self[1] == other[1]
+        return type(other) is Move and self[1] == other[1] and self.notation == other.notation
 
     def __ne__(self, other: object) -> bool:
         return not self == other
 
     def __hash__(self) -> int:
-        return hash((self[0], self[1]))
+        # The actions alone: equal moves have equal actions, and a deferred notation
+        # is not written to hash a move.
+        return hash(self[1])
 
     def __lt__(self, other: object) -> bool:
         # Moves have no order (as before they were tuples); sort them by a key.
         return NotImplemented
 
     __le__ = __gt__ = __ge__ = __lt__
+
+    def __getnewargs__(self) -> tuple[str, tuple[Action, ...], object]:
+        # Pickled with its notation written (a deferred one refers to the game).
+        return (self.notation, self[1], self[2])
+
+    def __reduce__(self) -> tuple[type, tuple[str, tuple[Action, ...], object]]:
+        return (Move, self.__getnewargs__())
 
     def __str__(self) -> str:
         return self.notation
@@ -125,6 +150,34 @@ class Move(NamedTuple):
     def moved_cells(self) -> list[tuple[int, int]]:
         """The (source, target) pairs of the move's shifts, in order."""
         return [(a.source, a.target) for a in self.actions if isinstance(a, Shift)]
+
+
+class Spelling:
+    """The deferred notation of the moves of one position: ``write(actions)`` gives a
+    move's notation; each is written once, when first read."""
+
+    __slots__ = ("write", "known")
+
+    def __init__(self, write: Callable[[tuple[Action, ...]], str]):
+        self.write = write
+        self.known: dict[tuple[Action, ...], str] = {}
+
+    def __call__(self, actions: tuple[Action, ...]) -> str:
+        text = self.known.get(actions)
+        if text is None:
+            text = self.known[actions] = self.write(actions)
+        return text
+
+
+class Mover:
+    """What a deferred notation may read of the position: the game and the side to
+    move (see :attr:`~boardlab.core.position.PieceGame.notation_reads_position`)."""
+
+    __slots__ = ("game", "to_move")
+
+    def __init__(self, game: object, to_move: int):
+        self.game = game
+        self.to_move = to_move
 
 
 def format_action(action: Action, board: Board, piece_names: dict[Piece, str] | None = None

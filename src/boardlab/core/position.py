@@ -79,6 +79,17 @@ class PieceGame(Game):
         """Notation of a generated move: the generic action notation by default."""
         return format_actions(actions, self.board, self.piece_names)
 
+    #: Whether :meth:`notation` reads more of the position than the side to move. When
+    #: it does not (the generic notation does not), generated moves write their notation
+    #: only when it is read: a search that never shows its moves never writes them. The
+    #: deferred call gets a :class:`~boardlab.core.move.Mover` in place of the position.
+    notation_reads_position: ClassVar[bool] = True
+
+    @cached_property
+    def defers_notation(self) -> bool:
+        """Whether generated moves write their notation when it is first read."""
+        return type(self).notation is PieceGame.notation or not self.notation_reads_position
+
     def chain_notation(self, state: PieceState, steps: tuple[tuple, ...]) -> str:
         """Notation of a move made of partial steps (ZRF ``add-partial``): by default each
         step's generic notation, separated by ``;``."""

@@ -51,9 +51,20 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from boardlab.core.move import Action, Capture, Change, Move, Piece, Place, Shift
+from boardlab.core.move import (
+    Action,
+    Capture,
+    Change,
+    Move,
+    Mover,
+    Piece,
+    Place,
+    Shift,
+    Spelling,
+)
 from boardlab.errors import BoardError, RulesError
 
 if TYPE_CHECKING:
@@ -61,6 +72,8 @@ if TYPE_CHECKING:
 
 OFF = -1
 _LOOP_LIMIT = 10_000
+#: Builds a move without the Python-level ``Move.__new__`` (the hottest allocation).
+_new_move = tuple.__new__
 
 
 class Fail(Exception):
@@ -1312,7 +1325,11 @@ class Rules:
         guards = [g.kinds for g in self.protect if player in g.players]
         safety = _Safety(self, state, player, guards) if guards else None
         links = game.board.player_links(player)
-        notation = game.notation
+        if game.defers_notation:
+            notation = None
+            spelling = Spelling(partial(game.notation, Mover(game, player)))
+        else:
+            notation = game.notation
         for template in self.templates:
             if allowed is not None:
                 if template.move_type != allowed:
@@ -1342,7 +1359,9 @@ class Rules:
                     known = len(seen)
                     seen.add(actions)  # one hashing of the actions, not two
                     if len(seen) > known:
-                        bucket.append(Move(notation(state, actions), actions, tag))
+                        bucket.append(_new_move(Move, (
+                            spelling if notation is None else notation(state, actions),
+                            actions, tag)))
                 continue
             for item in items:
                 if isinstance(item, Partial):
@@ -1363,8 +1382,10 @@ class Rules:
                                 not self._keeps(state, bare, player):
                             continue
                     # The notation is built only for the moves the invariants keep.
-                    text = notation(state, actions) if steps is None else \
-                        game.chain_notation(state, steps)
+                    if steps is not None:
+                        text = game.chain_notation(state, steps)
+                    else:
+                        text = spelling if notation is None else notation(state, actions)
                     bucket.append(Move(text, actions, tag))
         by_priority = {p: ms for p, ms in by_priority.items() if ms}
         moves = by_priority[max(by_priority)] if by_priority else []

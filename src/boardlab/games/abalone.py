@@ -229,6 +229,9 @@ class Abalone(PieceGame):
         """The move limit."""
         return self.options["max_moves"]
 
+    #: The notation reads the move's actions (and the side to move), not the position.
+    notation_reads_position = False
+
     def notation(self, state: PieceState, actions: tuple) -> str:
         """``a1b2`` for an in-line move (the trailing marble's step), ``a1a3b2`` for a
         broadside (the end marbles, lower first, and the first one's target)."""

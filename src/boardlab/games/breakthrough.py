@@ -80,6 +80,9 @@ class Breakthrough(PieceGame):
             return win_for(owners.pop() if owners else 1 - state.to_move)
         return None
 
+    #: The notation reads the move's actions (and the side to move), not the position.
+    notation_reads_position = False
+
     def notation(self, state: PieceState, actions: tuple) -> str:
         """``a2-a3`` or ``b4xc5``."""
         # The rules make (Shift,) or (Capture, Shift): read them without a search.

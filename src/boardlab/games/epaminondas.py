@@ -219,6 +219,9 @@ class Epaminondas(PieceGame):
         return self.options["max_moves"]
 
     # --- notation and UI -----------------------------------------------------------------
+    #: The notation reads the move's actions (and the side to move), not the position.
+    notation_reads_position = False
+
     def notation(self, state: PieceState, actions: tuple) -> str:
         """The rear piece, ``-`` or ``x``, and the rear piece's target."""
         rear = rear_shift(self.board, actions)

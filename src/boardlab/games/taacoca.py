@@ -132,6 +132,9 @@ class Taacoca(PieceGame):
             return DRAW
         return None
 
+    #: The notation reads the move's actions (and the side to move), not the position.
+    notation_reads_position = False
+
     def notation(self, state: PieceState, actions: tuple) -> str:
         """``a2,b3,c5:nw``, then ``xd5,e6`` for captures."""
         board = self.board

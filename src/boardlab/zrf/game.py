@@ -448,6 +448,9 @@ class ZrfGame(PieceGame):
         return state
 
     # --- notation ------------------------------------------------------------------------
+    #: The notation reads the move's actions (and the side to move), not the position.
+    notation_reads_position = False
+
     def notation(self, state: PieceState, actions: tuple) -> str:
         # The common moves first: a step, and a capture on arrival.
         names = self.board.names
@@ -456,24 +459,20 @@ class ZrfGame(PieceGame):
         if len(actions) == 2 and type(actions[0]) is Capture and type(actions[1]) is Shift \
                 and actions[0].cell == actions[1].target:
             return f"{names[actions[1].source]}x{names[actions[1].target]}"
-        path, extras = self._tokens(state, actions, [], [])
+        path, extras = self._tokens(state.to_move, actions, [], [])
         return " ".join([*path, *extras]) or "pass"
 
     def chain_notation(self, state: PieceState, steps: tuple[tuple, ...]) -> str:
         path: list[str] = []
         extras: list[str] = []
-        cells = list(state.cells)
         for step in steps:
-            path, extras = self._tokens_on(cells, state.to_move, step, path, extras)
-            cells = _after(cells, step)
+            path, extras = self._tokens(state.to_move, step, path, extras)
         return " ".join([*path, *extras])
 
-    def _tokens(self, state: PieceState, actions: tuple, path: list[str],
-                extras: list[str]) -> tuple[list[str], list[str]]:
-        return self._tokens_on(list(state.cells), state.to_move, actions, path, extras)
-
-    def _tokens_on(self, cells: list[Piece | None], mover: int, actions: tuple,
-                   path: list[str], extras: list[str]) -> tuple[list[str], list[str]]:
+    def _tokens(self, mover: int, actions: tuple, path: list[str], extras: list[str]
+                ) -> tuple[list[str], list[str]]:
+        """The notation's tokens of one step: the path so far, then captures and
+        changes off the path."""
         name = self.board.cell_name
         path, extras = list(path), list(extras)
         captured = {a.cell for a in actions if isinstance(a, Capture)}
@@ -509,23 +508,6 @@ class ZrfGame(PieceGame):
 
 _TURN = Piece(-1, "turn")
 _LAST = Piece(-1, "last")
-
-
-def _after(cells: list[Piece | None], actions: tuple) -> list[Piece | None]:
-    """The cells after ``actions`` (played as :class:`PieceState` plays them)."""
-    out = list(cells)
-    shifts = [(a.target, cells[a.source], a.source) for a in actions if isinstance(a, Shift)]
-    for a in actions:
-        if isinstance(a, Capture):
-            out[a.cell] = None
-    for _, _, source in shifts:
-        out[source] = None
-    for target, piece, _ in shifts:
-        out[target] = piece
-    for a in actions:
-        if isinstance(a, Place | Change):
-            out[a.cell] = a.piece
-    return out
 
 
 # --- compiling --------------------------------------------------------------------------

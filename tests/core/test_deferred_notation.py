@@ -1,0 +1,69 @@
+"""Deferred notation: generated moves write their notation when it is first read, and it
+is the notation the game writes for the position the move was generated in, however the
+position has changed since."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from pathlib import Path
+
+import pytest
+
+import boardlab
+from boardlab.core.move import Move, Shift, Spelling
+
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "zrf"
+
+
+def _games():
+    from boardlab.zrf.game import load_game
+
+    out = [boardlab.load(n) for n in ("breakthrough", "abalone", "taacoca", "epaminondas")]
+    out += [load_game(CORPUS / p) for p in ("chess/chess.zrf", "shogi-family/mini-shogi.zrf",
+                                            "other-games/gess.zrf")]
+    return out
+
+
+@pytest.mark.parametrize("game", _games(), ids=lambda g: g.name)
+def test_a_deferred_notation_is_the_one_written_when_the_move_was_made(game):
+    assert game.defers_notation
+    rng = random.Random(game.name)
+    state = game.initial_state()
+    for _ in range(12):
+        if state.is_terminal():
+            break
+        moves = state.legal_moves()
+        assert all(not isinstance(m[0], str) for m in moves)  # nothing written yet
+        eager = [game.notation(state, m.actions) for m in moves]
+        pending = list(moves)
+        state.apply(rng.choice(moves))
+        # Read one ply later, on a position that has changed.
+        assert [m.notation for m in pending] == eager
+        assert [str(m) for m in pending] == eager
+
+
+def test_a_game_whose_notation_reads_the_position_writes_it_at_once():
+    game = boardlab.load("ordo")
+    assert not game.defers_notation
+    assert all(isinstance(m[0], str) for m in game.initial_state().legal_moves())
+
+
+def test_deferred_moves_compare_hash_and_pickle_as_written_ones():
+    writes = []
+
+    def write(actions):
+        writes.append(actions)
+        return f"m{actions[0].source}"
+
+    spelling = Spelling(write)
+    move = Move(spelling, (Shift(1, 2),), "tag")
+    assert hash(move) == hash(Move("m1", (Shift(1, 2),)))
+    assert writes == []  # hashing writes nothing
+    assert move == Move("m1", (Shift(1, 2),))
+    assert move != Move("m2", (Shift(1, 2),))
+    again = pickle.loads(pickle.dumps(move))
+    assert again == move and again[0] == "m1" and again.tag == "tag"
+    assert writes == [(Shift(1, 2),)]  # written once, then remembered
+    with pytest.raises(TypeError):
+        sorted([move, again])
