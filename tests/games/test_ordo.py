@@ -350,3 +350,33 @@ def test_ordo_x_capturer_chooses_between_equal_subgroups():
 def test_ordo_x_has_no_reconnection_moves():
     state = position(ORDO_X, {"a3": "w", "c1": "w", "d1": "w", "j8": "b", "j7": "b"})
     assert not any(n.startswith("a3-a2") or n.startswith("a3-b2") for n in notations(state))
+
+
+@pytest.mark.parametrize("name", ["ordo", "ordo-x"])
+def test_the_connection_rule_answers_the_same_before_and_after_the_move(name):
+    # Every candidate move (the rules without the invariant), legal or not: the mask
+    # form asked before the move against the rule read on the position after it.
+    import dataclasses
+
+    from boardlab.games.ordo import stays_connected
+
+    game = boardlab.load(name)
+    loose = dataclasses.replace(game.move_rules, invariants=())
+    rng = random.Random(name)
+    asked = refused = 0
+    for _ in range(4):
+        state = game.initial_state()
+        for _ in range(30):
+            if state.is_terminal():
+                break
+            player = state.to_move
+            for move in loose._generate(state):
+                before = stays_connected.before(state, move.actions, player)
+                state.apply(move)
+                after = stays_connected(state, move, player)
+                state.undo()
+                assert before == after, (str(state), move)
+                asked += 1
+                refused += not after
+            state.apply(rng.choice(state.legal_moves()))
+    assert asked > 1000 and refused > 10

@@ -1252,7 +1252,10 @@ class Rules:
     """A game's move templates with priorities and invariants.
 
     ``invariants`` are called on the position *after* a candidate move with the move
-    and the mover; a move is kept only if every invariant returns True. Among the
+    and the mover; a move is kept only if every invariant returns True. An invariant
+    with a ``before(state, actions, mover)`` method that answers the same from the
+    position before the move is asked that way when all of them have one (the move is
+    then not played to check it). Among the
     moves kept, only those of the highest template priority present are legal.
 
     ``invariant_guard(state, move)``, when given, says which moves can break an
@@ -1448,6 +1451,16 @@ class Rules:
         return grown
 
     def _keeps(self, state: PieceState, move: Move, player: int) -> bool:
+        # Invariants that can answer from the position before the move (a ``before``
+        # method, of the same meaning) spare playing it.
+        before = self.__dict__.get("_before", False)
+        if before is False:
+            before = self.__dict__["_before"] = None if not all(
+                hasattr(inv, "before") for inv in self.invariants) else \
+                tuple(inv.before for inv in self.invariants)  # type: ignore[attr-defined]
+        if before is not None:
+            actions = move.actions
+            return all(b(state, actions, player) for b in before)
         state.apply(move)
         try:
             return all(inv(state, move, player) for inv in self.invariants)

@@ -61,7 +61,7 @@ from typing import Any
 
 from boardlab.core.board import Board
 from boardlab.core.game import DRAW, Option, Returns, State, win_for, zobrist_table
-from boardlab.core.move import Action, Capture, Move, Piece, Shift
+from boardlab.core.move import Action, Capture, Change, Move, Piece, Place, Shift
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.core.registry import register
 from boardlab.core.rules import (
@@ -128,11 +128,42 @@ def is_connected(mask: int) -> bool:
 
 
 def own_mask(state: PieceState, player: int) -> int:
-    """The cells of ``player``'s pieces as a mask."""
-    mask = 0
-    for cell, piece in enumerate(state.cells):
-        if piece is not None and piece.owner == player:
-            mask |= 1 << cell
+    """The cells of ``player``'s pieces as a mask (cached per position)."""
+    key = ("own", player)
+    cache = state._cache
+    mask = cache.get(key)
+    if mask is None:
+        mask = 0
+        for cell, piece in enumerate(state.cells):
+            if piece is not None and piece.owner == player:
+                mask |= 1 << cell
+        cache[key] = mask
+    return mask
+
+
+def mask_after(state: PieceState, actions: Sequence[Action], player: int) -> int:
+    """``player``'s mask once ``actions`` are played (as a position plays them: captures
+    and lifts, then arrivals, then drops and changes), without playing them."""
+    mask = own_mask(state, player)
+    cells = state.cells
+    for a in actions:
+        if type(a) is Capture:
+            mask &= ~(1 << a.cell)
+        elif type(a) is Shift:
+            mask &= ~(1 << a.source)
+    for a in actions:
+        if type(a) is Shift:
+            mover = cells[a.source]
+            if mover is not None and mover.owner == player:
+                mask |= 1 << a.target
+            else:
+                mask &= ~(1 << a.target)
+    for a in actions:
+        if type(a) is Place or type(a) is Change:
+            if a.piece.owner == player:
+                mask |= 1 << a.cell
+            else:
+                mask &= ~(1 << a.cell)
     return mask
 
 
@@ -145,9 +176,24 @@ def is_split(state: PieceState, player: int) -> bool:
     return cache[key]
 
 
-def stays_connected(state: PieceState, move: Move, player: int) -> bool:
-    """The connection rule, an invariant checked on the position after the move."""
-    return is_connected(own_mask(state, player))
+class StaysConnected:
+    """The connection rule, an invariant: after the move the mover's pieces are one
+    group. Called on the position after the move (the reference), or asked
+    :meth:`before` it from the mover's mask and the move's actions."""
+
+    def __call__(self, state: PieceState, move: Move, player: int) -> bool:
+        mask = 0
+        for cell, piece in enumerate(state.cells):
+            if piece is not None and piece.owner == player:
+                mask |= 1 << cell
+        return is_connected(mask)
+
+    def before(self, state: PieceState, actions: Sequence[Action], player: int) -> bool:
+        """The same answer, from the position before the move."""
+        return is_connected(mask_after(state, actions, player))
+
+
+stays_connected = StaysConnected()
 
 
 def _split(c: Cursor) -> bool:
