@@ -1,5 +1,10 @@
 """Random playouts per second: boardlab's three paths against OpenSpiel's C++ games.
 
+Last, tic-tac-toe, Connect Four and Breakthrough (8x8, written in the move language)
+through the same Python loop on both sides: ``legal_moves``/``apply``/``is_terminal``
+on boardlab's protocol against ``legal_actions``/``apply_action``/``is_terminal`` on
+OpenSpiel's C++ game; games per second and their ratio.
+
 For tic-tac-toe and Connect Four (6x7), from the initial position, each figure is the
 number of complete uniformly random games played per second of wall-clock time:
 
@@ -65,7 +70,7 @@ SUBJECTS = (Subject("tic-tac-toe", "tic_tac_toe", ttt_batch),
 def per_call_rate(play_one: Callable[[], object], seconds: float) -> float:
     """Calls of ``play_one`` per second, over about ``seconds``."""
     play_one()  # compiles or loads the kernels before the clock starts
-    n, chunk = 0, 100
+    n, chunk = 0, 10
     start = time.perf_counter()
     while (elapsed := time.perf_counter() - start) < seconds:
         for _ in range(chunk):
@@ -120,6 +125,43 @@ def openspiel_rates(pyspiel: ModuleType, subject: Subject, seconds: float) -> di
             "batch": batch_rate(many_games, seconds, 2_000)}
 
 
+#: Games compared through the same Python loop: boardlab name, OpenSpiel name.
+LOOP_GAMES = (("tic-tac-toe", "tic_tac_toe"), ("connect-four", "connect_four"),
+              ("breakthrough", "breakthrough"))
+
+
+def boardlab_loop(name: str, rng: random.Random) -> Callable[[], object]:
+    """One uniformly random game through the protocol: ``legal_moves``, ``apply``,
+    ``is_terminal`` from Python (no rollout override, no batch kernel)."""
+    game = boardlab.load(name)
+
+    def play() -> int:
+        state = game.initial_state()
+        plies = 0
+        while not state.is_terminal():
+            moves = state.legal_moves()
+            state.apply(moves[rng.randrange(len(moves))])
+            plies += 1
+        return plies
+    return play
+
+
+def openspiel_loop(pyspiel: ModuleType, name: str, rng: random.Random) -> Callable[[], object]:
+    """The same loop over OpenSpiel's C++ game: ``legal_actions``, ``apply_action``,
+    ``is_terminal`` from Python."""
+    game = pyspiel.load_game(name)
+
+    def play() -> int:
+        state = game.new_initial_state()
+        plies = 0
+        while not state.is_terminal():
+            actions = state.legal_actions()
+            state.apply_action(actions[rng.randrange(len(actions))])
+            plies += 1
+        return plies
+    return play
+
+
 def rate_text(rate: float) -> str:
     return f"{rate:>13,.0f}"
 
@@ -159,6 +201,17 @@ def main() -> None:
                   f"{rate_text(theirs['game'])}")
             print(f"  {'OpenSpiel batch (C++ RandomRolloutEvaluator)':<{label_width - 2}}"
                   f"{rate_text(theirs['batch'])}")
+
+    print("\nThe same Python loop (legal moves, a random one applied, until the end): "
+          "games/s")
+    for name, openspiel_name in LOOP_GAMES:
+        ours = per_call_rate(boardlab_loop(name, random.Random(1)), args.seconds)
+        line = f"  {name:<20} boardlab {rate_text(ours)}"
+        if pyspiel:
+            theirs = per_call_rate(openspiel_loop(pyspiel, openspiel_name,
+                                                  random.Random(1)), args.seconds)
+            line += f"   OpenSpiel C++ {rate_text(theirs)}   ratio {ours / theirs:6.3f}"
+        print(line)
 
 
 if __name__ == "__main__":

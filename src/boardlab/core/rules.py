@@ -1319,17 +1319,16 @@ class Rules:
         allowed = self.turn_move_type(state) if self.turn_move_type is not None else None
         # The mover's cells by piece type: a piece template runs from its own pieces
         # only, not from every cell of the board.
-        mine: list[int] = []
-        by_kind: dict[str, list[int]] = {}
-        for cell, piece in enumerate(state.cells):
-            if piece is not None and piece.owner == player:
-                mine.append(cell)
-                by_kind.setdefault(piece.kind, []).append(cell)
+        cells_now = state.cells
+        mine = [cell for cell, piece in enumerate(cells_now)
+                if piece is not None and piece.owner == player]
+        by_kind: dict[str, list[int]] | None = None  # built when a template asks
         guards = [g.kinds for g in self.protect if player in g.players]
         safety = _Safety(self, state, player, guards) if guards else None
         links = game.board.player_links(player)
+        spelling: Spelling | None = None
+        notation: Callable[[PieceState, tuple[Action, ...]], str] | None = None
         if game.defers_notation:
-            notation = None
             spelling = Spelling(partial(game.notation, Mover(game, player)))
         else:
             notation = game.notation
@@ -1343,12 +1342,17 @@ class Rules:
             if type(template) is Template and not template.shared:
                 if not kinds:
                     cells = mine
-                elif len(kinds) == 1:
-                    cells = by_kind.get(kinds[0])
-                    if cells is None:
-                        continue
                 else:
-                    cells = sorted(c for k in kinds for c in by_kind.get(k, ()))
+                    if by_kind is None:
+                        by_kind = {}
+                        for cell in mine:
+                            by_kind.setdefault(cells_now[cell].kind, []).append(cell)
+                    if len(kinds) == 1:
+                        cells = by_kind.get(kinds[0])
+                        if cells is None:
+                            continue
+                    else:
+                        cells = sorted(c for k in kinds for c in by_kind.get(k, ()))
                 items = template.generate(state, player, cells, links)
             else:
                 items = template.generate(state, player)
