@@ -121,3 +121,81 @@ def test_mcts_plays_a_long_game_quickly_with_capped_playouts():
     bot = MCTSBot(iterations=30, seed=2)
     move = bot.choose(state)
     assert move in state.legal_moves() and bot.last.iterations == 30
+
+
+# --- MAST playouts and tree reuse -------------------------------------------------------------
+def test_mast_learns_move_averages_from_every_simulation():
+    from boardlab.ai.mcts import Mast
+
+    state = load("breakthrough", rows=5, columns=4).initial_state()
+    mast = Mast(epsilon=0.1)
+    result = search(state, random.Random(3), iterations=200, mast=mast)
+    visits = sum(count for _, count in mast.table.values())
+    # Every simulation adds each move it played (tree and playout) once.
+    assert visits >= result.iterations * 2
+    assert all(0 <= total <= count for total, count in mast.table.values())
+    assert {mover for mover, _ in mast.table} == {0, 1}
+
+
+def test_mast_plays_the_best_average_except_for_its_random_share():
+    from boardlab.ai.mcts import Mast
+
+    state = TTT.initial_state()
+    moves = state.legal_moves()
+    mast = Mast(epsilon=0.25)
+    mast.update([(0, moves[4].actions)], [1.0, 0.0])  # b2 won once
+    for m in moves:
+        if m != moves[4]:
+            mast.update([(0, m.actions)], [0.2, 0.8])
+    rng = random.Random(5)
+    picks = [mast.choose(moves, 0, rng) for _ in range(4000)]
+    share = picks.count(moves[4]) / len(picks)
+    # 0.75 greedy + 0.25 * 1/9 at random.
+    assert abs(share - (0.75 + 0.25 / 9)) < 0.03
+    # For the other player the table is empty: every move is as good as unknown.
+    other = [mast.choose(moves, 1, rng) for _ in range(900)]
+    assert len(set(other)) == 9
+
+
+def test_the_tree_is_kept_from_move_to_move():
+    game = load("connect-four")
+    bot = MCTSBot(iterations=400, seed=7, playout="mast")
+    state = game.initial_state()
+    state.apply(bot.choose(state))
+    first = bot.last
+    assert first.reused == 0
+    chosen = next(c for c in first.root.children if c.move == first.move)
+    reply = max(chosen.children, key=lambda c: c.visits)
+    kept = reply.visits
+    state.apply(reply.move)
+    bot.choose(state)
+    # The reply's subtree was searched on: its visits count already.
+    assert bot.last.reused == kept > 0
+    assert bot.last.root is reply and reply.visits == kept + 400
+
+
+def test_a_kept_tree_is_dropped_when_the_position_is_not_in_it():
+    bot = MCTSBot(iterations=100, seed=1)
+    bot.choose(TTT.initial_state())
+    bot.choose(TTT.parse_state("xo./.x./o.. x"))  # not two plies below the last search
+    assert bot.last.reused == 0
+    bot.choose(load("connect-four").initial_state())  # another game: nothing kept
+    assert bot.last.reused == 0
+
+
+def test_playout_options_are_checked_and_used():
+    with pytest.raises(BotError, match="playout"):
+        MCTSBot(playout="smart")
+    with pytest.raises(BotError, match="epsilon"):
+        MCTSBot(epsilon=1.5)
+    state = load("breakthrough", rows=5, columns=4).initial_state()
+    mast_bot, random_bot = MCTSBot(iterations=50, seed=1), MCTSBot(iterations=50, seed=1,
+                                                                    playout="random")
+    mast_bot.choose(state)
+    random_bot.choose(state)
+    assert mast_bot._mast is not None and mast_bot._mast.table
+    assert random_bot._mast is None
+    # Games with a compiled rollout keep it under "auto".
+    fast = MCTSBot(iterations=50, seed=1)
+    fast.choose(TTT.initial_state())
+    assert fast._mast is None

@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from boardlab.ai.bots import BotError, check_positive, register_bot
 from boardlab.core.game import Game, State
@@ -51,10 +51,20 @@ def auto_playout_depth(game: Game) -> int | None:
     return AUTO_PLAYOUT_DEPTH
 
 
-class _Node:
-    __slots__ = ("move", "parent", "mover", "children", "untried", "visits", "points")
+#: The playout policies: uniformly random moves, or MAST (below).
+PLAYOUTS = ("auto", "random", "mast")
+#: MAST's exploration: the share of playout moves chosen uniformly at random.
+MAST_EPSILON = 0.1
+#: The value MAST gives a move it has not seen yet (points are in [0, 1]).
+MAST_UNKNOWN = 1.0
 
-    def __init__(self, move: Move | None, parent: _Node | None, mover: int):
+
+class _Node:
+    __slots__ = ("move", "parent", "mover", "children", "untried", "visits", "points",
+                 "key")
+
+    def __init__(self, move: Move | None, parent: _Node | None, mover: int,
+                 key: int | None = None):
         self.move = move
         self.parent = parent
         self.mover = mover
@@ -62,25 +72,76 @@ class _Node:
         self.untried: list[Move] | None = None
         self.visits = 0
         self.points = 0.0
+        #: The position's key (to find the node again when the tree is reused).
+        self.key = key
 
 
 @dataclass(frozen=True)
 class MCTSResult:
     """What a search found: the move, its mean points for the mover, its visits,
-    the iterations run and the time taken."""
+    the iterations run and the time taken (``reused``: visits the root already had
+    from an earlier search)."""
 
     move: Move
     value: float
     visits: int
     iterations: int
     seconds: float
+    reused: int = 0
+    root: _Node | None = field(default=None, repr=False, compare=False)
+
+
+class Mast:
+    """The Move-Average Sampling Technique (Finnsson and Björnsson, "Simulation-based
+    approach to general game playing", 2008), ε-greedy as Tak, Winands and Björnsson
+    found best ("N-grams and the last-good-reply policy applied in general game
+    playing", 2012): every move of every simulation, in the tree and in the playout,
+    adds the points its mover scored to the move's average (a move is its actions,
+    whatever the position); a playout then plays the move of best average, or with
+    probability ``epsilon`` a uniformly random one. The table lives as long as the bot,
+    so what one search learns helps the next."""
+
+    def __init__(self, epsilon: float = MAST_EPSILON):
+        self.epsilon = epsilon
+        self.table: dict[tuple[int, tuple], list[float]] = {}
+
+    def choose(self, moves: list[Move], mover: int, rng: random.Random) -> Move:
+        """A playout move among ``moves`` for ``mover``."""
+        if rng.random() < self.epsilon:
+            return moves[rng.randrange(len(moves))]
+        table = self.table
+        best: list[Move] = []
+        best_value = -1.0
+        for move in moves:
+            entry = table.get((mover, move[1]))
+            value = MAST_UNKNOWN if entry is None else entry[0] / entry[1]
+            if value > best_value:
+                best, best_value = [move], value
+            elif value == best_value:
+                best.append(move)
+        return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+    def update(self, played: list[tuple[int, tuple]], points: list[float]) -> None:
+        """Add each (mover, actions) played in a simulation its mover's points."""
+        table = self.table
+        for key in played:
+            entry = table.get(key)
+            if entry is None:
+                table[key] = [points[key[0]], 1.0]
+            else:
+                entry[0] += points[key[0]]
+                entry[1] += 1.0
 
 
 def search(state: State, rng: random.Random, iterations: int | None = None,
            seconds: float | None = None, exploration: float = math.sqrt(2),
-           playout_depth: int | None = None) -> MCTSResult:
+           playout_depth: int | None = None, mast: Mast | None = None,
+           root: _Node | None = None) -> MCTSResult:
     """Run UCT from ``state`` (left unchanged) for ``iterations`` and/or ``seconds``;
-    with ``playout_depth``, playouts stop after that many plies (module doc)."""
+    with ``playout_depth``, playouts stop after that many plies (module doc); with
+    ``mast``, playouts follow and feed its table instead of being uniformly random.
+    ``root``: the node of ``state`` kept from an earlier search (see
+    :func:`reusable`), searched on rather than from scratch."""
     if state.is_terminal():
         raise BotError("cannot search a finished game")
     if iterations is None and seconds is None:
@@ -89,13 +150,17 @@ def search(state: State, rng: random.Random, iterations: int | None = None,
     deadline = math.inf if seconds is None else started + seconds
     budget = math.inf if iterations is None else iterations
     work = state.clone()
-    root = _Node(None, None, -1)
+    if root is None:
+        root = _Node(None, None, -1, work.key())
+    reused = root.visits
     log, sqrt = math.log, math.sqrt
     done = 0
+    played: list[tuple[int, tuple]] = []
     while done < budget and (done == 0 or time.perf_counter() < deadline):
         done += 1
         node = root
         depth = 0
+        played.clear()
         while True:
             if node.untried is None:
                 # A copy: games may hand out their cached list, and expansion pops from it.
@@ -106,9 +171,11 @@ def search(state: State, rng: random.Random, iterations: int | None = None,
                 i = rng.randrange(len(untried))
                 untried[i], untried[-1] = untried[-1], untried[i]
                 move = untried.pop()
-                child = _Node(move, node, work.to_move)
-                node.children.append(child)
+                mover = work.to_move
                 work.apply(move)
+                child = _Node(move, node, mover, work.key())
+                node.children.append(child)
+                played.append((mover, move[1]))
                 depth += 1
                 node = child
                 break
@@ -121,15 +188,20 @@ def search(state: State, rng: random.Random, iterations: int | None = None,
                 if score > best_score:
                     best, best_score = child, score
             node = best
+            played.append((node.mover, node.move[1]))  # type: ignore[index]
             work.apply(node.move)  # type: ignore[arg-type]
             depth += 1
         outcome = work.outcome()
         if outcome is not None:
             points = [float(r) for r in outcome]
+        elif mast is not None:
+            points = _mast_playout(work, rng, mast, playout_depth, played)
         elif playout_depth is None:
             points = [float(r) for r in work.rollout(rng)]
         else:
             points = _short_playout(work, rng, playout_depth)
+        if mast is not None:
+            mast.update(played, points)
         for _ in range(depth):
             work.undo()
         walk: _Node | None = node
@@ -141,7 +213,59 @@ def search(state: State, rng: random.Random, iterations: int | None = None,
     best = max(root.children, key=lambda c: (c.visits, c.points / c.visits))
     assert best.move is not None
     return MCTSResult(best.move, best.points / best.visits, best.visits, done,
-                      time.perf_counter() - started)
+                      time.perf_counter() - started, reused, root)
+
+
+def reusable(previous: _Node | None, state: State) -> _Node | None:
+    """The node of ``state`` in a tree kept from an earlier search (its root, the
+    position after the bot's move, or up to two plies below it), detached as a new
+    root; None when the tree does not hold it or no longer fits the position's moves."""
+    if previous is None:
+        return None
+    key = state.key()
+    frontier = [previous]
+    for level in range(3):
+        if level:
+            frontier = [c for n in frontier for c in n.children]
+        for node in frontier:
+            if node.key == key and _fits(node, state):
+                node.parent = None
+                node.move = None
+                return node
+    return None
+
+
+def _fits(node: _Node, state: State) -> bool:
+    # Keys could collide, and a game's moves may depend on more than its key: the kept
+    # moves must all be legal here.
+    legal = set(state.legal_moves())
+    return all(c.move in legal for c in node.children) and \
+        all(m in legal for m in node.untried or ())
+
+
+def _mast_playout(state: State, rng: random.Random, mast: Mast, plies: int | None,
+                  played: list[tuple[int, tuple]]) -> list[float]:
+    """Points of a MAST playout (cut after ``plies`` and scored by the heuristic when
+    given), appending the (mover, actions) it plays to ``played``."""
+    done = 0
+    outcome = state.outcome()
+    while outcome is None and (plies is None or done < plies):
+        mover = state.to_move
+        move = mast.choose(state.legal_moves(), mover, rng)
+        played.append((mover, move[1]))
+        state.apply(move)
+        done += 1
+        outcome = state.outcome()
+    points = _heuristic_points(state) if outcome is None else [float(r) for r in outcome]
+    for _ in range(done):
+        state.undo()
+    return points
+
+
+def _heuristic_points(state: State) -> list[float]:
+    value = state.game.evaluate(state, 0) or 0.0
+    value = max(-1.0, min(1.0, float(value)))
+    return [(1 + value) / 2, (1 - value) / 2]
 
 
 def _short_playout(state: State, rng: random.Random, plies: int) -> list[float]:
@@ -153,48 +277,80 @@ def _short_playout(state: State, rng: random.Random, plies: int) -> list[float]:
         state.apply(moves[rng.randrange(len(moves))])
         played += 1
         outcome = state.outcome()
-    if outcome is not None:
-        points = [float(r) for r in outcome]
-    else:
-        value = state.game.evaluate(state, 0) or 0.0
-        value = max(-1.0, min(1.0, float(value)))
-        points = [(1 + value) / 2, (1 - value) / 2]
+    points = _heuristic_points(state) if outcome is None else [float(r) for r in outcome]
     for _ in range(played):
         state.undo()
     return points
 
 
-@register_bot("mcts", "Monte Carlo tree search (UCT) with random playouts")
+@register_bot("mcts", "Monte Carlo tree search (UCT); MAST playouts that learn during "
+                     "the search, the tree kept from move to move")
 class MCTSBot:
     """Plays the most visited move of a UCT search within an iteration and/or time
-    budget (1000 iterations when neither is given)."""
+    budget (1000 iterations when neither is given).
+
+    ``playout``: ``"mast"`` (:class:`Mast`), ``"random"``, or ``"auto"`` (the default):
+    MAST, unless the game plays random games in compiled code (its own
+    :meth:`State.rollout`), whose speed is worth more than a Python policy. ``epsilon``
+    is MAST's share of random moves. ``reuse`` keeps the tree and MAST's table from one
+    move to the next (the subtree of the position reached is searched on).
+    """
 
     def __init__(self, *, iterations: int | None = None, time: float | None = None,
                  exploration: float | None = None, seed: int | None = None,
-                 playout_depth: int | None = None):
+                 playout_depth: int | None = None, playout: str | None = None,
+                 epsilon: float | None = None, reuse: bool | None = None):
         check_positive("iterations", iterations)
         check_positive("playout_depth", playout_depth)
         self.playout_depth = playout_depth
         check_positive("time", time)
         if exploration is not None and exploration < 0:
             raise BotError(f"bot option 'exploration' must be >= 0, got {exploration!r}")
+        if playout is not None and playout not in PLAYOUTS:
+            raise BotError(f"bot option 'playout' must be one of {', '.join(PLAYOUTS)}, "
+                           f"got {playout!r}")
+        if epsilon is not None and not 0 <= epsilon <= 1:
+            raise BotError(f"bot option 'epsilon' must be between 0 and 1, got {epsilon!r}")
         if iterations is None and time is None:
             iterations = 1000
         self.iterations = iterations
         self.time = time
         self.exploration = math.sqrt(2) if exploration is None else exploration
+        self.playout = playout or "auto"
+        self.epsilon = MAST_EPSILON if epsilon is None else epsilon
+        self.reuse = True if reuse is None else bool(reuse)
         self.seed = seed
         self.rng = random.Random(seed)
         self.last: MCTSResult | None = None
+        self._mast: Mast | None = None
+        self._tree: _Node | None = None
+        self._game: object = None
         budget = [f"iterations={iterations}" if iterations is not None else "",
                   f"time={time:g}s" if time is not None else ""]
         self.name = f"mcts({', '.join(b for b in budget if b)})"
+
+    def _uses_mast(self, state: State) -> bool:
+        if self.playout == "auto":
+            return type(state).rollout is State.rollout
+        return self.playout == "mast"
 
     def choose(self, state: State) -> Move:
         """The most visited root move; ``last`` keeps the :class:`MCTSResult`."""
         depth = self.playout_depth
         if depth is None:
             depth = auto_playout_depth(state.game)
+        if state.game is not self._game or not self.reuse:
+            self._game, self._tree = state.game, None
+            self._mast = None
+        mast = None
+        if self._uses_mast(state):
+            if self._mast is None:
+                self._mast = Mast(self.epsilon)
+            mast = self._mast
+        root = reusable(self._tree, state) if self.reuse else None
         self.last = search(state, self.rng, self.iterations, self.time, self.exploration,
-                           depth)
+                           depth, mast, root)
+        # Keep the subtree of the chosen move: the next position is below it.
+        self._tree = next(c for c in self.last.root.children  # type: ignore[union-attr]
+                          if c.move == self.last.move) if self.reuse else None
         return self.last.move
