@@ -198,3 +198,87 @@ def test_the_first_iteration_always_finishes_so_the_move_is_never_a_guess():
     result = Searcher().search(state, seconds=1e-6)
     assert result.depth >= 1
     assert result.move is not None and result.move.notation == "d1xd2"
+
+
+# --- move ordering and quiescence ---------------------------------------------------------
+def _reference(state, me, depth, qleft):
+    """Plain minimax with the same quiescence rule (stand on the heuristic or capture,
+    ``qleft`` plies at most), every move searched: an independent second implementation
+    of the values alpha-beta, its move ordering and its quiescence must find."""
+    from boardlab.ai.alphabeta import _heuristic, _terminal_value
+
+    def value(s, ply, left_depth):
+        outcome = s.outcome()
+        if outcome is not None:
+            return _terminal_value(outcome, me, ply)
+        if left_depth == 0:
+            return quiet(s, ply, qleft)
+        children = []
+        for m in s.legal_moves():
+            s.apply(m)
+            children.append(value(s, ply + 1, left_depth - 1))
+            s.undo()
+        return max(children) if s.to_move == me else min(children)
+
+    def quiet(s, ply, left):
+        stand = _heuristic(s, me)
+        if left == 0:
+            return stand
+        options = [stand]
+        for m in s.legal_moves():
+            if any(type(a).__name__ == "Capture" for a in m.actions):
+                s.apply(m)
+                outcome = s.outcome()
+                options.append(_terminal_value(outcome, me, ply + 1) if outcome is not None
+                               else quiet(s, ply + 1, left - 1))
+                s.undo()
+        return max(options) if s.to_move == me else min(options)
+
+    return value(state, 0, depth)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_ordered_search_with_quiescence_agrees_with_plain_minimax(seed):
+    from boardlab.ai.alphabeta import QUIESCENCE_PLIES
+
+    game = load("breakthrough", rows=5, columns=4)
+    rng = random.Random(seed)
+    state = game.initial_state()
+    for _ in range(rng.randrange(3, 9)):
+        if state.is_terminal():
+            break
+        state.apply(rng.choice(state.legal_moves()))
+    if state.is_terminal():
+        pytest.skip("the random opening ended the game")
+    searcher = Searcher()
+    for depth in (1, 2, 3):
+        got = searcher.search(state, depth=depth).value
+        assert got == pytest.approx(_reference(state, state.to_move, depth, QUIESCENCE_PLIES))
+
+
+def test_quiescence_sees_the_recapture():
+    # White (to move) can take on b3, but c4 takes back; b2-b3 is quiet. At depth 1
+    # without quiescence the capture looks like a free man; with it, an exchange.
+    game = load("breakthrough", rows=5, columns=4)
+    state = game.parse_state("...b/..b./.b../w.../w... white")
+    plain = Searcher(quiescence=False).search(state, depth=1)
+    quiet = Searcher().search(state, depth=1)
+    assert plain.move.notation == "a2xb3"
+    assert quiet.value < plain.value  # the exchange is priced in
+    assert quiet.value == pytest.approx(_reference(state, 0, 1, 6))
+
+
+def test_killers_and_history_are_kept_and_cut_the_tree():
+    game = load("connect-four")
+    state = game.initial_state()
+    searcher = Searcher()
+    searcher.search(state, depth=6)
+    assert searcher.history and any(searcher.killers)
+    ordered = searcher.nodes
+    # The same search with the heuristics disabled by a fresh, unordered searcher.
+    plain = Searcher()
+    plain._ordered = lambda moves, tt_move, mover, ply: (  # type: ignore[method-assign]
+        [tt_move] + [m for m in moves if m != tt_move] if tt_move in moves else list(moves))
+    plain._credit = lambda *args: None  # type: ignore[method-assign]
+    plain.search(state, depth=6)
+    assert ordered < plain.nodes

@@ -35,13 +35,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from boardlab.ai.bots import BotError, check_positive, register_bot
-from boardlab.core.game import Returns, State
-from boardlab.core.move import Move
+from boardlab.core.game import Game, Returns, State
+from boardlab.core.move import Capture, Move
 
 #: A decided result of ``d`` points' margin is worth ``d * WIN_SCALE`` less the plies to it.
 WIN_SCALE = 1_000_000_000.0
 #: Heuristic values lie in [-HEURISTIC_LIMIT, HEURISTIC_LIMIT]; decided results beyond it.
 HEURISTIC_LIMIT = 1.0
+#: The plies of captures a quiescence search plays out beyond the nominal depth.
+QUIESCENCE_PLIES = 6
 #: Depth stored for a subtree searched to the end of every line.
 COMPLETE = 1 << 30
 INFINITY = float("inf")
@@ -106,9 +108,15 @@ class Searcher:
     moves (bots use it with a seeded generator).
     """
 
-    def __init__(self, max_entries: int = 1_000_000):
+    def __init__(self, max_entries: int = 1_000_000, quiescence: bool = True):
         self.max_entries = max_entries
+        self.quiescence = quiescence
         self.table: dict[int, tuple[int, float, int, Move | None]] = {}
+        #: Two quiet moves per ply that refuted a sibling (the killer heuristic).
+        self.killers: list[list[tuple]] = []
+        #: Quiet moves' cut-off credit (the history heuristic), by (mover, actions).
+        self.history: dict[tuple[int, tuple], int] = {}
+        self._quiesce_on = False
         self._game = None
         self.nodes = 0
         self._cutoffs = 0
@@ -142,7 +150,11 @@ class Searcher:
         if state.game != self._game or len(self.table) > self.max_entries:
             # Zobrist keys of different games (or variants) can collide.
             self.table = {}
+            self.history = {}
             self._game = state.game
+        self.killers = []
+        # Quiescence needs a heuristic to stand on: games without one search as before.
+        self._quiesce_on = self.quiescence and type(state.game).evaluate is not Game.evaluate
         root = state.clone()
         # A copy: games may hand out their cached list, which must not be reordered.
         moves = list(root.legal_moves())
@@ -198,10 +210,7 @@ class Searcher:
                         self._cutoffs += 1
                     return value, tt_move
         if moves is None:
-            moves = state.legal_moves()
-            if tt_move is not None and tt_move in moves:
-                # A new list: games may hand out their cached one.
-                moves = [tt_move] + [m for m in moves if m != tt_move]
+            moves = self._ordered(state.legal_moves(), tt_move, state.to_move, ply)
         cutoffs_before = self._cutoffs
         me = state.to_move
         alpha_in = alpha
@@ -219,8 +228,11 @@ class Searcher:
                 if outcome is not None:
                     value = _terminal_value(outcome, me, ply + 1)
                 elif depth <= 1:
-                    self._cutoffs += 1
-                    value = _heuristic(state, me)
+                    if self._quiesce_on:
+                        value = self._quiesce(state, me, alpha, beta, ply + 1, QUIESCENCE_PLIES)
+                    else:
+                        self._cutoffs += 1
+                        value = _heuristic(state, me)
                 elif state.to_move == me:
                     value = self._node(state, depth - 1, alpha, beta, ply + 1)[0]
                 else:
@@ -232,6 +244,8 @@ class Searcher:
                 if value > alpha:
                     alpha = value
                     if alpha >= beta:
+                        if not _captures(move):
+                            self._credit(move, me, ply, depth)
                         break
         if best_value <= alpha_in:
             flag = UPPER
@@ -242,6 +256,80 @@ class Searcher:
         stored_depth = COMPLETE if self._cutoffs == cutoffs_before else depth
         self.table[key] = (stored_depth, _to_table(best_value, ply), flag, best_move)
         return best_value, best_move
+
+    def _ordered(self, moves: list[Move], tt_move: Move | None, mover: int, ply: int
+                 ) -> list[Move]:
+        """A new list (games may hand out their cached one): the table's move, then
+        captures, then this ply's killers, then quiet moves by history credit."""
+        history = self.history
+        killers = self.killers[ply] if ply < len(self.killers) else ()
+
+        def rank(move: Move) -> tuple[int, int]:
+            if tt_move is not None and move == tt_move:
+                return (0, 0)
+            if _captures(move):
+                return (1, 0)
+            actions = move[1]
+            if actions in killers:
+                return (2, 0)
+            return (3, -history.get((mover, actions), 0))
+
+        return sorted(moves, key=rank)
+
+    def _credit(self, move: Move, mover: int, ply: int, depth: int) -> None:
+        """A quiet move refuted a sibling: a killer of its ply, and history credit."""
+        while len(self.killers) <= ply:
+            self.killers.append([])
+        killers = self.killers[ply]
+        actions = move[1]
+        if actions not in killers:
+            killers.insert(0, actions)
+            del killers[2:]
+        key = (mover, actions)
+        self.history[key] = self.history.get(key, 0) + depth * depth
+
+    def _quiesce(self, state: State, me: int, alpha: float, beta: float, ply: int,
+                 left: int) -> float:
+        """The value for ``me`` (the window too is ``me``'s) of the non-terminal
+        ``state`` once the captures in sight are played out: the side to move may stand
+        on the heuristic or take, up to ``left`` plies (quiescence search, so a leaf is
+        not valued in the middle of an exchange). ``me`` maximises, every other side
+        minimises, as in the paranoid search."""
+        self._cutoffs += 1  # a heuristic leaf: the search is not complete
+        stand = _heuristic(state, me)
+        maximising = state.to_move == me
+        if left == 0 or (stand >= beta if maximising else stand <= alpha):
+            return stand
+        best = stand
+        if maximising:
+            alpha = max(alpha, stand)
+        else:
+            beta = min(beta, stand)
+        for move in state.legal_moves():
+            if not _captures(move):
+                continue
+            self.nodes += 1
+            if not self.nodes & 63 and (time.perf_counter() > self._deadline
+                                        or self.nodes > self._node_limit):
+                raise _OutOfTime
+            state.apply(move)
+            try:
+                outcome = state.outcome()
+                if outcome is not None:
+                    value = _terminal_value(outcome, me, ply + 1)
+                else:
+                    value = self._quiesce(state, me, alpha, beta, ply + 1, left - 1)
+            finally:
+                state.undo()
+            if maximising and value > best:
+                best = value
+                alpha = max(alpha, value)
+            elif not maximising and value < best:
+                best = value
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        return best
 
     def _principal_variation(self, state: State, first: Move | None,
                              depth: int) -> tuple[Move, ...]:
@@ -258,6 +346,11 @@ class Searcher:
             entry = self.table.get(state.key())
             move = entry[3] if entry is not None else None
         return tuple(line)
+
+
+def _captures(move: Move) -> bool:
+    """Whether a move takes a piece (quiescence plays these; ordering tries them first)."""
+    return any(type(a) is Capture for a in move[1])
 
 
 def _terminal_value(outcome: Returns, me: int, ply: int) -> float:
