@@ -4,6 +4,7 @@ never losing to a random player."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -199,3 +200,42 @@ def test_playout_options_are_checked_and_used():
     fast = MCTSBot(iterations=50, seed=1)
     fast.choose(TTT.initial_state())
     assert fast._mast is None
+
+
+def test_two_workers_search_on_two_cores_and_add_up_their_roots():
+    game = load("connect-four")
+    bot = MCTSBot(iterations=300, seed=3, workers=2, playout="mast")
+    try:
+        state = game.initial_state()
+        move = bot.choose(state)
+        # The local search and one worker's, 300 iterations each, merged by move.
+        assert bot.last.iterations == 600
+        assert bot.last.visits > max(c.visits for c in bot.last.root.children)
+        assert move in state.legal_moves()
+        state.apply(move)
+        state.apply(state.legal_moves()[0])
+        assert bot.choose(state) in state.legal_moves()
+    finally:
+        bot.close()
+
+
+def test_a_game_rebuilds_from_its_recipe_in_another_process():
+    import pickle
+
+    from boardlab.zrf.game import load_game
+
+    for game in (load("abalone", start="belgian-daisy"),
+                 load_game(Path(__file__).resolve().parents[1] / "data" / "zrf" / "chess"
+                           / "chess.zrf")):
+        build, args, kwargs = pickle.loads(pickle.dumps(game.recipe()))
+        again = build(*args, **kwargs)
+        assert again.name == game.name and dict(again.options) == dict(game.options)
+        assert [m.notation for m in again.initial_state().legal_moves()] == \
+            [m.notation for m in game.initial_state().legal_moves()]
+
+
+def test_workers_option_is_checked():
+    with pytest.raises(OptionError):
+        MCTSBot(workers=0)
+    with pytest.raises(BotError):
+        MCTSBot(workers=1.5)

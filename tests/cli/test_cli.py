@@ -222,6 +222,15 @@ def test_arena_json():
     assert 0 <= low <= data["score_rate"] <= high <= 1
 
 
+def test_arena_with_an_mcts_bot_on_two_cores():
+    result = run("arena", "tic-tac-toe", "mcts", "random", "-n", "2", "--seed", "1",
+                 "--iterations", "40", "--workers", "2")
+    assert result.exit_code == 0, result.output
+    assert "mcts(iterations=40, workers=2): " in result.stdout
+    assert_one_line_error(run("arena", "tic-tac-toe", "alphabeta", "random", "-n", "2",
+                              "--workers", "2"), "--workers applies to mcts")
+
+
 def test_arena_unknown_bot():
     assert_one_line_error(run("arena", "tic-tac-toe", "random", "robot", "-n", "2"), "robot")
 

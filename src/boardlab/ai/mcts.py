@@ -28,8 +28,11 @@ Move('c3')
 from __future__ import annotations
 
 import math
+import multiprocessing
 import random
 import time
+import weakref
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from boardlab.ai.bots import BotError, check_positive, register_bot
@@ -216,6 +219,51 @@ def search(state: State, rng: random.Random, iterations: int | None = None,
                       time.perf_counter() - started, reused, root)
 
 
+# --- root parallelism ----------------------------------------------------------------------
+#: Games built in a worker process, by recipe (a worker serves many searches).
+_WORKER_GAMES: dict[str, Game] = {}
+
+
+def _worker_search(recipe: tuple, text: str, seed: int, iterations: int | None,
+                   seconds: float | None, exploration: float, playout_depth: int | None,
+                   epsilon: float | None) -> tuple[list[tuple[tuple, float, float]], int]:
+    """One independent search in a worker process: the root's moves (as actions) with
+    their visits and points, and the iterations run."""
+    key = repr(recipe)
+    game = _WORKER_GAMES.get(key)
+    if game is None:
+        build, args, kwargs = recipe
+        game = _WORKER_GAMES[key] = build(*args, **kwargs)
+    state = game.parse_state(text)
+    mast = None if epsilon is None else Mast(epsilon)
+    result = search(state, random.Random(seed), iterations, seconds, exploration,
+                    playout_depth, mast)
+    assert result.root is not None
+    return ([(c.move[1], float(c.visits), c.points)  # type: ignore[index]
+             for c in result.root.children], result.iterations)
+
+
+def _merged(local: MCTSResult, others: list[tuple[list[tuple[tuple, float, float]], int]],
+            started: float) -> MCTSResult:
+    """Root parallelism (Chaslot, Winands and van den Herik, "Parallel Monte-Carlo tree
+    search", 2008): the searches' root statistics added up by move, the most visited
+    move played."""
+    assert local.root is not None
+    by_actions = {c.move[1]: [c, float(c.visits), c.points]  # type: ignore[index]
+                  for c in local.root.children}
+    iterations = local.iterations
+    for children, done in others:
+        iterations += done
+        for actions, visits, points in children:
+            entry = by_actions.get(actions)
+            if entry is not None:  # a move the local search never tried is left out
+                entry[1] += visits
+                entry[2] += points
+    node, visits, points = max(by_actions.values(), key=lambda e: (e[1], e[2] / e[1]))
+    return MCTSResult(node.move, points / visits, int(visits), iterations,
+                      time.perf_counter() - started, local.reused, local.root)
+
+
 def reusable(previous: _Node | None, state: State) -> _Node | None:
     """The node of ``state`` in a tree kept from an earlier search (its root, the
     position after the bot's move, or up to two plies below it), detached as a new
@@ -294,12 +342,19 @@ class MCTSBot:
     :meth:`State.rollout`), whose speed is worth more than a Python policy. ``epsilon``
     is MAST's share of random moves. ``reuse`` keeps the tree and MAST's table from one
     move to the next (the subtree of the position reached is searched on).
+
+    ``workers`` > 1 searches on that many cores (root parallelism): the bot's own
+    search plus ``workers - 1`` independent ones in worker processes, each with its
+    own seed and the same budget, their root statistics added up. The workers rebuild
+    the game from its :meth:`~boardlab.core.game.Game.recipe` and the position from its
+    text; a game without a recipe is searched on one core.
     """
 
     def __init__(self, *, iterations: int | None = None, time: float | None = None,
                  exploration: float | None = None, seed: int | None = None,
                  playout_depth: int | None = None, playout: str | None = None,
-                 epsilon: float | None = None, reuse: bool | None = None):
+                 epsilon: float | None = None, reuse: bool | None = None,
+                 workers: int | None = None):
         check_positive("iterations", iterations)
         check_positive("playout_depth", playout_depth)
         self.playout_depth = playout_depth
@@ -319,6 +374,11 @@ class MCTSBot:
         self.playout = playout or "auto"
         self.epsilon = MAST_EPSILON if epsilon is None else epsilon
         self.reuse = True if reuse is None else bool(reuse)
+        check_positive("workers", workers)
+        if workers is not None and workers != int(workers):
+            raise BotError(f"bot option 'workers' must be a whole number, got {workers!r}")
+        self.workers = 1 if workers is None else int(workers)
+        self._pool: ProcessPoolExecutor | None = None
         self.seed = seed
         self.rng = random.Random(seed)
         self.last: MCTSResult | None = None
@@ -326,8 +386,23 @@ class MCTSBot:
         self._tree: _Node | None = None
         self._game: object = None
         budget = [f"iterations={iterations}" if iterations is not None else "",
-                  f"time={time:g}s" if time is not None else ""]
+                  f"time={time:g}s" if time is not None else "",
+                  f"workers={self.workers}" if self.workers > 1 else ""]
         self.name = f"mcts({', '.join(b for b in budget if b)})"
+
+    def _workers(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # Spawned, not forked: the bot may live in a threaded server.
+            self._pool = ProcessPoolExecutor(self.workers - 1,
+                                             mp_context=multiprocessing.get_context("spawn"))
+            weakref.finalize(self, self._pool.shutdown, wait=False, cancel_futures=True)
+        return self._pool
+
+    def close(self) -> None:
+        """Stop the worker processes (they also stop when the bot is collected)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
 
     def _uses_mast(self, state: State) -> bool:
         if self.playout == "auto":
@@ -348,8 +423,20 @@ class MCTSBot:
                 self._mast = Mast(self.epsilon)
             mast = self._mast
         root = reusable(self._tree, state) if self.reuse else None
+        recipe = state.game.recipe() if self.workers > 1 else None
+        started = time.perf_counter()
+        pending = []
+        if recipe is not None:
+            pool = self._workers()
+            text = str(state)
+            epsilon = self.epsilon if mast is not None else None
+            pending = [pool.submit(_worker_search, recipe, text, self.rng.randrange(1 << 62),
+                                   self.iterations, self.time, self.exploration, depth,
+                                   epsilon) for _ in range(self.workers - 1)]
         self.last = search(state, self.rng, self.iterations, self.time, self.exploration,
                            depth, mast, root)
+        if pending:
+            self.last = _merged(self.last, [f.result() for f in pending], started)
         # Keep the subtree of the chosen move: the next position is below it.
         self._tree = next(c for c in self.last.root.children  # type: ignore[union-attr]
                           if c.move == self.last.move) if self.reuse else None

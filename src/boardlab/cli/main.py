@@ -65,6 +65,8 @@ TimeOption = Annotated[float | None, typer.Option(
     help="alphabeta, mcts, exact: time budget per move in seconds.")]
 IterationsOption = Annotated[int | None, typer.Option(
     min=1, max=MAX_ITERATIONS, help="mcts: iterations per move.")]
+WorkersOption = Annotated[int | None, typer.Option(
+    min=1, max=64, help="mcts: cores to search on (root parallelism; one search each).")]
 
 
 def _add_subcommands() -> None:
@@ -142,17 +144,19 @@ def describe_outcome(game: Game, returns: Sequence[Fraction]) -> str:
 
 
 #: The command-line name of each bot option.
-_BOT_FLAGS = {"depth": "--depth", "time": "--time", "iterations": "--iterations"}
+_BOT_FLAGS = {"depth": "--depth", "time": "--time", "iterations": "--iterations",
+              "workers": "--workers"}
 
 
 def _make_bots(kinds: dict[int, str], seed: int | None, depth: int | None,
-               seconds: float | None, iterations: int | None) -> dict[int, Bot]:
+               seconds: float | None, iterations: int | None,
+               workers: int | None = None) -> dict[int, Bot]:
     """A bot for each seat of ``kinds`` (seat -> bot kind; the bot of seat i is seeded
     with ``seed + i``). A budget option that none of the bots uses is an error rather
     than silently ignored."""
     from boardlab.ai.bots import bot_kind, bot_names, make_bot
 
-    budgets = {"depth": depth, "time": seconds, "iterations": iterations}
+    budgets = {"depth": depth, "time": seconds, "iterations": iterations, "workers": workers}
     accepted = {option for kind in kinds.values() for option in bot_kind(kind).options}
     for option, value in budgets.items():
         if value is not None and option not in accepted:
@@ -342,6 +346,7 @@ def play(
     depth: DepthOption = None,
     seconds: TimeOption = None,
     iterations: IterationsOption = None,
+    workers: WorkersOption = None,
 ) -> None:
     """Play a game in the terminal, humans against bots or each other.
 
@@ -357,7 +362,7 @@ def play(
                 raise BotError(f"unknown player {kind!r}; use {HUMAN} or a bot: "
                                f"{', '.join(bot_names())}")
         bots = _make_bots({seat: kind for seat, kind in enumerate(kinds) if kind != HUMAN},
-                          seed, depth, seconds, iterations)
+                          seed, depth, seconds, iterations, workers)
         players = [bots.get(seat) for seat in range(len(kinds))]
         names_ = loaded.player_names
         line = ", ".join(f"{names_[i]}: {HUMAN if b is None else b.name}"
@@ -454,6 +459,7 @@ def arena(
     depth: DepthOption = None,
     seconds: TimeOption = None,
     iterations: IterationsOption = None,
+    workers: WorkersOption = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Play N games between two bots and report BOT1's results.
@@ -467,7 +473,7 @@ def arena(
 
     with _edge():
         loaded = _load(game, option, variant)
-        bots = _make_bots({0: bot1, 1: bot2}, seed, depth, seconds, iterations)
+        bots = _make_bots({0: bot1, 1: bot2}, seed, depth, seconds, iterations, workers)
         first, second = bots[0], bots[1]
         tally = {"win": 0, "draw": 0, "loss": 0}
 

@@ -197,6 +197,26 @@ class Game(ABC):
             raise NotationError(f"JSON state is of game {data.get('game')!r}, not {self.name!r}")
         return self.parse_state(data["position"])
 
+    def recipe(self) -> tuple[Callable[..., Game], tuple[Any, ...], dict[str, Any]] | None:
+        """How another process builds this game again: a function that pickles by
+        name, its positional and its keyword arguments (a bot searching on several
+        cores sends it with the position's text); None when the game cannot say.
+
+        >>> from boardlab import load
+        >>> build, args, kwargs = load("connect-four", rows=5).recipe()
+        >>> build(*args, **kwargs).options["rows"]
+        5
+        """
+        from boardlab.core.registry import game_class, load
+
+        try:
+            registered = game_class(self.name)
+        except Exception:  # noqa: BLE001 - any game outside the registry
+            return None
+        if registered is not type(self):
+            return None
+        return load, (self.name,), dict(self.options)
+
     def evaluate(self, state: State, player: int) -> float | None:
         """A heuristic value of a non-terminal ``state`` for ``player`` in [-1, 1];
         ``None`` means no heuristic (bots then use 0 or playouts)."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar
@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 from boardlab.core import goals as g
 from boardlab.core import rules as r
 from boardlab.core.board import Board
-from boardlab.core.game import Option, Returns, draw
+from boardlab.core.game import Game, Option, Returns, draw
 from boardlab.core.move import Capture, Change, Move, Piece, Place, Shift
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.errors import NotationError, ZrfError
@@ -262,6 +262,16 @@ class ZrfGame(PieceGame):
     def reads_captures(self) -> bool:
         """Whether a goal reads what the last move took."""
         return self.goals.reads(g.Captured)
+
+    #: The file, variant and shown name it was read from (set by :func:`load_game`).
+    read_from: ClassVar[tuple[str, int, str] | None] = None
+
+    def recipe(self) -> tuple[Callable[..., Game], tuple[Any, ...], dict[str, Any]] | None:
+        """The file read again (see :meth:`~boardlab.core.game.Game.recipe`)."""
+        if self.read_from is None:
+            return None
+        path, variant, shown = self.read_from
+        return load_game, (path, variant), {"name": shown, **dict(self.options)}
 
     @cached_property
     def neutral_players(self) -> frozenset[int]:
@@ -630,6 +640,7 @@ def load_game(path: str | Path, variant: int | str | None = None, *,
         "player_names": spec.players,
         "spec": spec,
         "recycle_captures": spec.option("recycle captures", "false") == "true",
+        "read_from": (str(path.resolve()), spec.variant, shown),
         "__doc__": _rules_text(spec, path),
         "__module__": __name__,
     })
