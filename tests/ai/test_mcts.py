@@ -239,3 +239,55 @@ def test_workers_option_is_checked():
         MCTSBot(workers=0)
     with pytest.raises(BotError):
         MCTSBot(workers=1.5)
+
+
+# --- MCTS-Solver -----------------------------------------------------------------------------
+def test_the_solver_proves_a_forced_win_and_stops():
+    # X to move: b2 makes two threats at once (a fork): a win in 3 plies.
+    state = TTT.parse_state("x../.o./..x x")
+    result = search(state, random.Random(2), iterations=20000)
+    assert result.root.proven is not None and result.root.proven[0] == 1.0
+    assert result.iterations < 20000  # stopped once proved
+    from boardlab.ai.alphabeta import solve
+
+    assert solve(state).proven == "win"
+    after = state.clone()
+    after.apply(result.move)
+    assert solve(after).proven == "loss"  # the move keeps the win: O is lost
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_proved_values_agree_with_alpha_beta(seed):
+    from boardlab.ai.alphabeta import solve
+
+    rng = random.Random(seed)
+    state = TTT.initial_state()
+    for _ in range(rng.randrange(2, 6)):
+        state.apply(rng.choice(state.legal_moves()))
+        if state.is_terminal():
+            pytest.skip("the random opening ended the game")
+    result = search(state, random.Random(seed), iterations=6000)
+    exact = solve(state).proven
+    for child in result.root.children:
+        if child.proven is None:
+            continue
+        after = state.clone()
+        after.apply(child.move)
+        if after.is_terminal():
+            continue
+        # The child's proven points, from its mover's side, against alpha-beta from the
+        # side to move there (the other player).
+        mine = child.proven[child.mover]
+        expected = {"win": 0.0, "loss": 1.0, "draw": 0.5}[solve(after).proven]
+        assert mine == expected, (str(state), child.move)
+    if result.root.proven is not None:
+        assert {1.0: "win", 0.0: "loss", 0.5: "draw"}[
+            result.root.proven[state.to_move]] == exact
+
+
+def test_the_solver_never_plays_a_proved_loss_when_a_move_remains():
+    # O to move must block at c3; every other move loses at once.
+    state = TTT.parse_state("xx./.o./... o")
+    for seed in range(5):
+        result = search(state, random.Random(seed), iterations=400)
+        assert result.move.notation == "c3"

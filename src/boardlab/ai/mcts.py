@@ -64,7 +64,7 @@ MAST_UNKNOWN = 1.0
 
 class _Node:
     __slots__ = ("move", "parent", "mover", "children", "untried", "visits", "points",
-                 "key")
+                 "key", "proven")
 
     def __init__(self, move: Move | None, parent: _Node | None, mover: int,
                  key: int | None = None):
@@ -77,6 +77,9 @@ class _Node:
         self.points = 0.0
         #: The position's key (to find the node again when the tree is reused).
         self.key = key
+        #: The points every player scores from here with best play, once the search
+        #: has proved them (MCTS-Solver); None until then.
+        self.proven: list[float] | None = None
 
 
 @dataclass(frozen=True)
@@ -160,11 +163,15 @@ def search(state: State, rng: random.Random, iterations: int | None = None,
     done = 0
     played: list[tuple[int, tuple]] = []
     while done < budget and (done == 0 or time.perf_counter() < deadline):
+        if root.proven is not None and done:
+            break  # solved: more iterations cannot change the answer
         done += 1
         node = root
         depth = 0
         played.clear()
         while True:
+            if node.proven is not None and node is not root:
+                break  # a solved subtree scores its proven points
             if node.untried is None:
                 # A copy: games may hand out their cached list, and expansion pops from it.
                 node.untried = list(work.legal_moves())
@@ -187,6 +194,13 @@ def search(state: State, rng: random.Random, iterations: int | None = None,
             scale = exploration * sqrt(log(node.visits))
             best, best_score = node.children[0], -math.inf
             for child in node.children:
+                proven = child.proven
+                if proven is not None:
+                    if _wins(proven, child.mover):
+                        best = child
+                        break
+                    if _loses(proven, child.mover):
+                        continue  # never chosen while another move is open
                 score = child.points / child.visits + scale / sqrt(child.visits)
                 if score > best_score:
                     best, best_score = child, score
@@ -194,9 +208,11 @@ def search(state: State, rng: random.Random, iterations: int | None = None,
             played.append((node.mover, node.move[1]))  # type: ignore[index]
             work.apply(node.move)  # type: ignore[arg-type]
             depth += 1
-        outcome = work.outcome()
-        if outcome is not None:
-            points = [float(r) for r in outcome]
+        outcome = None if node.proven is not None else work.outcome()
+        if node.proven is not None:
+            points = node.proven
+        elif outcome is not None:
+            points = node.proven = [float(r) for r in outcome]
         elif mast is not None:
             points = _mast_playout(work, rng, mast, playout_depth, played)
         elif playout_depth is None:
@@ -213,10 +229,57 @@ def search(state: State, rng: random.Random, iterations: int | None = None,
             if walk.mover >= 0:
                 walk.points += points[walk.mover]
             walk = walk.parent
-    best = max(root.children, key=lambda c: (c.visits, c.points / c.visits))
+        if node.proven is not None:
+            up = node.parent
+            while up is not None and up.proven is None and _prove(up):
+                up = up.parent
+    best = _final(root)
     assert best.move is not None
-    return MCTSResult(best.move, best.points / best.visits, best.visits, done,
+    value = best.points / best.visits if best.proven is None else best.proven[best.mover]
+    return MCTSResult(best.move, value, best.visits, done,
                       time.perf_counter() - started, reused, root)
+
+
+# --- MCTS-Solver (Winands, Björnsson and Saito, "Monte-Carlo tree search solver", 2008),
+# for any number of players, each maximising their own points: a move to a position
+# proved a win for its mover proves its parent; a parent whose moves are all proved is
+# worth the best of them for the player choosing.
+def _wins(points: list[float], player: int) -> bool:
+    mine = points[player]
+    return all(mine > p for i, p in enumerate(points) if i != player)
+
+
+def _loses(points: list[float], player: int) -> bool:
+    mine = points[player]
+    return any(mine < p for i, p in enumerate(points) if i != player)
+
+
+def _prove(node: _Node) -> bool:
+    """Prove ``node`` from its children if they allow it (see above)."""
+    children = node.children
+    if not children:
+        return False
+    chooser = children[0].mover
+    for child in children:
+        if child.proven is not None and _wins(child.proven, chooser):
+            node.proven = child.proven
+            return True
+    if node.untried or any(child.proven is None for child in children):
+        return False
+    node.proven = max((child.proven for child in children),  # type: ignore[misc]
+                      key=lambda points: points[chooser])
+    return True
+
+
+def _final(root: _Node) -> _Node:
+    """The move to play: a proved win, else the most visited move not proved lost
+    (a proved loss only when every move is one)."""
+    for child in root.children:
+        if child.proven is not None and _wins(child.proven, child.mover):
+            return child
+    open_ = [c for c in root.children
+             if c.proven is None or not _loses(c.proven, c.mover)] or root.children
+    return max(open_, key=lambda c: (c.visits, c.points / c.visits))
 
 
 # --- root parallelism ----------------------------------------------------------------------
