@@ -5,7 +5,8 @@ and 1/2 for a draw, with the 95% Wilson interval of the score rate
 (:mod:`boardlab.ai.arena`) and whether it lies above or below the target:
 
 * **against OpenSpiel** (Connect Four, Breakthrough 8x8): boardlab's MCTS bot with its
-  defaults and ``--seconds`` a move, against OpenSpiel's C++ ``MCTSBot`` (UCT, c = 2,
+  defaults, ``--seconds`` a move and ``--workers`` cores (one bot for the match, its
+  worker processes started before it), against OpenSpiel's C++ ``MCTSBot`` (UCT, c = 2,
   one random rollout per simulation) given as many simulations as it runs in the same
   time (calibrated on the opening position, then after each of its moves so that
   its time a move stays at the budget; both sides' mean time a move is printed).
@@ -72,7 +73,7 @@ OPENSPIEL_GAMES: dict[str, tuple[str, Callable[[str], str], Callable[[str], str]
 }
 
 
-def openspiel_match(name: str, games: int, seconds: float) -> None:
+def openspiel_match(name: str, games: int, seconds: float, workers: int = 1) -> None:
     import pyspiel
 
     spiel_name, ours_key, theirs_key = OPENSPIEL_GAMES[name]
@@ -89,15 +90,16 @@ def openspiel_match(name: str, games: int, seconds: float) -> None:
     spiel_bot(trial, 1).step(spiel.new_initial_state())
     rate = trial / (time.perf_counter() - started)
     simulations = max(1, int(rate * seconds))
-    print(f"{name}: boardlab MCTS ({seconds:g} s a move) against OpenSpiel MCTSBot "
-          f"({simulations} simulations a move, {rate:,.0f}/s calibrated)")
-    MCTSBot(iterations=2, seed=0).choose(game.initial_state())  # load compiled kernels
+    print(f"{name}: boardlab MCTS ({seconds:g} s a move, {workers} core(s)) against "
+          f"OpenSpiel MCTSBot (one core, "
+          f"{simulations} simulations a move, {rate:,.0f}/s calibrated)")
+    ours = MCTSBot(time=seconds, seed=1, workers=workers)
+    ours.choose(game.initial_state())  # start the workers, load compiled kernels
     score = 0.0
     ours_times: list[float] = []
     theirs_times: list[float] = []
     for i in range(games):
         seat = i % 2  # boardlab's seat
-        ours = MCTSBot(time=seconds, seed=i)
         state, spiel_state = game.initial_state(), spiel.new_initial_state()
         while not state.is_terminal():
             if state.to_move == seat:
@@ -128,6 +130,7 @@ def openspiel_match(name: str, games: int, seconds: float) -> None:
         mine = float(returns[seat])
         score += 1.0 if mine > 0.5 else 0.5 if mine == 0.5 else 0.0
         print(f"  game {i + 1}: boardlab as player {seat}: {mine:g}", flush=True)
+    ours.close()
     print(f"  mean seconds a move: boardlab {statistics.mean(ours_times):.3f}, OpenSpiel "
           f"{statistics.mean(theirs_times):.3f}")
     print("  " + verdict(score, games, 0.55))
@@ -185,11 +188,13 @@ def main() -> None:
     parser.add_argument("--games", dest="count", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=1.0, help="per move")
     parser.add_argument("--part", choices=("openspiel", "today", "all"), default="all")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="cores boardlab's MCTS searches on against OpenSpiel")
     args = parser.parse_args()
     if args.part in ("openspiel", "all"):
         for name in args.games or list(OPENSPIEL_GAMES):
             if name in OPENSPIEL_GAMES:
-                openspiel_match(name, args.count, args.seconds)
+                openspiel_match(name, args.count, args.seconds, args.workers)
     if args.part in ("today", "all"):
         for name in args.games or ["abalone", "epaminondas", "ordo", "gess"]:
             if name in OPENSPIEL_GAMES and not args.games:

@@ -12,7 +12,12 @@ The textbook algorithm (Knuth and Moore, "An analysis of alpha-beta pruning",
   below any decided result), or 0 when the game has no heuristic;
 * the transposition table is keyed by :meth:`State.key` and stores the depth
   searched, the value, whether it is exact or a bound, and the best move, tried
-  first on the next visit;
+  first on the next visit; then come captures, the two *killer* moves of the ply
+  (quiet moves that refuted a sibling) and the other quiet moves by their *history*
+  credit (depth squared per cut-off they caused, Schaeffer 1989);
+* in games with a heuristic, the leaves are *quiescent*: a quiescence search plays
+  out the captures in sight (:data:`QUIESCENCE_PLIES` at most), each side free to
+  stand on the heuristic instead, so no leaf is valued in the middle of an exchange;
 * iterative deepening runs depths 1, 2, ... until the depth budget, the time
   budget, a proven win or loss, or a search that reached the end of every line;
   depth 1 always completes, even past the time budget, so a move is never a guess.

@@ -17,8 +17,22 @@ the first player becomes points ``(1 + v) / 2`` and ``(1 - v) / 2`` (the usual
 does so, at :data:`AUTO_PLAYOUT_DEPTH` plies, for two-player games longer than
 :data:`LONG_GAME` plies that have a heuristic; shorter games play out to the end.
 
+Beyond plain UCT, as the strongest general game players do (Ludii's and CadiaPlayer's
+agents):
+
+* **MAST playouts** (:class:`Mast`): playouts prefer the moves whose average result,
+  learnt from every simulation so far, is best, with a share of random moves; used by
+  default unless the game plays random games in compiled code;
+* **MCTS-Solver**: positions the search reaches the end of are proved won, lost or
+  drawn, proofs are backed up, a proved loss is never played while a move remains, and
+  a proved root ends the search;
+* **tree reuse**: the bot keeps the subtree of the position it moves to (and MAST's
+  table) and searches on from it after the reply;
+* **root parallelism**: with ``workers`` > 1, independent searches in worker processes
+  add their root statistics to the bot's own.
+
 Everything random comes from one seeded generator, so the same seed and the same
-iteration budget choose the same move.
+iteration budget choose the same move (on one core).
 
 >>> from boardlab import load
 >>> MCTSBot(iterations=300, seed=1).choose(load("tic-tac-toe").parse_state("xx./oo./... x"))
@@ -62,16 +76,20 @@ MAST_EPSILON = 0.1
 MAST_UNKNOWN = 1.0
 
 
-class _Node:
+class Node:
+    """A node of the search tree: the move that led to it, its mover, its children and
+    untried moves, visits, the mover's points, the position's key and, once proved,
+    the points every player scores from it with best play."""
+
     __slots__ = ("move", "parent", "mover", "children", "untried", "visits", "points",
                  "key", "proven")
 
-    def __init__(self, move: Move | None, parent: _Node | None, mover: int,
+    def __init__(self, move: Move | None, parent: Node | None, mover: int,
                  key: int | None = None):
         self.move = move
         self.parent = parent
         self.mover = mover
-        self.children: list[_Node] = []
+        self.children: list[Node] = []
         self.untried: list[Move] | None = None
         self.visits = 0
         self.points = 0.0
@@ -94,7 +112,7 @@ class MCTSResult:
     iterations: int
     seconds: float
     reused: int = 0
-    root: _Node | None = field(default=None, repr=False, compare=False)
+    root: Node | None = field(default=None, repr=False, compare=False)
 
 
 class Mast:
@@ -142,7 +160,7 @@ class Mast:
 def search(state: State, rng: random.Random, iterations: int | None = None,
            seconds: float | None = None, exploration: float = math.sqrt(2),
            playout_depth: int | None = None, mast: Mast | None = None,
-           root: _Node | None = None) -> MCTSResult:
+           root: Node | None = None) -> MCTSResult:
     """Run UCT from ``state`` (left unchanged) for ``iterations`` and/or ``seconds``;
     with ``playout_depth``, playouts stop after that many plies (module doc); with
     ``mast``, playouts follow and feed its table instead of being uniformly random.
@@ -157,7 +175,7 @@ def search(state: State, rng: random.Random, iterations: int | None = None,
     budget = math.inf if iterations is None else iterations
     work = state.clone()
     if root is None:
-        root = _Node(None, None, -1, work.key())
+        root = Node(None, None, -1, work.key())
     reused = root.visits
     log, sqrt = math.log, math.sqrt
     done = 0
@@ -183,7 +201,7 @@ def search(state: State, rng: random.Random, iterations: int | None = None,
                 move = untried.pop()
                 mover = work.to_move
                 work.apply(move)
-                child = _Node(move, node, mover, work.key())
+                child = Node(move, node, mover, work.key())
                 node.children.append(child)
                 played.append((mover, move[1]))
                 depth += 1
@@ -223,7 +241,7 @@ def search(state: State, rng: random.Random, iterations: int | None = None,
             mast.update(played, points)
         for _ in range(depth):
             work.undo()
-        walk: _Node | None = node
+        walk: Node | None = node
         while walk is not None:
             walk.visits += 1
             if walk.mover >= 0:
@@ -254,7 +272,7 @@ def _loses(points: list[float], player: int) -> bool:
     return any(mine < p for i, p in enumerate(points) if i != player)
 
 
-def _prove(node: _Node) -> bool:
+def _prove(node: Node) -> bool:
     """Prove ``node`` from its children if they allow it (see above)."""
     children = node.children
     if not children:
@@ -271,7 +289,7 @@ def _prove(node: _Node) -> bool:
     return True
 
 
-def _final(root: _Node) -> _Node:
+def _final(root: Node) -> Node:
     """The move to play: a proved win, else the most visited move not proved lost
     (a proved loss only when every move is one)."""
     for child in root.children:
@@ -327,7 +345,7 @@ def _merged(local: MCTSResult, others: list[tuple[list[tuple[tuple, float, float
                       time.perf_counter() - started, local.reused, local.root)
 
 
-def reusable(previous: _Node | None, state: State) -> _Node | None:
+def reusable(previous: Node | None, state: State) -> Node | None:
     """The node of ``state`` in a tree kept from an earlier search (its root, the
     position after the bot's move, or up to two plies below it), detached as a new
     root; None when the tree does not hold it or no longer fits the position's moves."""
@@ -346,7 +364,7 @@ def reusable(previous: _Node | None, state: State) -> _Node | None:
     return None
 
 
-def _fits(node: _Node, state: State) -> bool:
+def _fits(node: Node, state: State) -> bool:
     # Keys could collide, and a game's moves may depend on more than its key: the kept
     # moves must all be legal here.
     legal = set(state.legal_moves())
@@ -446,7 +464,7 @@ class MCTSBot:
         self.rng = random.Random(seed)
         self.last: MCTSResult | None = None
         self._mast: Mast | None = None
-        self._tree: _Node | None = None
+        self._tree: Node | None = None
         self._game: object = None
         budget = [f"iterations={iterations}" if iterations is not None else "",
                   f"time={time:g}s" if time is not None else "",
