@@ -97,13 +97,13 @@ def test_plays_a_legal_move_in_every_game(name):
 
 
 def test_long_games_get_capped_playouts_scored_by_the_heuristic():
-    from boardlab.ai.mcts import AUTO_PLAYOUT_DEPTH, _short_playout, auto_playout_depth
+    from boardlab.ai.mcts import AUTO_PLAYOUT_DEPTH, _playout, auto_playout_depth
 
     assert auto_playout_depth(load("tic-tac-toe")) is None  # short: play out to the end
     assert auto_playout_depth(load("epaminondas")) == AUTO_PLAYOUT_DEPTH
     state = load("epaminondas", size="8x8").initial_state()
     before = (str(state), state.key())
-    points = _short_playout(state, random.Random(1), 6)
+    points = _playout(state, random.Random(1), 6)
     assert (str(state), state.key()) == before, "the playout must leave the state as it was"
     assert len(points) == 2 and abs(sum(points) - 1) < 1e-9
     # Six random plies from the start cannot end the game: the heuristic scored it, and

@@ -232,11 +232,11 @@ def search(state: State, rng: random.Random, iterations: int | None = None,
         elif outcome is not None:
             points = node.proven = [float(r) for r in outcome]
         elif mast is not None:
-            points = _mast_playout(work, rng, mast, playout_depth, played)
+            points = _playout(work, rng, playout_depth, mast, played)
         elif playout_depth is None:
             points = [float(r) for r in work.rollout(rng)]
         else:
-            points = _short_playout(work, rng, playout_depth)
+            points = _playout(work, rng, playout_depth)
         if mast is not None:
             mast.update(played, points)
         for _ in range(depth):
@@ -372,16 +372,22 @@ def _fits(node: Node, state: State) -> bool:
         all(m in legal for m in node.untried or ())
 
 
-def _mast_playout(state: State, rng: random.Random, mast: Mast, plies: int | None,
-                  played: list[tuple[int, tuple]]) -> list[float]:
-    """Points of a MAST playout (cut after ``plies`` and scored by the heuristic when
-    given), appending the (mover, actions) it plays to ``played``."""
+def _playout(state: State, rng: random.Random, plies: int | None,
+             mast: Mast | None = None, played: list[tuple[int, tuple]] | None = None
+             ) -> list[float]:
+    """Points of a playout, uniformly random or with ``mast`` MAST's (appending the
+    (mover, actions) it plays to ``played``), cut after ``plies`` when given and then
+    scored by the heuristic."""
     done = 0
     outcome = state.outcome()
     while outcome is None and (plies is None or done < plies):
-        mover = state.to_move
-        move = mast.choose(state.legal_moves(), mover, rng)
-        played.append((mover, move[1]))
+        moves = state.legal_moves()
+        if mast is None:
+            move = moves[rng.randrange(len(moves))]
+        else:
+            mover = state.to_move
+            move = mast.choose(moves, mover, rng)
+            played.append((mover, move[1]))  # type: ignore[union-attr]
         state.apply(move)
         done += 1
         outcome = state.outcome()
@@ -395,21 +401,6 @@ def _heuristic_points(state: State) -> list[float]:
     value = state.game.evaluate(state, 0) or 0.0
     value = max(-1.0, min(1.0, float(value)))
     return [(1 + value) / 2, (1 - value) / 2]
-
-
-def _short_playout(state: State, rng: random.Random, plies: int) -> list[float]:
-    """Points of a random playout cut after ``plies`` and scored by the heuristic."""
-    played = 0
-    outcome = state.outcome()
-    while outcome is None and played < plies:
-        moves = state.legal_moves()
-        state.apply(moves[rng.randrange(len(moves))])
-        played += 1
-        outcome = state.outcome()
-    points = _heuristic_points(state) if outcome is None else [float(r) for r in outcome]
-    for _ in range(played):
-        state.undo()
-    return points
 
 
 @register_bot("mcts", "Monte Carlo tree search (UCT); MAST playouts that learn during "
