@@ -89,7 +89,7 @@ def openspiel_match(name: str, games: int, seconds: float, workers: int = 1) -> 
     started = time.perf_counter()
     spiel_bot(trial, 1).step(spiel.new_initial_state())
     rate = trial / (time.perf_counter() - started)
-    simulations = max(1, int(rate * seconds))
+    opening = simulations = max(1, int(rate * seconds))
     print(f"{name}: boardlab MCTS ({seconds:g} s a move, {workers} core(s)) against "
           f"OpenSpiel MCTSBot (one core, "
           f"{simulations} simulations a move, {rate:,.0f}/s calibrated)")
@@ -101,6 +101,7 @@ def openspiel_match(name: str, games: int, seconds: float, workers: int = 1) -> 
     for i in range(games):
         seat = i % 2  # boardlab's seat
         state, spiel_state = game.initial_state(), spiel.new_initial_state()
+        simulations = opening  # each game starts from the opening's calibration
         while not state.is_terminal():
             if state.to_move == seat:
                 started = time.perf_counter()
