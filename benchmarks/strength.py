@@ -15,7 +15,9 @@ and 1/2 for a draw, with the 95% Wilson interval of the score rate
 * **against today's bots** (Abalone, Epaminondas, Ordo, GESS): the MCTS bot against
   the same search with uniformly random playouts and no tree kept between moves (the
   bot before MAST and tree reuse), and the alpha-beta bot against the searcher without
-  quiescence, killers and history (ordering by the table's move only). Target: 70 %.
+  quiescence, killers and history (ordering by the table's move only). Each pair of
+  games starts from its own random opening (:data:`OPENING_PLIES` plies), the seats
+  swapped, so deterministic bots do not replay one game. Target: 70 %.
 
 Usage: ``python benchmarks/strength.py [--games 100] [--seconds 1.0]
 [--part openspiel|today|all] [games ...]``. Full runs take hours (Abalone at 1 s a
@@ -25,6 +27,7 @@ move plays up to 200 moves a game); every game's result is printed as it ends.
 from __future__ import annotations
 
 import argparse
+import random
 import re
 import statistics
 import time
@@ -32,7 +35,7 @@ from collections.abc import Callable
 
 import boardlab
 from boardlab.ai.alphabeta import AlphaBetaBot, Searcher
-from boardlab.ai.arena import arena, wilson_interval
+from boardlab.ai.arena import play_game, wilson_interval
 from boardlab.ai.bots import Bot
 from boardlab.ai.mcts import MCTSBot
 from boardlab.core.game import Game
@@ -172,15 +175,35 @@ def todays_mcts(seconds: float, seed: int) -> MCTSBot:
     return bot
 
 
+#: Random plies played before each pair of games against today's bots: deterministic
+#: bots would otherwise play the same two games over and over.
+OPENING_PLIES = 4
+
+
 def today_match(game: Game, games: int, seconds: float, new: Callable[[int], Bot],
                 old: Callable[[int], Bot]) -> None:
-    def on_game(i: int, record) -> None:  # noqa: ANN001 - an arena GameRecord
-        print(f"  game {i + 1}: {record.result} in {len(record.moves)} moves", flush=True)
-
+    """``games`` games (pairs from one random opening each, the seats swapped) between
+    a new bot and today's."""
     first, second = new(1), old(2)
-    print(f"{game.name}: {first.name} against {second.name}")
-    result = arena(game, first, second, games, on_game)
-    print("  " + verdict(float(result.score), games, 0.70))
+    print(f"{game.name}: {first.name} against {second.name} "
+          f"({OPENING_PLIES} random plies open each pair of games)")
+    rng = random.Random(f"strength:{game.name}")
+    score = 0.0
+    for i in range(games):
+        if i % 2 == 0:
+            opening = game.initial_state()
+            for _ in range(OPENING_PLIES):
+                if opening.is_terminal():
+                    break
+                opening.apply(rng.choice(opening.legal_moves()))
+        seat = i % 2  # the new bot's seat
+        bots = [first if p == seat else second for p in range(game.num_players)]
+        returns, moves = play_game(opening, bots)
+        mine, best_other = returns[seat], max(r for p, r in enumerate(returns) if p != seat)
+        result = "win" if mine > best_other else "loss" if mine < best_other else "draw"
+        score += {"win": 1.0, "draw": 0.5, "loss": 0.0}[result]
+        print(f"  game {i + 1}: {result} in {len(moves)} moves", flush=True)
+    print("  " + verdict(score, games, 0.70))
 
 
 def main() -> None:
