@@ -180,6 +180,20 @@ def todays_mcts(seconds: float, seed: int) -> MCTSBot:
 OPENING_PLIES = 4
 
 
+def random_opening(game: Game, rng: random.Random):  # noqa: ANN201 - a State
+    """A position :data:`OPENING_PLIES` random plies in that the game has not ended
+    in (a random move can lose at once: GESS's rings), drawn again until so."""
+    for _ in range(1000):
+        opening = game.initial_state()
+        for _ in range(OPENING_PLIES):
+            if opening.is_terminal():
+                break
+            opening.apply(rng.choice(opening.legal_moves()))
+        if not opening.is_terminal():
+            return opening
+    return game.initial_state()
+
+
 def today_match(game: Game, games: int, seconds: float, new: Callable[[int], Bot],
                 old: Callable[[int], Bot]) -> None:
     """``games`` games (pairs from one random opening each, the seats swapped) between
@@ -191,11 +205,7 @@ def today_match(game: Game, games: int, seconds: float, new: Callable[[int], Bot
     score = 0.0
     for i in range(games):
         if i % 2 == 0:
-            opening = game.initial_state()
-            for _ in range(OPENING_PLIES):
-                if opening.is_terminal():
-                    break
-                opening.apply(rng.choice(opening.legal_moves()))
+            opening = random_opening(game, rng)
         seat = i % 2  # the new bot's seat
         bots = [first if p == seat else second for p in range(game.num_players)]
         returns, moves = play_game(opening, bots)

@@ -291,3 +291,17 @@ def test_the_solver_never_plays_a_proved_loss_when_a_move_remains():
     for seed in range(5):
         result = search(state, random.Random(seed), iterations=400)
         assert result.move.notation == "c3"
+
+
+def test_mast_compares_a_sample_of_moves_when_a_ply_has_many():
+    from boardlab.ai.mcts import MAST_CANDIDATES, Mast
+    from boardlab.core.move import Move, Shift
+
+    moves = [Move(f"m{i}", (Shift(i, i + 1),)) for i in range(4 * MAST_CANDIDATES)]
+    mast = Mast(epsilon=0.0)
+    for i, move in enumerate(moves):
+        mast.update([(0, move.actions)], [1.0 if i == 7 else 0.1, 0.0])
+    rng = random.Random(3)
+    share = sum(mast.choose(moves, 0, rng) is moves[7] for _ in range(4000)) / 4000
+    # The best move is played exactly when it is among the sampled candidates.
+    assert abs(share - MAST_CANDIDATES / len(moves)) < 0.03

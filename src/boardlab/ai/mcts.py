@@ -74,6 +74,8 @@ PLAYOUTS = ("auto", "random", "mast")
 MAST_EPSILON = 0.1
 #: The value MAST gives a move it has not seen yet (points are in [0, 1]).
 MAST_UNKNOWN = 1.0
+#: The most moves MAST compares for one playout move (drawn at random beyond).
+MAST_CANDIDATES = 16
 
 
 class Node:
@@ -130,9 +132,13 @@ class Mast:
         self.table: dict[tuple[int, tuple], list[float]] = {}
 
     def choose(self, moves: list[Move], mover: int, rng: random.Random) -> Move:
-        """A playout move among ``moves`` for ``mover``."""
+        """A playout move among ``moves`` for ``mover``: of :data:`MAST_CANDIDATES`
+        moves drawn at random when there are more (reading every move's average of a
+        game with hundreds of moves a ply would cost more playouts than it gains)."""
         if rng.random() < self.epsilon:
             return moves[rng.randrange(len(moves))]
+        if len(moves) > MAST_CANDIDATES:
+            moves = rng.sample(moves, MAST_CANDIDATES)
         table = self.table
         best: list[Move] = []
         best_value = -1.0
