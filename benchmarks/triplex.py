@@ -1,12 +1,23 @@
-"""Triplex level generation: time per rectangle of the seed's table and in total.
+"""Triplex level generation: CPU per rectangle of the seed's table and in total.
 
 Baselines, side by side:
 
+* ``C``: ``benchmarks/triplex_dfs.c``, a plain depth-first program in C doing the
+  pipeline's work (count vectors, one per symmetry orbit, tilings counted up to 2, straight
+  cuts, rotatable candidates, a complete search per candidate), compiled here with
+  ``cc -O2 -march=native`` and run in the same session; its CPU is its own
+  ``CLOCK_PROCESS_CPUTIME_ID``. Its levels are compared with boardlab's, vector by
+  vector.
 * ``seed``: the published times of the article's generator (Java, partition
   enumeration; ../shared/seeds/000_*.txt, "table of sizes"): 45 days through area 36;
 * ``python``: a plain Python count-vector generator (first-empty-cell search, no numba,
   no memo, no pocket pruning) run here in the same process, for sizes where it finishes
   within ``--python-budget`` seconds.
+
+boardlab's CPU is ``time.process_time()`` around the pipeline in this process (serial
+backend) after the kernels are loaded, with every cache of the generator emptied before
+each measurement (the memo of :mod:`boardlab.puzzles.polyomino.unique` included), so no
+measurement profits from an earlier one.
 
     python benchmarks/triplex.py                 # the seed's sizes, then the full run
     python benchmarks/triplex.py --max-area 64   # also every rectangle up to area 64
@@ -15,10 +26,15 @@ Baselines, side by side:
 from __future__ import annotations
 
 import argparse
+import collections
+import subprocess
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
+from boardlab.puzzles.polyomino import generator, unique
 from boardlab.puzzles.polyomino.generator import generate_levels, levels_of_size, sizes_up_to
 from boardlab.puzzles.polyomino.shapes import PIECE_SETS
 from boardlab.puzzles.polyomino.solver import RectangleSolver
@@ -101,6 +117,61 @@ def human(seconds: float) -> str:
     return f"{seconds:.2f} s"
 
 
+C_SOURCE = Path(__file__).with_name("triplex_dfs.c")
+
+
+def build_c(directory: Path) -> Path:
+    """``triplex_dfs.c`` compiled with the machine's C compiler."""
+    binary = directory / "triplex_dfs"
+    subprocess.run(["cc", "-O2", "-march=native", "-o", str(binary), str(C_SOURCE)],
+                   check=True)
+    return binary
+
+
+def run_c(binary: Path, max_area: int) -> tuple[dict, dict]:
+    """The C program's ``{(w, h): (levels, cpu seconds)}`` and ``{(w, h): Counter of level
+    count vectors}``."""
+    out = subprocess.run([str(binary), str(max_area), "--levels"], check=True,
+                         capture_output=True, text=True).stdout
+    sizes: dict[tuple[int, int], tuple[int, float]] = {}
+    vectors: dict[tuple[int, int], collections.Counter] = collections.defaultdict(
+        collections.Counter)
+    for line in out.splitlines():
+        words = line.split()
+        if words[0] == "size":
+            sizes[int(words[1]), int(words[2])] = (int(words[6]), float(words[10]))
+        elif words[0] == "level":
+            vectors[int(words[1]), int(words[2])][tuple(map(int, words[3:]))] += 1
+    return sizes, vectors
+
+
+def level_vectors(levels) -> collections.Counter:
+    """The count vectors (one count per Triplex shape) of levels."""
+    index = {s: i for i, s in enumerate(TRIPLEX)}
+    out: collections.Counter = collections.Counter()
+    for level in levels:
+        vector = [0] * len(TRIPLEX)
+        for piece in level.pieces:
+            vector[index[piece]] += 1
+        out[tuple(vector)] += 1
+    return out
+
+
+def fresh() -> None:
+    """Empty every cache of the generator, so a measurement starts from nothing."""
+    for cached in (generator._vectors, generator._solver, generator._difficulty_solver):
+        cached.cache_clear()
+    unique.clear_memo()
+
+
+def cpu(function, *args, **kwargs):
+    """``(result, CPU seconds)`` of a call made from empty caches."""
+    fresh()
+    start = time.process_time()
+    result = function(*args, **kwargs)
+    return result, time.process_time() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -111,41 +182,52 @@ def main() -> None:
     args = parser.parse_args()
     levels_of_size(4, 2)  # compile (numba caches to disk) before timing
     search_levels(4, 2)
-    print("boardlab = the whole pipeline (levels with rotatable piece and difficulty);")
+    with tempfile.TemporaryDirectory() as tmp:
+        c_sizes, c_vectors = run_c(build_c(Path(tmp)), 36)
+    print("boardlab = the whole pipeline, serial, CPU (levels with rotatable piece and "
+          "difficulty);")
+    print("C = benchmarks/triplex_dfs.c, the same pipeline by a plain depth-first search;")
     print("search = boardlab's search alone, the same work as the python baseline.")
-    print(f"{'size':>6} {'levels':>6} {'seed':>6} {'boardlab':>10} {'search':>9} "
-          f"{'python':>10} {'seed time':>10} {'python/search':>13} {'seed/boardlab':>13}")
+    print(f"{'size':>6} {'levels':>6} {'seed':>5} {'C':>8} {'boardlab':>9} {'/C':>6} "
+          f"{'search':>8} {'python':>9} {'seed time':>10} {'seed/boardlab':>13}")
     python_on = True
-    total = 0.0
+    total = total_c = 0.0
     for w, h in sorted(SEED, key=lambda s: (s[0] * s[1], -s[0])):
-        start = time.perf_counter()
-        count = len(levels_of_size(w, h))
-        ours = time.perf_counter() - start
+        levels, ours = cpu(levels_of_size, w, h)
+        count = len(levels)
         total += ours
-        start = time.perf_counter()
-        assert search_levels(w, h) == count
-        search = time.perf_counter() - start
+        c_count, c_seconds = c_sizes[w, h]
+        total_c += c_seconds
+        assert c_count == count and c_vectors[w, h] == level_vectors(levels), (w, h)
+        found, search = cpu(search_levels, w, h)
+        assert found == count
         py = None
         if python_on:
-            start = time.perf_counter()
+            start = time.process_time()
             py_count = python_levels(w, h)
-            py = time.perf_counter() - start
+            py = time.process_time() - start
             assert py_count == count, (w, h, py_count, count)
             python_on = py < args.python_budget
         published, seed_seconds = SEED[(w, h)]
         ok = "" if published is None or published == count else " MISMATCH"
-        print(f"{w}x{h:<4} {count:>6} {published or '20+':>6} {human(ours):>10} "
-              f"{human(search):>9} {human(py) if py is not None else '-':>10} "
-              f"{human(seed_seconds):>10} {py / search if py else float('nan'):>13.1f} "
+        print(f"{w}x{h:<4} {count:>6} {published or '20+':>5} {c_seconds:>8.4f} "
+              f"{ours:>9.4f} {ours / c_seconds:>6.2f} {search:>8.4f} "
+              f"{human(py) if py is not None else '-':>9} {human(seed_seconds):>10} "
               f"{seed_seconds / ours if seed_seconds else float('nan'):>13.0f}{ok}",
               flush=True)
-    print(f"sum of per-size times (one core, serial): {human(total)}; seed: 45 days")
+    print(f"sum over these sizes: C {total_c:.3f} s, boardlab {total:.3f} s CPU "
+          f"({total / total_c:.2f}x C)")
+    sizes = sizes_up_to(36)
+    levels, ours = cpu(generate_levels, sizes, backend="serial", progress=False)
+    all_c = sum(c for _, c in c_sizes.values())
+    assert sum(n for n, _ in c_sizes.values()) == len(levels)
+    print(f"whole run through area 36 ({len(sizes)} rectangles, {len(levels)} levels), "
+          f"serial: boardlab {ours:.3f} s CPU, C {all_c:.3f} s: {ours / all_c:.2f}x C")
     start = time.perf_counter()
-    levels = generate_levels(sizes_up_to(36), backend="process", workers=args.workers,
-                             progress=False)
+    levels = generate_levels(sizes, backend="process", workers=args.workers, progress=False)
     wall = time.perf_counter() - start
     print(f"full run through area 36, process backend: {len(levels)} levels in "
-          f"{human(wall)} wall (goal <= 10 s; seed 45 days = {45 * 86400 / wall:.0f}x)")
+          f"{human(wall)} wall (seed 45 days = {45 * 86400 / wall:.0f}x)")
     if args.max_area > 36:
         sizes = [s for s in sizes_up_to(args.max_area) if s[0] * s[1] > 36]
         start = time.perf_counter()

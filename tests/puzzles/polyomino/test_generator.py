@@ -3,14 +3,17 @@ force (a plain Python search over placements and its own symmetry handling)."""
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import random
 
 import pytest
 
 from boardlab.puzzles.polyomino.generator import (
-    finish_level,
+    difficulty,
     generate_levels,
     levels_of_size,
+    rotatable_candidates,
     sizes_up_to,
 )
 from boardlab.puzzles.polyomino.level import Level
@@ -196,12 +199,26 @@ def test_rotatable_choice_is_reproducible_and_seeded():
                    strict=True))
 
 
-def test_finish_level_matches_batch():
-    # Difficulty and rotatable computed from scratch equal the batch worker's.
-    for level in levels_of_size(7, 4):
+@pytest.mark.parametrize("size", [(7, 4), (5, 4)])
+def test_rotatable_and_difficulty_from_scratch(size):
+    # The batch's choices equal the documented rule computed one level at a time: the
+    # rotatable piece is the candidate with the longest search (the first on a tie), shown
+    # in an orientation drawn from the seed and the solution, and the difficulty is
+    # difficulty()'s steps.
+    for level in levels_of_size(*size, seed=3):
         plain = Level(level.width, level.height, level.pieces, level.solution)
-        again = finish_level(plain)
-        assert (again.rotatable, again.difficulty) == (level.rotatable, level.difficulty)
+        candidates = rotatable_candidates(plain)
+        if not candidates:
+            assert level.rotatable is None
+            assert level.difficulty == difficulty(plain, None)
+            continue
+        works = [difficulty(plain, i) for i in candidates]
+        best = candidates[works.index(max(works))]
+        assert level.pieces[level.rotatable] == plain.pieces[best]
+        assert level.difficulty == max(works)
+        digest = hashlib.sha256(f"3:{plain.solution_checksum().decode()}".encode()).digest()
+        choices = len(plain.pieces[best].orientations())
+        assert level.shown_orientation == random.Random(digest).randrange(choices)
 
 
 def test_vectors_and_orbits():
@@ -227,8 +244,8 @@ def test_generate_levels_over_several_sizes_is_ordered():
     assert keys == sorted(keys)
 
 
-@pytest.mark.parametrize("size", [(4, 2), (5, 4), (6, 6), (9, 4), (7, 5), (12, 3), (14, 2)])
-def test_numpy_orbit_filter_equals_the_plain_one(size):
+def plain_canonical(shapes, width, height, distinct=False):
+    """canonical_vectors by the plain enumeration and the orbit test on Python tuples."""
     from boardlab.puzzles.polyomino.vectors import (
         _image,
         fits,
@@ -236,13 +253,27 @@ def test_numpy_orbit_filter_equals_the_plain_one(size):
         shape_permutation,
     )
 
-    width, height = size
-    usable = [fits(s, width, height) for s in TRIPLEX]
+    usable = [fits(s, width, height) for s in shapes]
     perms = [p for t in rectangle_symmetries(width, height)
-             if (p := shape_permutation(TRIPLEX, t)) is not None]
-    plain = [v for v in count_vectors(TRIPLEX, width * height, usable=usable, min_pieces=3)
-             if all(tuple(_image(v, p)) >= v for p in perms)]
-    assert [tuple(r) for r in canonical_vectors(TRIPLEX, width, height).tolist()] == plain
+             if (p := shape_permutation(shapes, t)) is not None]
+    return [v for v in count_vectors(shapes, width * height, usable=usable, min_pieces=3,
+                                     distinct=distinct)
+            if all(tuple(_image(v, p)) >= v for p in perms)]
+
+
+@pytest.mark.parametrize("size", [(4, 2), (5, 4), (6, 6), (9, 4), (7, 5), (12, 3), (14, 2)])
+def test_compiled_orbit_filter_equals_the_plain_one(size):
+    got = canonical_vectors(TRIPLEX, *size)
+    assert [tuple(r) for r in got.tolist()] == plain_canonical(TRIPLEX, *size)
+
+
+@pytest.mark.parametrize("pieces, distinct", [("tetra", False), ("penta", True)])
+@pytest.mark.parametrize("size", [(4, 2), (4, 3), (5, 3), (4, 4)])
+def test_compiled_orbit_filter_on_other_sets(pieces, distinct, size):
+    shapes = PIECE_SETS[pieces][0]
+    plain = plain_canonical(shapes, *size, distinct=distinct)
+    got = canonical_vectors(shapes, *size, distinct=distinct)
+    assert [tuple(r) for r in got.tolist()] == plain and plain
 
 
 @pytest.mark.slow

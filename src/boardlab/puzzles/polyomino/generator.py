@@ -13,15 +13,21 @@ Method (the seed's faster "second approach", refined):
 2. keep one vector per symmetry orbit (a symmetry maps the tilings of a vector onto
    those of its image, so uniqueness is shared by the orbit);
 3. count the tilings of each vector up to 2 in one compiled batch
-   (:class:`~boardlab.puzzles.polyomino.solver.RectangleSolver`); exactly 1 is a
+   (:func:`~boardlab.puzzles.polyomino.unique.classify`: a depth-first search with a memo
+   shared by all vectors; for sets of more than 10 shapes the solver's
+   :class:`~boardlab.puzzles.polyomino.solver.RectangleSolver`); exactly 1 is a
    candidate, and its tiling comes back with the count;
 4. drop candidates whose solution has a straight cut;
 5. choose the rotatable piece: a piece qualifies when every *other* orientation of it
-   makes a multiset with no tiling at all; among those, the one whose rotation makes the
-   solver work hardest; it is shown in an orientation drawn from a generator seeded by
-   the level itself and the pack seed (reproducible packs);
+   makes a multiset with no tiling at all (asked in the same batch); among those, the one
+   whose rotation makes the solver work hardest; it is shown in an orientation drawn
+   from a generator seeded by the level itself and the pack seed (reproducible packs);
 6. the difficulty is the solver's step count for the level as the player gets it (with
-   the rotatable piece free to turn).
+   the rotatable piece free to turn): :func:`difficulty`, computed for all the levels of
+   a task in one batch with the same kinds in the same order, so the same steps.
+
+``benchmarks/triplex.py`` times this pipeline against a plain depth-first program in C
+(``benchmarks/triplex_dfs.c``), and the tests compare their levels.
 
 Work is split into tasks of a few hundred vectors of one rectangle, run by
 :func:`boardlab.puzzles.runner.run_tasks` (processes by default, or Ray), with a
@@ -41,10 +47,12 @@ from typing import Any
 import numpy as np
 
 from boardlab.errors import PuzzleError
-from boardlab.puzzles.polyomino.level import Level
+from boardlab.puzzles.polyomino import unique
+from boardlab.puzzles.polyomino.level import Level, solution_checksum
 from boardlab.puzzles.polyomino.region import Region
 from boardlab.puzzles.polyomino.shapes import Shape, piece_set
 from boardlab.puzzles.polyomino.solver import (
+    NO_LIMIT,
     PieceKind,
     RectangleSolver,
     count_tilings,
@@ -113,37 +121,168 @@ def size_tasks(width: int, height: int, pieces: str = "triplex", seed: int = 0) 
     """The tasks that find every level of one rectangle."""
     n = len(_vectors(width, height, pieces))
     return [Task(f"{pieces}:{width}x{height}:{start}",
+                 # "format": what a result holds (2: level records), so that a checkpoint
+                 # of another format is refused rather than misread
                  {"width": width, "height": height, "pieces": pieces, "start": start,
-                  "stop": min(n, start + CHUNK), "seed": seed},
+                  "stop": min(n, start + CHUNK), "seed": seed, "format": 2},
                  weight=float(min(n, start + CHUNK) - start))
             for start in range(0, n, CHUNK)]
 
 
 def solve_chunk(payload: dict[str, Any]) -> dict[str, Any]:
-    """Worker: the levels among vectors ``start:stop`` of a rectangle, as level text."""
+    """Worker: the levels among vectors ``start:stop`` of a rectangle.
+
+    Each level comes back as a record ``[rotatable, shown, difficulty, *placements]``:
+    the index in the piece set of the rotatable piece's shape (-1 if none), its shown
+    orientation (-1 if none), the difficulty and the placement ids of the solution (see
+    :meth:`RectangleSolver.placement`); :func:`level_of` turns it into a :class:`Level`.
+    """
     width, height, pieces = payload["width"], payload["height"], payload["pieces"]
     shapes = _shapes(pieces)
     vectors = _vectors(width, height, pieces)[payload["start"]:payload["stop"]]
     solver = _solver(width, height, pieces)
-    # A table shared by the whole chunk finds the counts and tilings faster; its step
-    # counts depend on the chunk, so the difficulty's steps are taken again, per vector,
-    # for the few vectors with exactly one tiling.
+    if unique.supports(width, height, shapes):
+        found = _found_compiled(solver, vectors)
+    else:
+        found = _found_batch(solver, shapes, vectors)
+    records = _finish(solver, shapes, found, payload["seed"])
+    return {"levels": records, "vectors": len(vectors)}
+
+
+# (count vector, placement ids of its only tiling, set indices of the shapes that may be
+# made rotatable)
+_Found = tuple[np.ndarray, list[int], list[int]]
+
+
+def _found_compiled(solver: RectangleSolver, vectors: np.ndarray) -> list[_Found]:
+    classes, first, masks = unique.classify(solver, vectors)
+    found = []
+    for row in np.flatnonzero(classes == unique.UNIQUE):
+        pids = [int(p) for p in first[row] if p >= 0]
+        mask = int(masks[row])
+        if mask < 0:  # an orientation outside the set: ask the solver about each
+            candidates = _candidates_of(solver, vectors[row], pids)
+        else:
+            candidates = [s for s in range(len(solver.shapes)) if mask >> s & 1]
+        found.append((vectors[row], pids, candidates))
+    return found
+
+
+def _found_batch(solver: RectangleSolver, shapes: Sequence[Shape],
+                 vectors: np.ndarray) -> list[_Found]:
+    # A table shared by the whole chunk finds the counts and tilings faster (its step
+    # counts depend on the chunk; the difficulty is taken again in _finish).
     counts, _, first = solver.solve_counts(vectors, limit=2, shared_table=True)
-    unique = np.flatnonzero(counts == 1)
-    steps = np.zeros(len(vectors), np.int64)
-    if len(unique):
-        _, steps[unique], _ = solver.solve_counts(vectors[unique], limit=2)
-    found: list[tuple[Level, np.ndarray, int]] = []
-    for row in unique:
-        placed = [solver.placement(int(p)) for p in first[row] if p >= 0]
-        cells = [c for _, c in placed]
-        if not has_straight_cut(width, height, cells):
-            level = Level(width, height, tuple(shapes[k] for k, _ in placed), tuple(cells))
-            found.append((level, vectors[row], int(steps[row])))
-    candidates = _rotatable_candidates_batch(solver, shapes, [v for _, v, _ in found])
-    levels = [str(finish_level(level, payload["seed"], fixed_steps=work, candidates=cands))
-              for (level, _, work), cands in zip(found, candidates, strict=True)]
-    return {"levels": levels, "vectors": len(vectors), "steps": int(steps.sum())}
+    kept = []
+    for row in np.flatnonzero(counts == 1):
+        pids = [int(p) for p in first[row] if p >= 0]
+        if not has_straight_cut(solver.region.width, solver.region.height,
+                                [solver.placement(p)[1] for p in pids]):
+            kept.append((vectors[row], pids))
+    index = {s: i for i, s in enumerate(shapes)}
+    candidates = _rotatable_candidates_batch(solver, shapes, [v for v, _ in kept])
+    return [(vector, pids, _candidates_of(solver, vector, pids) if cands is None
+             else [index[s] for s in cands])
+            for (vector, pids), cands in zip(kept, candidates, strict=True)]
+
+
+def _candidates_of(solver: RectangleSolver, vector: np.ndarray, pids: list[int]) -> list[int]:
+    level = _plain_level(solver, pids)
+    index = {s: i for i, s in enumerate(solver.shapes)}
+    return sorted(index[level.pieces[i]] for i in rotatable_candidates(level))
+
+
+def _plain_level(solver: RectangleSolver, pids: Sequence[int]) -> Level:
+    placed = [solver.placement(p) for p in pids]
+    return Level(solver.region.width, solver.region.height,
+                 tuple(solver.shapes[k] for k, _ in placed), tuple(c for _, c in placed))
+
+
+def _finish(solver: RectangleSolver, shapes: Sequence[Shape], found: Sequence[_Found],
+            seed: int) -> list[list[int]]:
+    """The records of the levels: the rotatable piece is the candidate whose free
+    search is the longest (the first in set order on a tie), shown in an orientation drawn
+    from a generator seeded by the solution and ``seed``; the difficulty is
+    :func:`difficulty`'s steps."""
+    width, height = solver.region.width, solver.region.height
+    records = []
+    for (_, pids, candidates), works in zip(found, _difficulty_steps(solver, found),
+                                            strict=True):
+        if candidates:
+            best = max(range(len(candidates)), key=lambda j: (works[j], -j))
+            shape, work = candidates[best], works[best]
+            cells = [solver.placement(p)[1] for p in pids]
+            digest = hashlib.sha256(
+                f"{seed}:{solution_checksum(width, height, cells).decode()}".encode()).digest()
+            shown = random.Random(digest).randrange(len(shapes[shape].orientations()))
+        else:
+            shape, shown, work = -1, -1, works[0]
+        records.append([shape, shown, work, *pids])
+    return records
+
+
+def _difficulty_steps(solver: RectangleSolver, found: Sequence[_Found]) -> list[list[int]]:
+    """For each level, the steps of :func:`difficulty` with each candidate made rotatable
+    (or, with none, of the fixed pieces)."""
+    width, height = solver.region.width, solver.region.height
+    shapes = solver.shapes
+    if not unique.supports(width, height, shapes):
+        # a solver over every fixed and free kind of a large set would be slow: one search
+        # per level and candidate, on the level's own kinds
+        out = []
+        for _, pids, candidates in found:
+            level = _plain_level(solver, pids)
+            out.append([difficulty(level, level.pieces.index(shapes[c])) for c in candidates]
+                       or [difficulty(level, None)])
+        return out
+    # One batch on a solver whose kinds are the fixed shapes in _kinds's order, then one
+    # free kind per shape: the same kinds as difficulty()'s in the same order (kinds with
+    # no pieces change nothing), so the same steps.
+    if not found:
+        return []
+    batch, order = _difficulty_solver(width, height, tuple(shapes))
+    k = len(shapes)
+    position = {int(s): j for j, s in enumerate(order)}
+    rows: list[np.ndarray] = []
+    plan: list[list[int]] = []
+    for vector, _, candidates in found:
+        base = np.zeros(2 * k, np.int64)
+        base[:k] = vector[order]
+        ids = []
+        for c in candidates or [None]:
+            row = base.copy()
+            if c is not None:
+                row[position[c]] -= 1
+                row[k + position[c]] = 1
+            ids.append(len(rows))
+            rows.append(row)
+        plan.append(ids)
+    _, steps, _ = batch.solve_counts(np.array(rows), limit=NO_LIMIT)
+    return [[int(steps[i]) for i in ids] for ids in plan]
+
+
+@cache
+def _difficulty_solver(width: int, height: int, shapes: tuple[Shape, ...]
+                       ) -> tuple[RectangleSolver, np.ndarray]:
+    order = np.array(sorted(range(len(shapes)), key=lambda i: _shape_order(shapes[i])),
+                     np.int64)
+    kinds = [shapes[i] for i in order] + [shapes[i].orientations() for i in order]
+    return RectangleSolver(width, height, kinds), order
+
+
+def _shape_order(shape: Shape) -> tuple:
+    return (shape.size, shape.height, shape.width, shape.cells)
+
+
+def level_of(solver: RectangleSolver, record: Sequence[int]) -> Level:
+    """The :class:`Level` of a record of :func:`solve_chunk` on ``solver``'s rectangle."""
+    shape, shown, work, *pids = record
+    placed = [solver.placement(p) for p in pids]
+    pieces = tuple(solver.shapes[k] for k, _ in placed)
+    rotatable = None if shape < 0 else pieces.index(solver.shapes[shape])
+    return Level(solver.region.width, solver.region.height, pieces,
+                 tuple(c for _, c in placed), rotatable=rotatable,
+                 shown_orientation=None if shown < 0 else shown, difficulty=work)
 
 
 def _rotatable_candidates_batch(solver: RectangleSolver, shapes: Sequence[Shape],
@@ -194,7 +333,7 @@ def _kinds(pieces: Sequence[Shape], free: int | None = None,
         counts[shape] = counts.get(shape, 0) + 1
     # The piece sets' own order (size, height, width, cells), so that steps agree with
     # the batch solver's, which takes the kinds in set order.
-    order = sorted(counts, key=lambda s: (s.size, s.height, s.width, s.cells))
+    order = sorted(counts, key=_shape_order)
     return [PieceKind.fixed(s, counts[s]) for s in order] + extra
 
 
@@ -222,31 +361,6 @@ def difficulty(level: Level, rotatable: int | None) -> int:
     return solve(region, _kinds(level.pieces, rotatable), collect=False).steps
 
 
-def finish_level(level: Level, seed: int = 0, *, fixed_steps: int | None = None,
-                 candidates: Sequence[Shape] | None = None) -> Level:
-    """The level with its rotatable piece chosen and shown orientation drawn (seeded by
-    the level's solution and ``seed``), and its difficulty. ``fixed_steps`` (the steps of
-    the level without a rotatable piece) and ``candidates`` (the qualifying shapes) may
-    come precomputed from the batch solver."""
-    indices = (rotatable_candidates(level) if candidates is None
-               else [level.pieces.index(shape) for shape in candidates])
-    best: tuple[int, int] | None = None
-    for i in indices:
-        work = difficulty(level, i)
-        if best is None or work > best[0]:
-            best = (work, i)
-    if best is None:
-        work = difficulty(level, None) if fixed_steps is None else fixed_steps
-        return Level(level.width, level.height, level.pieces, level.solution,
-                     difficulty=work)
-    work, index = best
-    digest = hashlib.sha256(f"{seed}:{level.solution_checksum().decode()}".encode()).digest()
-    choices = len(level.pieces[index].orientations())
-    shown = random.Random(digest).randrange(choices)
-    return Level(level.width, level.height, level.pieces, level.solution, rotatable=index,
-                 shown_orientation=shown, difficulty=work)
-
-
 def order_key(level: Level) -> tuple[int, int, int, str]:
     """Pack order: difficulty, then area, then height, then the text (deterministic)."""
     return (level.difficulty or 0, level.width * level.height, level.height, str(level))
@@ -262,11 +376,16 @@ def generate_levels(sizes: Sequence[tuple[int, int]], pieces: str = "triplex", *
     checked = [check_size(w, h) for w, h in sizes]
     tasks = [t for w, h in checked for t in size_tasks(w, h, pieces, seed)]
     warm_up()
+    unique.warm_up()
     results = run_tasks(tasks, solve_chunk, backend=backend, workers=workers,
                         ray_address=ray_address, checkpoint=checkpoint, progress=progress,
                         description=f"{pieces} levels", found=lambda r: len(r["levels"]),
                         found_label="levels", timeline=timeline)
-    levels = [Level.parse(text) for r in results.values() for text in r["levels"]]
+    levels = []
+    for task in tasks:
+        p = task.payload
+        solver = _solver(p["width"], p["height"], pieces)
+        levels += [level_of(solver, record) for record in results[task.id]["levels"]]
     return sorted(levels, key=order_key)
 
 

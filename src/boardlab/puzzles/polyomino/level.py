@@ -43,6 +43,7 @@ import re
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from boardlab.errors import PuzzleError
@@ -100,10 +101,29 @@ def _check_pieces(pieces: tuple) -> None:
     for i, piece in enumerate(pieces):
         if not isinstance(piece, Shape):
             raise PuzzleError(f"piece {i} is not a Shape: {piece!r}")
-        if Shape.of(piece.cells) != piece:
-            raise PuzzleError(f"piece {i} is not a normalised Shape (use Shape.of): {piece!r}")
-        if not piece.is_connected():
-            raise PuzzleError(f"piece {i} ({_drawing(piece)}) is not connected")
+        problem = _shape_problem(piece)
+        if problem:
+            raise PuzzleError(f"piece {i} {problem}")
+
+
+@lru_cache(maxsize=4096)  # levels repeat a few shapes; bounded for shapes from requests
+def _shape_problem(piece: Shape) -> str | None:
+    if Shape.of(piece.cells) != piece:
+        return f"is not a normalised Shape (use Shape.of): {piece!r}"
+    if not piece.is_connected():
+        return f"({_drawing(piece)}) is not connected"
+    return None
+
+
+def _is_placed(piece: Shape, placement: Placement) -> bool:
+    """Whether ``placement`` (row-major, as :func:`_row_major` sorts) is ``piece``
+    translated: ``piece.cells`` are row-major too, so a translate keeps the order."""
+    if len(placement) != len(piece.cells):
+        return False
+    (x0, y0), (px, py) = placement[0], piece.cells[0]
+    dx, dy = x0 - px, y0 - py
+    return all(x == cx + dx and y == cy + dy
+               for (x, y), (cx, cy) in zip(placement, piece.cells, strict=True))
 
 
 def _check_difficulty(difficulty: Any) -> None:
@@ -398,6 +418,19 @@ class Puzzle:
             raise PuzzleError(f"{where}: {e}") from None
 
 
+def solution_checksum(width: int, height: int, solution: Iterable[Iterable[Cell]]) -> bytes:
+    """:meth:`Level.solution_checksum` of a tiling given as the cells of each piece (in
+    any order), without building the level: the rows of the grid with each piece's letter
+    given by its first cell in reading order."""
+    grid = [[-1] * width for _ in range(height)]
+    for i, cells in enumerate(solution):
+        for x, y in cells:
+            grid[y][x] = i
+    letters: dict[int, str] = {}
+    rows = ["".join(letters.setdefault(i, LETTERS[len(letters)]) for i in row) for row in grid]
+    return "/".join(rows).encode("ascii")
+
+
 @dataclass(frozen=True)
 class Level:
     """A puzzle with its solution: ``solution[i]`` is where ``pieces[i]`` goes.
@@ -449,7 +482,7 @@ class Level:
             raise PuzzleError(message)
         owner: dict[Cell, int] = {}
         for i, (piece, placement) in enumerate(zip(pieces, solution, strict=True)):
-            if Shape.of(placement) != piece:
+            if not _is_placed(piece, placement):
                 raise PuzzleError(f"piece {i} ({_drawing(piece)}) is placed on "
                                   f"{_cells_text(placement)}, which is not its shape")
             for x, y in placement:
@@ -479,6 +512,10 @@ class Level:
         for i, placement in enumerate(raw):
             cells = []
             for cell in placement:
+                if (type(cell) is tuple and len(cell) == 2 and type(cell[0]) is int
+                        and type(cell[1]) is int):
+                    cells.append(cell)  # the common case, checked without the ABC test
+                    continue
                 if not (isinstance(cell, Sequence) and len(cell) == 2
                         and all(_is_int(v) for v in cell)):
                     raise PuzzleError(f"the placement of piece {i} has a bad cell {cell!r}")
@@ -537,7 +574,7 @@ class Level:
         appearance, so it does not matter which of two identical pieces went where (see
         :func:`canonical_solution`). Level codes are derived from it.
         """
-        return "/".join(self.rows()).encode("ascii")
+        return solution_checksum(self.width, self.height, self.solution)
 
     @property
     def shown_piece(self) -> Shape | None:

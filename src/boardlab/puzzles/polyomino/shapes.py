@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from boardlab.errors import NotationError
 from boardlab.files import read_text
@@ -127,12 +127,7 @@ class Shape(CellSet):
 
     def orientations(self) -> tuple[Shape, ...]:
         """The distinct fixed shapes this shape can turn into, itself first."""
-        out: list[Shape] = []
-        for k in range(8):
-            s = self.transformed(k)
-            if s not in out:
-                out.append(s)
-        return tuple(out)
+        return _orientations(self)
 
     def free_form(self) -> Shape:
         """A canonical representative of the free shape (the least orientation)."""
@@ -142,6 +137,16 @@ class Shape(CellSet):
         cells = set(self.cells)
         return "\n".join("".join("#" if (x, y) in cells else "." for x in range(self.width))
                          for y in range(self.height))
+
+
+@lru_cache(maxsize=4096)  # bounded: shapes may come from users' files and requests
+def _orientations(shape: Shape) -> tuple[Shape, ...]:
+    out: list[Shape] = []
+    for k in range(8):
+        s = shape.transformed(k)
+        if s not in out:
+            out.append(s)
+    return tuple(out)
 
 
 @cache

@@ -64,7 +64,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import numpy as np
 from llvmlite import ir as llvm_ir
@@ -460,6 +460,18 @@ def _search_word(occ0, start, split, pmask, pnext, pnb, pkind, sizes, counts, fw
         if counts[ko_kind[j]] > 0:
             active += 1
     use_cover = active <= COVER_MAX_ORIENTATIONS
+    if use_cover and active < ko_kind.shape[0]:
+        # the coverage test reads only the kinds with pieces at the start (a kind never
+        # gains pieces): a batch over many kinds, most of them empty, skips the rest
+        keep = np.empty(active, np.int64)
+        i = 0
+        for j in range(ko_kind.shape[0]):
+            if counts[ko_kind[j]] > 0:
+                keep[i] = j
+                i += 1
+        ko_kind = ko_kind[keep]
+        ko_anchor = ko_anchor[keep]
+        ko_off = ko_off[keep]
     count = 0
     steps = 0
     nsols = 0
@@ -753,19 +765,19 @@ def _pack_counts(counts: np.ndarray, fword: np.ndarray, fshift: np.ndarray,
 
 @njit(cache=True)
 def _batch_word(vectors, occ0, start, split, pmask, pnext, pnb, pkind, sizes, line, ko_kind,
-                ko_anchor, ko_off, limit, depth_max, tt_bits, shared):
+                ko_anchor, ko_off, limit, depth_max, table, gen0, shared):
+    # table: rows valid only for their generation; this call uses gen0 + 1 (shared) or
+    # gen0 + 1 + i (row i), so rows of earlier calls are never read
     n = vectors.shape[0]
     counts_out = np.zeros(n, np.int64)
     steps_out = np.zeros(n, np.int64)
     first = np.full((n, depth_max), -1, np.int32)
-    size = 1 << tt_bits
     # a shared table needs one packing for all rows: the one of their maximum
     most = vectors[0].copy()
     for i in range(n):
         for k in range(most.shape[0]):
             most[k] = max(most[k], vectors[i, k])
     fword, fshift, n_ck = _count_fields(most)
-    table = np.zeros((size, 3 + n_ck), np.uint64)
     sols = np.empty((1, depth_max), np.int32)
     for i in range(n):
         counts = vectors[i].copy()
@@ -775,7 +787,7 @@ def _batch_word(vectors, occ0, start, split, pmask, pnext, pnb, pkind, sizes, li
         count, steps, _, sols, nsols = _search_word(
             occ0, start, split, pmask, pnext, pnb, pkind, sizes, counts, fword, fshift, ck, line,
             ko_kind, ko_anchor, ko_off, limit, False, True, False, sols, table,
-            1 if shared else i + 1)
+            gen0 + 1 if shared else gen0 + 1 + i)
         counts_out[i] = count
         steps_out[i] = steps
         if nsols:
@@ -809,29 +821,33 @@ class _Board:
         self.cell_of_bit = [self._cell(b) for b in range(self.n_bits)]
         inside = sum(1 << self.bit(c) for c in cells)
         self.occ0 = _words(~inside & ((1 << (64 * self.words)) - 1), self.words)
+        bit_of = {c: self.bit(c) for c in cells}
         rows: list[tuple[int, bool, int, int, int]] = []  # anchor, covers next, k, o, mask
         for k, orientations in enumerate(kinds):
             for o, shape in enumerate(orientations):
                 first = min(shape.cells, key=lambda c: c if self.columns else (c[1], c[0]))
                 relative = [(x - first[0], y - first[1]) for x, y in shape.cells]
-                for ax, ay in cells:
-                    placed = [(ax + dx, ay + dy) for dx, dy in relative]
-                    if all(c in cells for c in placed):
-                        a = self.bit((ax, ay))
-                        mask = sum(1 << self.bit(c) for c in placed)
+                for (ax, ay), a in bit_of.items():
+                    mask = 0
+                    for dx, dy in relative:
+                        b = bit_of.get((ax + dx, ay + dy))
+                        if b is None:
+                            break
+                        mask |= 1 << b
+                    else:
                         rows.append((a, bool(mask >> (a + 1) & 1), k, o, mask))
         rows.sort()
         n = len(rows)
         self.place_kind = np.array([r[2] for r in rows], np.int64)
         self.place_orientation = [r[3] for r in rows]
         masks = [r[4] for r in rows]
-        start = np.zeros(self.n_bits + 1, np.int64)
-        split = np.zeros(self.n_bits, np.int64)
+        start = [0] * (self.n_bits + 1)
+        split = [0] * self.n_bits
         for r in rows:
             start[r[0] + 1] += 1
             split[r[0]] += not r[1]
-        self.start = np.cumsum(start)
-        self.split = self.start[:-1] + split
+        self.start = np.cumsum(np.array(start, np.int64))
+        self.split = self.start[:-1] + np.array(split, np.int64)
         # the first placement after each one that has another kind or another group
         pnext = list(range(1, n + 1))
         for i in range(n - 2, -1, -1):
@@ -878,6 +894,7 @@ class _Board:
             for i, bits in enumerate(lists):
                 self.pnbc[i, :len(bits)] = bits
         self._masks = masks
+        self._placements: dict[int, Placement] = {}
 
     def bit(self, cell: Cell) -> int:
         x, y = cell
@@ -900,6 +917,12 @@ class _Board:
         return out
 
     def placement(self, pid: int) -> Placement:
+        known = self._placements.get(pid)
+        if known is None:
+            known = self._placements[pid] = self._placement(pid)
+        return known
+
+    def _placement(self, pid: int) -> Placement:
         return Placement(int(self.place_kind[pid]), self.place_orientation[pid],
                          tuple(sorted((self.cell_of_bit[b] for b in _bits(self._masks[pid])),
                                       key=lambda c: (c[1], c[0]))))
@@ -923,6 +946,8 @@ def _words(mask: int, words: int) -> np.ndarray:
 
 
 def _words_array(masks: Sequence[int], words: int) -> np.ndarray:
+    if words == 1:
+        return np.array(masks, np.uint64).reshape(len(masks), 1)
     return np.array([[(m >> (64 * w)) & _WORD for w in range(words)] for m in masks],
                     np.uint64).reshape(len(masks), words)
 
@@ -1007,8 +1032,31 @@ def count_tilings(region: Region, kinds: Sequence[PieceKind], limit: int | None 
     return _run(region, kinds, limit, False, True, scan).count
 
 
+_tables: dict[tuple[int, int], np.ndarray] = {}
+_generation = 0
+
+
+def _batch_table(bits: int, columns: int, rows: int) -> tuple[np.ndarray, int]:
+    """A transposition table of ``2**bits`` rows and the generation the next batch of
+    ``rows`` vectors starts after. Tables of up to 2**16 rows are kept for the process
+    (zeroing a fresh one cost more than a small batch's searches); larger ones are made
+    for the call, so a long-lived process does not hold them."""
+    global _generation
+    if bits > 16:
+        return np.zeros((1 << bits, columns), np.uint64), 0
+    table = _tables.get((bits, columns))
+    if table is None:
+        table = _tables[bits, columns] = np.zeros((1 << bits, columns), np.uint64)
+    gen0 = _generation
+    _generation += rows + 1
+    return table, gen0
+
+
 class RectangleSolver:
-    """Many instances on one rectangle with fixed shapes, solved in one compiled call.
+    """Many instances on one rectangle, solved in one compiled call.
+
+    ``shapes`` are the kinds: a :class:`Shape` is a fixed kind, a tuple of shapes a kind
+    whose pieces may take any of those orientations.
 
     The level generator asks, for thousands of piece-count vectors, how many tilings
     each has (up to 2). Placements are computed once here; :meth:`solve_counts` runs every
@@ -1028,17 +1076,19 @@ class RectangleSolver:
     [(0, ((0, 0), (1, 0))), (0, ((0, 1), (1, 1)))]
     """
 
-    def __init__(self, width: int, height: int, shapes: Sequence[Shape], *,
-                 scan: str = "short"):
+    def __init__(self, width: int, height: int, shapes: Sequence[Shape | tuple[Shape, ...]],
+                 *, scan: str = "short"):
         self.region = Region.rectangle(width, height)
         self.shapes = tuple(shapes)
+        kinds = []
         for s in self.shapes:
-            if not isinstance(s, Shape):
-                raise PuzzleError(f"expected a Shape, not {s!r}")
-        self._board = _Board(self.region, [(s,) for s in self.shapes], scan)
+            orientations = (s,) if isinstance(s, Shape) else s
+            # PieceKind checks the orientations: Shapes of one size, distinct
+            kinds.append(PieceKind(orientations).orientations)
+        self._board = _Board(self.region, kinds, scan)
         if self._board.words != 1:
             raise PuzzleError(f"RectangleSolver handles at most 64 cells, not {width}x{height}")
-        self.sizes = np.array([s.size for s in self.shapes], np.int64)
+        self.sizes = np.array([k[0].size for k in kinds], np.int64)
         self.max_pieces = self.region.size // int(self.sizes.min())
 
     def solve_counts(self, count_vectors: np.ndarray, limit: int = 2, *,
@@ -1074,10 +1124,11 @@ class RectangleSolver:
                     np.zeros((0, self.max_pieces), np.int32))
         b = self._board
         bits = SHARED_TABLE_BITS if shared_table else _table_bits(self.region.size)
+        most = vectors.max(axis=0)
+        table, gen0 = _batch_table(bits, 3 + int(_count_fields(most)[2]), len(vectors))
         return _batch_word(vectors, b.occ0[0], b.start, b.split, b.pmask1, b.pnext, b.pnb1,
                            b.place_kind, self.sizes, b.line, b.ko_kind, b.ko_anchor1,
-                           b.ko_off, limit, self.max_pieces, bits,
-                           shared_table)
+                           b.ko_off, limit, self.max_pieces, table, gen0, shared_table)
 
     def placement(self, pid: int) -> tuple[int, tuple[Cell, ...]]:
         """The shape index and cells of placement id ``pid``."""
@@ -1085,6 +1136,7 @@ class RectangleSolver:
         return p.kind, p.cells
 
 
+@cache  # once per process
 def warm_up() -> None:
     """Compile every kernel of the solver (or load it from numba's cache) on tiny inputs.
 

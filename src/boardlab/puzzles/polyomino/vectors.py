@@ -15,10 +15,15 @@ the rectangle's, and asks the solver about each. Two refinements here:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from functools import lru_cache
 
 import numpy as np
+from numba import njit
 
+from boardlab import compiled
 from boardlab.puzzles.polyomino.shapes import Shape
+
+compiled.watch()
 
 Transform = Callable[[int, int], tuple[int, int]]
 
@@ -99,55 +104,91 @@ def canonical_vectors(shapes: Sequence[Shape], width: int, height: int, *,
     ``min_pieces`` pieces, only shapes that fit, one (the least) per symmetry orbit, in
     lexicographic order. Returns an int64 array of shape (n, len(shapes))."""
     usable = [fits(s, width, height) for s in shapes]
-    perms = [p for t in rectangle_symmetries(width, height)
-             if (p := shape_permutation(shapes, t)) is not None]
-    area = width * height
-    if not distinct and len(shapes) <= _PACKED_SHAPES and area < 1 << _PACKED_BITS:
-        return _canonical_numpy(shapes, area, usable, perms, min_pieces)
-    rows = []
-    for vector in count_vectors(shapes, area, usable=usable, min_pieces=min_pieces,
-                                distinct=distinct):
-        if all(tuple(_image(vector, p)) >= vector for p in perms):
-            rows.append(vector)
-    return np.array(rows, dtype=np.int64).reshape(len(rows), len(shapes))
+    perms = _symmetry_permutations(tuple(shapes), width == height)
+    return _canonical(np.array([s.size for s in shapes], np.int64), np.array(usable),
+                      np.array(perms, np.int64).reshape(len(perms), len(shapes)),
+                      width * height, min_pieces, distinct)
 
 
-_PACKED_SHAPES = 9  # vectors packed into one int64, 7 bits a count
-_PACKED_BITS = 7
+@lru_cache(maxsize=64)
+def _symmetry_permutations(shapes: tuple[Shape, ...], square: bool) -> list[list[int]]:
+    # A shape's image is taken up to translation, so it depends on which symmetries the
+    # rectangle has (a square has 8), not on its size.
+    side = 2 if square else 3
+    return [p for t in rectangle_symmetries(side, 2 if not square else side)
+            if (p := shape_permutation(shapes, t)) is not None]
 
 
-def _canonical_numpy(shapes: Sequence[Shape], area: int, usable: Sequence[bool],
-                     perms: Sequence[Sequence[int]], min_pieces: int) -> np.ndarray:
-    """:func:`canonical_vectors` for small shape sets, with whole-array operations: the
-    vectors grow one shape at a time (the last usable shape takes whatever area is left),
-    and a vector is kept when its packed key is not above any image's."""
-    sizes = [s.size for s in shapes]
-    k = len(shapes)
-    last = max((i for i in range(k) if usable[i]), default=-1)
-    rows = np.zeros((1, 0), np.int64)
-    rest = np.array([area], np.int64)
-    for i in range(k):
-        if not usable[i]:
-            counts = np.zeros(len(rows), np.int64)
-        elif i == last:
-            keep = rest % sizes[i] == 0
-            rows, rest = rows[keep], rest[keep]
-            counts = rest // sizes[i]
-        else:
-            reps = rest // sizes[i] + 1
-            starts = np.repeat(np.cumsum(reps) - reps, reps)
-            counts = np.arange(int(reps.sum()), dtype=np.int64) - starts
-            rows, rest = np.repeat(rows, reps, axis=0), np.repeat(rest, reps)
-        rows = np.column_stack([rows, counts])
-        rest = rest - counts * sizes[i]
-    rows = rows[(rest == 0) & (rows.sum(axis=1) >= min_pieces)]
-    weights = np.array([1 << (_PACKED_BITS * (k - 1 - i)) for i in range(k)], np.int64)
-    keys = rows @ weights
-    keep = np.ones(len(rows), bool)
-    for perm in perms:
-        inverse = np.argsort(perm)  # image[perm[i]] = v[i]  <=>  image = v[inverse]
-        keep &= rows[:, inverse] @ weights >= keys
-    return np.ascontiguousarray(rows[keep])
+@njit(cache=True)
+def _canonical(sizes, usable, perms, area, min_pieces, distinct):
+    # count_vectors' odometer (first shape slowest, so lexicographic order), each vector
+    # kept when no symmetry's image of it is lexicographically smaller
+    k = sizes.shape[0]
+    out = np.empty((64, k), np.int64)
+    n = 0
+    if k == 0:
+        return out[:0]
+    suffix = np.zeros(k + 1, np.int64)  # the area the shapes from i on can cover once each
+    for i in range(k - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + (sizes[i] if usable[i] else 0)
+    vec = np.zeros(k, np.int64)
+    rest = np.zeros(k + 1, np.int64)
+    top = np.zeros(k, np.int64)
+    inverses = np.empty_like(perms)
+    for p in range(perms.shape[0]):
+        for j in range(k):
+            inverses[p, perms[p, j]] = j
+    rest[0] = area
+    i = 0
+    top[0] = _top(0, area, sizes, usable, distinct, suffix)
+    while True:
+        if vec[i] > top[i]:
+            if i == 0:
+                return out[:n]
+            i -= 1
+            vec[i] += 1
+            continue
+        left = rest[i] - vec[i] * sizes[i]
+        if i < k - 1:
+            rest[i + 1] = left
+            i += 1
+            vec[i] = 0
+            top[i] = _top(i, left, sizes, usable, distinct, suffix)
+            if i == k - 1:  # the last shape takes exactly what is left, or nothing fits
+                need = rest[i] // sizes[i]
+                vec[i] = need if rest[i] % sizes[i] == 0 and need <= top[i] else top[i] + 1
+            continue
+        if left == 0 and vec.sum() >= min_pieces and _least(vec, inverses):
+            if n == out.shape[0]:
+                bigger = np.empty((2 * n, k), np.int64)
+                bigger[:n] = out
+                out = bigger
+            out[n] = vec
+            n += 1
+        vec[i] += 1
+
+
+@njit(cache=True, inline="always")
+def _top(i, left, sizes, usable, distinct, suffix):
+    if distinct and left > suffix[i]:
+        return -1  # the shapes from here on, once each, cannot fill what is left
+    if not usable[i]:
+        return 0
+    return min(1, left // sizes[i]) if distinct else left // sizes[i]
+
+
+@njit(cache=True, inline="always")
+def _least(vec, inverses):
+    # the image of vec under a permutation p has image[m] = vec[inverse[m]]; compared
+    # with vec entry by entry until they differ
+    for p in range(inverses.shape[0]):
+        for m in range(vec.shape[0]):
+            a = vec[inverses[p, m]]
+            if a != vec[m]:
+                if a < vec[m]:
+                    return False
+                break
+    return True
 
 
 def _image(vector: Sequence[int], perm: Sequence[int]) -> list[int]:
