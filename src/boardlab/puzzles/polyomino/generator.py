@@ -50,7 +50,7 @@ from boardlab.errors import PuzzleError
 from boardlab.puzzles.polyomino import unique
 from boardlab.puzzles.polyomino.level import Level, solution_checksum
 from boardlab.puzzles.polyomino.region import Region
-from boardlab.puzzles.polyomino.shapes import Shape, piece_set
+from boardlab.puzzles.polyomino.shapes import Shape, piece_set, shape_order
 from boardlab.puzzles.polyomino.solver import (
     NO_LIMIT,
     PieceKind,
@@ -192,10 +192,15 @@ def _candidates_of(solver: RectangleSolver, vector: np.ndarray, pids: list[int])
     return sorted(index[level.pieces[i]] for i in rotatable_candidates(level))
 
 
-def _plain_level(solver: RectangleSolver, pids: Sequence[int]) -> Level:
+def _placed(solver: RectangleSolver, pids: Sequence[int]
+            ) -> tuple[tuple[Shape, ...], tuple[tuple[tuple[int, int], ...], ...]]:
+    """The shapes and cells of placements of ``solver``."""
     placed = [solver.placement(p) for p in pids]
-    return Level(solver.region.width, solver.region.height,
-                 tuple(solver.shapes[k] for k, _ in placed), tuple(c for _, c in placed))
+    return tuple(solver.shapes[k] for k, _ in placed), tuple(c for _, c in placed)
+
+
+def _plain_level(solver: RectangleSolver, pids: Sequence[int]) -> Level:
+    return Level(solver.region.width, solver.region.height, *_placed(solver, pids))
 
 
 def _finish(solver: RectangleSolver, shapes: Sequence[Shape], found: Sequence[_Found],
@@ -264,25 +269,20 @@ def _difficulty_steps(solver: RectangleSolver, found: Sequence[_Found]) -> list[
 @cache
 def _difficulty_solver(width: int, height: int, shapes: tuple[Shape, ...]
                        ) -> tuple[RectangleSolver, np.ndarray]:
-    order = np.array(sorted(range(len(shapes)), key=lambda i: _shape_order(shapes[i])),
+    order = np.array(sorted(range(len(shapes)), key=lambda i: shape_order(shapes[i])),
                      np.int64)
     kinds = [shapes[i] for i in order] + [shapes[i].orientations() for i in order]
     return RectangleSolver(width, height, kinds), order
 
 
-def _shape_order(shape: Shape) -> tuple:
-    return (shape.size, shape.height, shape.width, shape.cells)
-
-
 def level_of(solver: RectangleSolver, record: Sequence[int]) -> Level:
     """The :class:`Level` of a record of :func:`solve_chunk` on ``solver``'s rectangle."""
     shape, shown, work, *pids = record
-    placed = [solver.placement(p) for p in pids]
-    pieces = tuple(solver.shapes[k] for k, _ in placed)
+    pieces, cells = _placed(solver, pids)
     rotatable = None if shape < 0 else pieces.index(solver.shapes[shape])
-    return Level(solver.region.width, solver.region.height, pieces,
-                 tuple(c for _, c in placed), rotatable=rotatable,
-                 shown_orientation=None if shown < 0 else shown, difficulty=work)
+    return Level(solver.region.width, solver.region.height, pieces, cells,
+                 rotatable=rotatable, shown_orientation=None if shown < 0 else shown,
+                 difficulty=work)
 
 
 def _rotatable_candidates_batch(solver: RectangleSolver, shapes: Sequence[Shape],
@@ -333,7 +333,7 @@ def _kinds(pieces: Sequence[Shape], free: int | None = None,
         counts[shape] = counts.get(shape, 0) + 1
     # The piece sets' own order (size, height, width, cells), so that steps agree with
     # the batch solver's, which takes the kinds in set order.
-    order = sorted(counts, key=_shape_order)
+    order = sorted(counts, key=shape_order)
     return [PieceKind.fixed(s, counts[s]) for s in order] + extra
 
 

@@ -47,7 +47,7 @@ from functools import lru_cache
 from typing import Any
 
 from boardlab.errors import PuzzleError
-from boardlab.puzzles.polyomino.shapes import Cell, Shape
+from boardlab.puzzles.polyomino.shapes import Cell, Shape, shape_order
 
 #: The letters of the solution grid, in order of first appearance.
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -62,10 +62,6 @@ _PUZZLE_HEADER = re.compile(r"puzzle\s+(\d+)\s*x\s*(\d+)", re.IGNORECASE)
 _ROTATABLE_LINE = re.compile(r"rotatable\s+(\S)\s+shown\s+(\d+)", re.IGNORECASE)
 _DIFFICULTY_LINE = re.compile(r"difficulty\s+(\d+)", re.IGNORECASE)
 _COUNT_LINE = re.compile(r"(\d+)\s*[x×]", re.IGNORECASE)
-
-
-def _piece_key(shape: Shape) -> tuple:
-    return (shape.size, shape.height, shape.width, shape.cells)
 
 
 def _row_major(cells: Iterable[Cell]) -> Placement:
@@ -270,7 +266,7 @@ class Puzzle:
         if message:
             raise PuzzleError(message)
         _check_difficulty(self.difficulty)
-        ordered = tuple(sorted(pieces, key=_piece_key))
+        ordered = tuple(sorted(pieces, key=shape_order))
         object.__setattr__(self, "pieces", ordered)
         if rotatable is not None:
             object.__setattr__(self, "rotatable", ordered.index(pieces[rotatable]))
@@ -496,7 +492,7 @@ class Level:
         # area matches and nothing overlaps or sticks out, so every cell is covered
 
         order = sorted(range(len(pieces)),
-                       key=lambda i: (_piece_key(pieces[i]), _placement_key(solution[i])))
+                       key=lambda i: (shape_order(pieces[i]), _placement_key(solution[i])))
         ordered = tuple(pieces[i] for i in order)
         object.__setattr__(self, "pieces", ordered)
         object.__setattr__(self, "solution", tuple(solution[i] for i in order))

@@ -139,6 +139,12 @@ class Shape(CellSet):
                          for y in range(self.height))
 
 
+def shape_order(shape: Shape) -> tuple:
+    """The order of shapes in the named sets and in a level's pieces: size, height, width,
+    then cells."""
+    return (shape.size, shape.height, shape.width, shape.cells)
+
+
 @lru_cache(maxsize=4096)  # bounded: shapes may come from users' files and requests
 def _orientations(shape: Shape) -> tuple[Shape, ...]:
     out: list[Shape] = []
@@ -163,7 +169,7 @@ def fixed_polyominoes(size: int) -> tuple[Shape, ...]:
             for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
                 if n not in cells:
                     out.add(Shape.of([*cells, n]))
-    return tuple(sorted(out, key=lambda s: (s.size, s.height, s.width, s.cells)))
+    return tuple(sorted(out, key=shape_order))
 
 
 def free_polyominoes(size: int) -> tuple[Shape, ...]:
