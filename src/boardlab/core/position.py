@@ -19,7 +19,7 @@ side to move, then ``reserve:`` counts when the game has reserves.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -29,6 +29,7 @@ from boardlab.core.move import Capture, Change, Move, Piece, Place, Shift, forma
 from boardlab.errors import NotationError
 
 if TYPE_CHECKING:
+    from boardlab.core.goals import Goals
     from boardlab.core.rules import Rules
 
 
@@ -70,6 +71,40 @@ class PieceGame(Game):
     def no_moves(self, state: PieceState) -> Returns:
         """Outcome when the side to move has no legal move: by default it loses."""
         return win_for(1 - state.to_move, self.num_players)
+
+    def turn_order(self) -> tuple[tuple[int, ...], int] | None:
+        """The turn order, when :meth:`next_player` follows one: the player of each
+        turn and the turn the order repeats from (ZRF's ``turn-order``). The player
+        after a move is the one of turn ``ply`` (counted after the move), and the
+        position's key reads the turn. None (the default): players alternate."""
+        return None
+
+    def ply_limit(self) -> int | None:
+        """The ply at which :meth:`result` calls a draw when nothing else ended the game
+        (None by default: no limit)."""
+        return None
+
+    def end_goals(self) -> Goals | None:
+        """The game's end as declarative goals, when :meth:`result` and
+        :meth:`no_moves` are exactly what those goals say (None by default). A game
+        that gives them may be played by a compiled kernel
+        (:mod:`boardlab.core.kernel`), which reads the goals, not the methods."""
+        return None
+
+    def new_state(self, cells: list[Piece | None], to_move: int,
+                  reserves: dict[Piece, int], ply: int) -> PieceState:
+        """A position of this game: a kernel position when the game has a kernel (and
+        kernels are on), else one of :attr:`state_class`."""
+        from boardlab.core import kernel
+
+        if kernel.active():
+            plan = kernel.plan_for(self)
+            if plan is not None:
+                try:
+                    return plan.state_class(self, cells, to_move, reserves, ply, plan)
+                except kernel.Unsupported:
+                    pass  # a piece or a reserve the kernel does not hold
+        return self.state_class(self, cells, to_move, reserves, ply)
 
     def next_player(self, state: PieceState, move: Move) -> int:
         """Who moves after ``move`` (``state`` is already updated); alternates by default."""
@@ -132,10 +167,16 @@ class PieceGame(Game):
 
     def initial_state(self) -> PieceState:
         """The start position."""
+        from boardlab.core import kernel
+
+        if kernel.active():
+            plan = kernel.plan_for(self)
+            if plan is not None:
+                return plan.initial_state()
         cells: list[Piece | None] = [None] * self.board.size
         for name, piece in self.initial_placement().items():
             cells[self.board.cell(name)] = piece
-        return self.state_class(self, cells, 0, dict(self.initial_reserves()), 0)
+        return self.new_state(cells, 0, dict(self.initial_reserves()), 0)
 
     def parse_state(self, text: str) -> PieceState:
         """Read the text form (see the module docstring)."""
@@ -178,7 +219,7 @@ class PieceGame(Game):
                 ply = int(extra[4:])
             else:
                 raise NotationError("unknown field", where=repr(extra))
-        return self.state_class(self, cells, names.index(parts[1].lower()), reserves, ply)
+        return self.new_state(cells, names.index(parts[1].lower()), reserves, ply)
 
     def _piece_of(self, symbol: str, where: str) -> Piece | None:
         if symbol == ".":
@@ -204,6 +245,10 @@ class PieceState(State):
 
     __slots__ = ("game", "cells", "_to_move", "reserves", "ply", "_history", "_key", "_cache",
                  "last_from", "last_to")
+    #: What a kernel position of this class makes fresh besides PieceState's fields
+    #: (name -> factory); a subclass that can be played by a kernel defines it (see
+    #: :mod:`boardlab.core.kernel`).
+    kernel_fields: ClassVar[dict[str, Callable[[], Any]]] = {}
 
     def __init__(self, game: PieceGame, cells: list[Piece | None], to_move: int,
                  reserves: dict[Piece, int], ply: int):

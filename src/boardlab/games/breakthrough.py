@@ -17,8 +17,11 @@ Perft from the start: 22, 484, 11132, 256036, 6182818.
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from boardlab.core.board import Board
-from boardlab.core.game import Option, Returns, State, win_for
+from boardlab.core.game import Option, Returns, State
+from boardlab.core.goals import AbsoluteConfig, Condition, Goals, PiecesRemaining
 from boardlab.core.move import Piece
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.core.registry import register
@@ -65,20 +68,27 @@ class Breakthrough(PieceGame):
             Template((Step("ne"), Verify(not_(FRIEND)), Add()), name="diagonal"),
         ])
 
+    @cached_property
+    def goals(self) -> Goals:
+        """A piece on the far row wins; a side without pieces, or without a move, loses."""
+        cols, rows = self.options["columns"], self.options["rows"]
+        far = (frozenset(range((rows - 1) * cols, rows * cols)), frozenset(range(cols)))
+        return Goals((
+            Condition("win", (0, 1), AbsoluteConfig((("self", "pawn"),), far.__getitem__)),
+            Condition("loss", (0, 1), PiecesRemaining(0)),
+        ), 2)
+
+    def end_goals(self) -> Goals:
+        """:attr:`goals`: the kernel reads them."""
+        return self.goals
+
     def result(self, state: PieceState) -> Returns | None:
         """A piece on the far row, or a side without pieces, ends the game."""
-        cols = self.options["columns"]
-        cells = state.cells
-        last = len(cells) - cols
-        for c in range(cols):
-            if cells[last + c] == WHITE:
-                return win_for(0)
-            if cells[c] == BLACK:
-                return win_for(1)
-        owners = {p.owner for p in cells if p is not None}
-        if len(owners) < 2:
-            return win_for(owners.pop() if owners else 1 - state.to_move)
-        return None
+        return self.goals.result(state)
+
+    def no_moves(self, state: PieceState) -> Returns:
+        """A side without a move loses."""
+        return self.goals.no_moves(state)
 
     #: The notation reads the move's actions (and the side to move), not the position.
     notation_reads_position = False

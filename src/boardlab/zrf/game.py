@@ -52,6 +52,9 @@ class ZrfState(PieceState):
     read from text keeps without the moves that made it."""
 
     __slots__ = ("_past", "_taken")
+    # A kernel position of a ZRF game starts with no past and no taken pieces: games
+    # whose goals read them (repetition, captures) get no kernel.
+    kernel_fields: ClassVar[dict[str, Callable[[], Any]]] = {"_past": list, "_taken": tuple}
 
     def __init__(self, game: PieceGame, cells: list[Piece | None], to_move: int,
                  reserves: dict[Piece, int], ply: int):
@@ -334,6 +337,19 @@ class ZrfGame(PieceGame):
 
     def no_moves(self, state: PieceState) -> Returns:
         return self.goals.no_moves(state)
+
+    def end_goals(self) -> g.Goals | None:
+        """The file's goals, which a kernel may read; none for files whose rules read
+        the last move (a kernel keeps it out of the key)."""
+        return None if self.tracks_last_move else self.goals
+
+    def turn_order(self) -> tuple[tuple[int, ...], int]:
+        """The file's turn order: the player of each turn, the turn it repeats from."""
+        return tuple(t.player for t in self.spec.turns), self.spec.repeat_from
+
+    def ply_limit(self) -> int:
+        """``max_moves``: the rules never end a game that reaches it, boardlab draws it."""
+        return self.options["max_moves"]
 
     def max_length(self) -> int:
         return self.options["max_moves"]

@@ -1,0 +1,1267 @@
+"""Whole games of the move language compiled to one numba kernel over an array board.
+
+:mod:`boardlab.core.compiled` turns each template into a Python function that still
+builds :class:`~boardlab.core.move.Move` objects and reads a list of
+:class:`~boardlab.core.move.Piece` objects. That is as fast as Python goes: a ply of
+Breakthrough costs tens of microseconds where OpenSpiel's C++ takes two. Here a whole
+game -- its templates, its end conditions (:mod:`boardlab.core.goals`), make and unmake
+with an incremental Zobrist key -- becomes the source of one Python module of numba
+functions over an ``int64`` array (the side to move, the ply, the key, the legal moves
+and the board, one small integer per piece). The module is written to a cache folder
+named after the hash of its source and compiled with ``cache=True``, so a game compiles
+once per machine.
+
+A move is an integer that encodes its actions exactly (source, target, what it takes,
+what it becomes, the template that made it); the Python side keeps one interned
+:class:`~boardlab.core.move.Move` per integer and player, so listing the legal moves of
+a position costs one kernel call and one dictionary lookup a move, and playing one
+costs one kernel call, which also finds the new position's result and moves.
+
+Only games the kernel can play exactly get one (:func:`why_not` says why not): plain
+piece templates made of steps, tests, ifs, loops, captures and adds (with promotion);
+the predicates the board can answer (empty, friend, enemy, piece types, zones, cells, a
+step away); end conditions made of piece configurations and counts; alternating turns
+or a turn order (:meth:`~boardlab.core.position.PieceGame.turn_order`), a ply limit; no
+reserves, chains, invariants or history. The game's positions are then kernel
+positions (:class:`KernelPosition` mixed into its position class: :class:`KernelState`
+for a :class:`~boardlab.core.position.PieceState`), in every respect positions of that
+class
+(their ``cells`` are read from the array when asked), so everything that reads
+positions works unchanged; a position the kernel cannot hold (a piece it does not
+know, pieces in hand) is a plain one. The
+interpreter stays the reference: ``BOARDLAB_INTERPRET=1``,
+:func:`boardlab.core.compiled.interpreted` or ``BOARDLAB_KERNELS=0`` give plain
+positions, and the tests compare both, move for move, along random games.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.util
+import os
+import sys
+import tempfile
+import types
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from boardlab.core import compiled as _compiled
+from boardlab.core import goals as g
+from boardlab.core import rules as r
+from boardlab.core.game import Returns
+from boardlab.core.goals import Goals
+from boardlab.core.move import Capture, Change, Move, Mover, Piece, Shift, Spelling
+from boardlab.core.rules import Template
+from boardlab.errors import BoardError, IllegalMoveError, RulesError
+
+if TYPE_CHECKING:
+    from boardlab.core.position import PieceGame
+
+# The layout of a position's array S: the fields, then the board, then the moves.
+TO_MOVE, PLY, KEY, NMOVES, STATUS, DEPTH, MOVER, LAST = range(8)
+BOARD = 8
+#: Most moves one position may have (a kernel that finds more says so).
+MAX_MOVES = 4096
+# A move's integer: source, target, the code of what the piece becomes (0: unchanged),
+# a capture on the target, the moving piece taken (a capture queued on its target),
+# two queued captures (cell + 1) and the template.
+_CELL_BITS = 10
+_DEDUP = (1 << 50) - 1
+# Width of a history row: to move, key, status, mover, move, (cell, code) x 4, last move.
+_HIST = 14
+# Status values: not known yet, game going on; otherwise kind * players + player.
+UNKNOWN, ONGOING = -2, -1
+_KINDS = ("win", "loss", "draw", "count")
+_ERRORS = {-2: f"a position has more than {MAX_MOVES} moves"}
+# The other answers below zero are shortages the Python side makes room for: -3 the
+# history is full; -4 the registry of moves is full, -6 the position's array has no room
+# for its moves (both before a move is played; -9 and -8 after it); -5 an illegal move.
+#: Hash slots of a new game's registry of moves (it doubles when a quarter is used).
+REGISTRY = 1 << 12
+_MASK64 = (1 << 64) - 1
+
+_enabled = os.environ.get("BOARDLAB_KERNELS", "1") not in ("0", "")
+
+
+@contextlib.contextmanager
+def disabled() -> Iterator[None]:
+    """Positions made inside the ``with`` block are plain positions (no kernel)."""
+    global _enabled
+    before = _enabled
+    _enabled = False
+    try:
+        yield
+    finally:
+        _enabled = before
+
+
+def active() -> bool:
+    """Whether new positions may use kernels (not inside :func:`disabled` or
+    :func:`boardlab.core.compiled.interpreted`, nor turned off in the environment)."""
+    return _enabled and not _compiled._interpret
+
+
+class Unsupported(Exception):
+    """What keeps a game from a kernel (the reason is the message)."""
+
+
+# --------------------------------------------------------------------------------------
+# The plan: what the kernel needs to know of a game, and the checks that it can.
+
+
+@dataclass(eq=False)
+class Plan:
+    """A game's kernel: the compiled module, the array its functions read (the game's
+    tables, a scratch area and the registry of the moves met so far, which numbers
+    them densely) and the interned Move objects, one per registered move."""
+
+    game: PieceGame
+    module: types.ModuleType
+    table: np.ndarray
+    registry: int
+    #: Where the table holds the Zobrist keys of the side to move.
+    sides: int
+    pieces: tuple[Piece | None, ...]
+    codes: dict[Piece, int]
+    templates: tuple[Template, ...]
+    goals: Goals
+    size: int
+    players: int
+    source: str
+
+    def __post_init__(self) -> None:
+        game = self.game
+        self.counts_at = BOARD + self.size
+        self.moves_at = self.counts_at + len(self.pieces)
+        #: The interned moves by registry index, and index by id (interned moves live
+        #: as long as the plan, so an id cannot be reused) and by value, per player.
+        self.objects = np.empty(1024, dtype=object)
+        self.known = 0
+        self.ids: dict[int, int] = {}
+        self.by_value: tuple[dict[Move, int], ...] = tuple({} for _ in range(self.players))
+        self._spellings = tuple(Spelling(partial(game.notation, Mover(game, p)))
+                                for p in range(self.players))
+        self._returns: dict[int, Returns] = {}
+        self._start: Any = None
+        #: The class of the game's kernel positions.
+        self.state_class: Any = kernel_class(game.state_class)
+
+    def initial_state(self) -> PieceState:
+        """A copy of the game's start position (built and scanned once)."""
+        if self._start is None:
+            game = self.game
+            cells: list[Piece | None] = [None] * self.size
+            for name, piece in game.initial_placement().items():
+                cells[game.board.cell(name)] = piece
+            self._start = self.state_class(game, cells, 0, {}, 0, self)
+            # Scanned once, for every copy; rules that fail here fail when a copy is
+            # asked, as a plain position's do.
+            with contextlib.suppress(BoardError, RulesError):
+                self._start.is_terminal()
+        return self._start.clone()
+
+    def after(self, packed: int) -> None:
+        """Act on the flags of a kernel's answer: make the Move objects of newly
+        registered moves, grow the registry when it fills."""
+        if packed & (1 << 24):
+            self.refresh()
+        if packed & (1 << 25):
+            self._grow()
+
+    def refresh(self) -> None:
+        """Make the Move objects of the moves registered since the last call."""
+        t, base = self.table, self.registry
+        count = int(t[base])
+        if count <= self.known:
+            return
+        if count > len(self.objects):
+            bigger = np.empty(max(count, 2 * len(self.objects)), dtype=object)
+            bigger[:self.known] = self.objects[:self.known]
+            self.objects = bigger
+        numbers = base + 2 + 2 * int(t[base + 1])
+        for index in range(self.known, count):
+            key = int(t[numbers + index])
+            player, number = key >> 58, key & ((1 << 58) - 1)
+            move = Move(self._spellings[player], self.actions(number),
+                        self.templates[number >> 50].name)
+            self.objects[index] = move
+            self.ids[id(move)] = index
+            self.by_value[player][move] = index
+        self.known = count
+
+    def _grow(self) -> None:
+        """Double the registry's hash table (the moves keep their indices)."""
+        old, base = self.table, self.registry
+        count, cap = int(old[base]), int(old[base + 1])
+        table = np.concatenate([old[:base], _registry(2 * cap)])
+        numbers = base + 2 + 2 * cap
+        for index in range(count):
+            assert self.module.intern(table, old[numbers + index]) == index
+        self.table = table
+
+    def actions(self, number: int) -> tuple:
+        """The actions of a move integer, in the order the interpreter writes them."""
+        mask = (1 << _CELL_BITS) - 1
+        src, dst = number & mask, (number >> 10) & mask
+        becomes = (number >> 20) & 0xFF
+        out: list = [Capture(c - 1) for c in ((number >> 30) & mask, (number >> 40) & mask)
+                     if c]
+        if src == dst:
+            if becomes:
+                out.append(Change(src, self.pieces[becomes]))
+        elif number >> 29 & 1:
+            out.append(Capture(src))
+        else:
+            if number >> 28 & 1:
+                out.append(Capture(dst))
+            out.append(Shift(src, dst))
+            if becomes:
+                out.append(Change(dst, self.pieces[becomes]))
+        return tuple(out)
+
+    def returns(self, status: int, state: Any) -> Returns:
+        """The game's returns for a kernel status (an ending)."""
+        kind, player = _KINDS[status // self.players], status % self.players
+        if kind == "count":
+            return self.goals.ending(kind, player, state)
+        out = self._returns.get(status)
+        if out is None:
+            out = self._returns[status] = self.goals.ending(kind, player, state)
+        return out
+
+
+def _registry(cap: int) -> np.ndarray:
+    """An empty registry of ``cap`` hash slots: count, capacity, keys, indices, moves."""
+    out = np.zeros(2 + 2 * cap + cap // 2, dtype=np.int64)
+    out[1] = cap
+    out[2:2 + cap] = -1
+    return out
+
+
+def plan_for(game: PieceGame) -> Plan | None:
+    """The game's kernel (built once per game instance and kept on it, so that it goes
+    with the game), or None when it has none."""
+    known = game.__dict__.get("_kernel_plan", False)
+    if known is not False:
+        return known
+    try:
+        found: Plan | None = _build(game)
+    except Unsupported:
+        found = None
+    game.__dict__["_kernel_plan"] = found
+    return found
+
+
+def why_not(game: PieceGame) -> str | None:
+    """Why ``game`` gets no kernel (None when it gets one)."""
+    try:
+        _check(game)
+    except Unsupported as e:
+        return str(e)
+    return None
+
+
+def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
+    from boardlab.core.position import PieceGame
+
+    if "kernel_fields" not in game.state_class.__dict__:
+        raise Unsupported("the game's positions are a class that does not take kernels")
+    goals = game.end_goals()
+    if goals is None:
+        raise Unsupported("the game's end is not written as goals")
+    if game.initial_reserves():
+        raise Unsupported("pieces in hand")
+    if game.recycle_captures or game.neutral_players:
+        raise Unsupported("recycled captures or neutral players")
+    if game.turn_order() is None and type(game).next_player is not PieceGame.next_player:
+        raise Unsupported("a turn order it does not give")
+    if not game.defers_notation:
+        raise Unsupported("a notation that reads the position")
+    rules = game.move_rules
+    if rules.invariants or rules.protect or rules.select is not None \
+            or rules.pass_turn is not None or rules.turn_move_type is not None \
+            or rules.deferred_captures:
+        raise Unsupported("invariants, protection, move filters, passes or move types")
+    board = game.board
+    if board.size >= (1 << _CELL_BITS) - 1 or len(game.piece_list) > 250 \
+            or len(rules.templates) > 250 or game.num_players > 8:
+        raise Unsupported("too large a board, piece set or rule set")
+    templates = tuple(rules.templates)
+    for t in templates:
+        if type(t) is not r.Template or not t.top_level or t.shared or t.reads_history:
+            raise Unsupported(f"template {t.name!r} is not a plain piece template")
+        _check_program(t.program, game, inside_loop=False)
+        captures = sum(isinstance(i, r.CaptureHere) for i in r._instructions(t.program))
+        if captures > 2:
+            raise Unsupported(f"template {t.name!r} captures more than twice")
+    for c in goals.conditions:
+        _check_goal(c.goal)
+    return goals, templates
+
+
+def _check_program(program: Sequence[r.Instruction], game: Any, inside_loop: bool) -> None:
+    for i in program:
+        if isinstance(i, r.Step):
+            if i.may_leave:
+                raise Unsupported("a step that may leave the board")
+            _check_direction(game, i.direction)
+        elif isinstance(i, r.Verify):
+            _check_predicate(i.test, game)
+        elif isinstance(i, r.If):
+            _check_predicate(i.test, game)
+            _check_program(i.then, game, inside_loop)
+            _check_program(i.else_, game, inside_loop)
+        elif isinstance(i, r.While):
+            _check_predicate(i.test, game)
+            _check_program(i.body, game, True)
+        elif isinstance(i, r.Add):
+            if i.partial is not None or i.copy:
+                raise Unsupported("partial or copying adds")
+        elif isinstance(i, r.CaptureHere):
+            if inside_loop:
+                raise Unsupported("captures inside a loop")
+        else:
+            raise Unsupported(f"instruction {type(i).__name__}")
+
+
+def _check_direction(game: Any, direction: str) -> None:
+    for player in range(game.num_players):
+        if direction not in game.board.player_links(player):
+            raise Unsupported(f"direction {direction!r} is not on the board")
+
+
+_PLAIN = {id(p) for p in (r.EMPTY, r.FRIEND, r.ENEMY, r.ON_BOARD, r.ALWAYS, r.NEVER)}
+
+
+def _check_predicate(p: Any, game: Any) -> None:
+    if id(p) in _PLAIN:
+        return
+    if isinstance(p, r.Not):
+        _check_predicate(p.test, game)
+    elif isinstance(p, r.AllOf | r.AnyOf):
+        for q in p.tests:
+            _check_predicate(q, game)
+    elif isinstance(p, r.AtCell):
+        if p.cell < 0:
+            raise Unsupported("a test at no cell")
+        _check_predicate(p.test, game)
+    elif isinstance(p, r.AtStep):
+        _check_direction(game, p.direction)
+        _check_predicate(p.test, game)
+    elif isinstance(p, r.OnBoardStep):
+        _check_direction(game, p.direction)
+    elif isinstance(p, r.InZone):
+        if p.zone not in game.board.zones:
+            raise Unsupported(f"zone {p.zone!r} is not on the board")
+    elif not isinstance(p, r.PositionIs | r.InCells | r.PieceIs):
+        raise Unsupported(f"predicate {getattr(p, '__name__', type(p).__name__)}")
+
+
+def _check_goal(goal: g.Goal) -> None:
+    if isinstance(goal, g.AllOf | g.AnyOf):
+        for child in goal.goals:
+            _check_goal(child)
+    elif isinstance(goal, g.NotGoal):
+        _check_goal(goal.goal)
+    elif not isinstance(goal, g.AbsoluteConfig | g.PiecesRemaining | g.TotalPieceCount
+                        | g.Stalemated):
+        raise Unsupported(f"goal {type(goal).__name__}")
+
+
+# --------------------------------------------------------------------------------------
+# The source of a game's kernel module.
+
+
+class _Writer:
+    """Writes a game's kernel module and the table its functions read."""
+
+    def __init__(self, game: PieceGame, goals: g.Goals, templates: tuple[r.Template, ...]):
+        self.game = game
+        self.goals = goals
+        self.templates = templates
+        self.board = game.board
+        self.size = self.board.size
+        self.players = game.num_players
+        self.pieces: tuple[Piece | None, ...] = (None, *_pieces(game, templates))
+        self.codes = {p: i for i, p in enumerate(self.pieces) if p is not None}
+        self.ncodes = len(self.pieces)
+        self.table: list[int] = []
+        self.offsets: dict[Any, int] = {}
+        self.directions: dict[str, int] = {}
+        self.lines: list[str] = []
+        self.helpers: list[str] = []
+        self.loops = 0
+        self.owner = self.put("owner", [-1] + [p.owner for p in self.pieces[1:]])
+        # The keys are the position class's own (the kernel's keys equal a plain
+        # position's): a piece's on each cell, and the side to move's at each turn of
+        # the turn order, read from an empty position of that turn.
+        empty: list[Piece | None] = [None] * self.size
+        proto = game.state_class(game, empty, 0, {}, 0)
+        try:
+            self.zobrist = self.put("zobrist", [_signed(proto._piece_key(cell, piece))
+                                                for cell in range(self.size)
+                                                for piece in self.pieces[1:]])
+        except ValueError as error:
+            raise Unsupported(f"a piece without a key ({error})") from None
+        order = game.turn_order()
+        self.turns, self.repeat_from = order if order is not None else ((0,), 0)
+        self.alternate = order is None
+        self.sides = self.put("sides", [
+            _signed(game.state_class(game, empty, player, {}, turn).key())
+            for turn in range(len(self.turns)) for player in range(self.players)])
+        self.turn_players = self.put("turn players", self.turns)
+        self.limit = game.ply_limit() or 0
+
+    # --- the table ------------------------------------------------------------------
+    def put(self, name: Any, values: Sequence[int]) -> int:
+        if name in self.offsets:
+            return self.offsets[name]
+        offset = self.offsets[name] = len(self.table)
+        self.table.extend(int(v) for v in values)
+        return offset
+
+    def links(self) -> int:
+        return self.offsets.get("links", -1)
+
+    def direction(self, d: str) -> str:
+        """The expression of the row of direction ``d`` for the mover, at ``{}``."""
+        if d not in self.directions:
+            self.directions[d] = len(self.directions)
+        return f"T[LK + (player * ND + {self.directions[d]}) * {self.size} + {{}}]"
+
+    def mask_of_codes(self, name: Any, test: Any) -> int:
+        return self.put(name, [0] + [1 if test(p) else 0 for p in self.pieces[1:]])
+
+    # --- predicates -----------------------------------------------------------------
+    def expr(self, p: Any, w: str) -> str:
+        cell = f"S[{BOARD} + {w}]"
+        if p is r.EMPTY:
+            return f"({cell} == 0)"
+        if p is r.FRIEND:
+            return f"(T[{self.owner} + {cell}] == player)"
+        if p is r.ENEMY:
+            return f"({cell} != 0 and T[{self.owner} + {cell}] != player)"
+        if p is r.ON_BOARD or p is r.ALWAYS:
+            return "True"
+        if p is r.NEVER:
+            return "False"
+        if isinstance(p, r.Not):
+            return f"(not {self.expr(p.test, w)})"
+        if isinstance(p, r.AllOf | r.AnyOf):
+            if not p.tests:
+                return "True" if isinstance(p, r.AllOf) else "False"
+            joint = " and " if isinstance(p, r.AllOf) else " or "
+            return "(" + joint.join(self.expr(q, w) for q in p.tests) + ")"
+        if isinstance(p, r.AtCell):
+            return self.expr(p.test, str(p.cell))
+        if isinstance(p, r.AtStep):
+            row = self.direction(p.direction).format(w)
+            return f"({row} >= 0 and {self.expr(p.test, row)})"
+        if isinstance(p, r.OnBoardStep):
+            return f"({self.direction(p.direction).format(w)} >= 0)"
+        if isinstance(p, r.PositionIs):
+            return f"({w} == {p.cell})"
+        if isinstance(p, r.InCells):
+            cells = frozenset(p.cells)
+            off = self.put(("cells", cells), [1 if c in cells else 0 for c in range(self.size)])
+            return f"(T[{off} + {w}] != 0)"
+        if isinstance(p, r.PieceIs):
+            kinds = frozenset(p.kinds)
+            off = self.mask_of_codes(("kinds", kinds), lambda piece: piece.kind in kinds)
+            return f"(T[{off} + {cell}] != 0)"
+        if isinstance(p, r.InZone):
+            zone = self.board.zones[p.zone]
+            off = self.put(("zone", p.zone), [1 if c in zone.get(pl, ()) else 0
+                                              for pl in range(self.players)
+                                              for c in range(self.size)])
+            return f"(T[{off} + player * {self.size} + {w}] != 0)"
+        raise Unsupported(f"predicate {p!r}")  # pragma: no cover - _check refused it
+
+    # --- instructions ---------------------------------------------------------------
+    def emit(self, depth: int, line: str) -> None:
+        self.lines.append("    " * depth + line)
+
+    def block(self, program: Sequence[r.Instruction], depth: int, fail: str,
+              index: int, priority: int) -> None:
+        if not program:
+            self.emit(depth, "pass")
+        for i in program:
+            self.instruction(i, depth, fail, index, priority)
+
+    def instruction(self, i: r.Instruction, depth: int, fail: str, index: int,
+                    priority: int) -> None:
+        e = self.emit
+        if isinstance(i, r.Step):
+            e(depth, f"pos = {self.direction(i.direction).format('pos')}")
+            e(depth, f"if pos < 0: {fail}")
+        elif isinstance(i, r.Verify):
+            e(depth, f"if not {self.expr(i.test, 'pos')}: {fail}")
+        elif isinstance(i, r.If):
+            e(depth, f"if {self.expr(i.test, 'pos')}:")
+            self.block(i.then, depth + 1, fail, index, priority)
+            if i.else_:
+                e(depth, "else:")
+                self.block(i.else_, depth + 1, fail, index, priority)
+        elif isinstance(i, r.While):
+            self.loops += 1
+            flag, turns = f"_f{self.loops}", f"_i{self.loops}"
+            e(depth, f"{flag} = False")
+            e(depth, f"{turns} = 0")
+            e(depth, "while True:")
+            e(depth + 1, f"if not {self.expr(i.test, 'pos')}: break")
+            e(depth + 1, f"{turns} += 1")
+            e(depth + 1, f"if {turns} > {r._LOOP_LIMIT}: return -1")
+            self.block(i.body, depth + 1, f"{flag} = True; break", index, priority)
+            e(depth, f"if {flag}: {fail}")
+        elif isinstance(i, r.CaptureHere):
+            e(depth, f"if S[{BOARD} + pos] != 0 and pos != c1 and pos != c2:")
+            e(depth + 1, "if c1 < 0: c1 = pos")
+            e(depth + 1, "else: c2 = pos")
+        elif isinstance(i, r.Add):
+            becomes = "0"
+            if i.promote is not None:
+                off = self.promotion(i.promote)
+                becomes = f"T[{off} + hand]"
+            e(depth, f"n = add(S, T, n, start, pos, hand, c1, c2, {becomes}, "
+                     f"{index}, {priority})")
+            e(depth, "if n < 0: return n")
+        else:  # pragma: no cover - _check refused it
+            raise Unsupported(type(i).__name__)
+
+    def promotion(self, kind: str) -> int:
+        values = [0]
+        for piece in self.pieces[1:]:
+            assert piece is not None
+            target = Piece(piece.owner, kind, piece.attributes)
+            if target not in self.codes:
+                raise Unsupported(f"promotion to {kind!r} makes a piece the game lacks")
+            values.append(0 if target == piece else self.codes[target])
+        return self.put(("promote", kind), values)
+
+    # --- goals ----------------------------------------------------------------------
+    def goal(self, goal: g.Goal, player: str) -> str:
+        if isinstance(goal, g.AllOf | g.AnyOf):
+            joint = " and " if isinstance(goal, g.AllOf) else " or "
+            parts = [self.goal(child, player) for child in goal.goals]
+            return "(" + (joint.join(parts) or ("True" if isinstance(goal, g.AllOf)
+                                                else "False")) + ")"
+        if isinstance(goal, g.NotGoal):
+            return f"(not {self.goal(goal.goal, player)})"
+        if isinstance(goal, g.Stalemated):
+            return f"(S[{TO_MOVE}] == {player})"
+        name = f"goal{len(self.helpers)}"
+        if isinstance(goal, g.AbsoluteConfig):
+            rows = []
+            for pl in range(self.players):
+                cells = sorted(goal.cells(pl))
+                rows.append([len(cells), *cells, *([0] * (self.size - len(cells)))])
+            where = self.put(("config-cells", name), [v for row in rows for v in row])
+            match = self.put(("config-match", name),
+                             [0 if piece is None else
+                              int(any(g._matches(piece, o, k, pl) for o, k in goal.pieces))
+                              for pl in range(self.players) for piece in self.pieces])
+            self.helpers.append(
+                f"@njit(cache=True)\n"
+                f"def {name}(S, T, p):\n"
+                f"    base = {where} + p * {self.size + 1}\n"
+                f"    for i in range(T[base]):\n"
+                f"        if T[{match} + p * {self.ncodes} + S[{BOARD} + T[base + 1 + i]]]:\n"
+                f"            return True\n"
+                f"    return False\n")
+        elif isinstance(goal, g.PiecesRemaining | g.TotalPieceCount):
+            kind = goal.kind
+            mine = isinstance(goal, g.PiecesRemaining)
+            # The counts of the piece codes the goal counts, kept up to date by play.
+            self.helpers.append(
+                f"@njit(cache=True)\n"
+                f"def {name}(S, T, p):\n"
+                f"    n = 0\n"
+                + "".join(
+                    f"    if {'True' if not mine else f'{piece.owner} == p'}:\n"
+                    f"        n += S[CNT + {code}]\n"
+                    for code, piece in enumerate(self.pieces)
+                    if piece is not None and (kind is None or piece.kind == kind))
+                + f"    return n == {goal.count}\n")
+        else:  # pragma: no cover - _check refused it
+            raise Unsupported(type(goal).__name__)
+        return f"{name}(S, T, {player})"
+
+    def resolve(self, name: str, conditions: Sequence[g.Condition]) -> None:
+        """A function giving the status of the first condition to fire (by
+        :meth:`Goals._resolve`'s order), or -1."""
+        n = self.players
+        lines = [f"@njit(cache=True)\ndef {name}(S, T):",
+                 f"    mover = S[{MOVER}]",
+                 "    best = 1 << 30"]
+        for c in conditions:
+            order = g._ORDER[c.kind]
+            for p in c.players:
+                test = self.goal(c.goal, str(p))
+                lines.append(f"    if {test}:")
+                lines.append(f"        rank = ({order * 2} + (0 if mover == {p} else 1)) * {n}"
+                             f" + {p}")
+                lines.append("        if rank < best: best = rank")
+        lines.append("    if best == 1 << 30: return -1")
+        lines.append(f"    return (best // {2 * n}) * {n} + best % {n}")
+        self.helpers.append("\n".join(lines) + "\n")
+
+    # --- the module -----------------------------------------------------------------
+    def write(self) -> str:
+        goals = self.goals
+        n = self.players
+        self.resolve("after", [c for c in goals.conditions if not c.goal.needs_moves])
+        self.resolve("stuck_conditions", [c for c in goals.conditions if c.goal.needs_moves])
+        stalemate = _KINDS.index(goals.stalemate)
+        priorities = {t.priority for t in self.templates}
+        body: list[str] = []
+        self.lines = body
+        for index, t in enumerate(self.templates):
+            self.emit(1, f"# template {index}: {t.name or '(unnamed)'}")
+            self.emit(1, "for _s in range(mine):")
+            self.emit(2, f"start = T[XP + {MAX_MOVES - self.size} + _s]")
+            self.emit(2, f"hand = S[{BOARD} + start]")
+            if t.kinds:
+                kinds = frozenset(t.kinds)
+                off = self.mask_of_codes(("kinds", kinds),
+                                         lambda piece, kinds=kinds: piece.kind in kinds)
+                self.emit(2, f"if T[{off} + hand] == 0: continue")
+            self.emit(2, "pos = start")
+            self.emit(2, "c1 = -1")
+            self.emit(2, "c2 = -1")
+            self.block(t.program, 2, "continue", index, t.priority)
+        # The links of the directions the templates and tests name, for each player.
+        rows = [self.board.player_links(p)[d] for p in range(n) for d in self.directions]
+        links = self.put("links", [v for row in rows for v in row])
+        tail = [
+            f"    if {len(priorities) > 1}:",
+            "        top = -(1 << 30)",
+            "        for i in range(n):",
+            "            if T[XP + i] > top: top = T[XP + i]",
+            "        k = 0",
+            "        for i in range(n):",
+            "            if T[XP + i] == top:",
+            "                T[XN + k] = T[XN + i]",
+            "                k += 1",
+            "        n = k",
+            "    return n",
+        ]
+        size = self.size
+        scratch = len(self.table)
+        self.scratch = scratch
+        self.registry = scratch + 2 * MAX_MOVES
+        head = f'''"""The kernel of {self.game.name} (written by boardlab.core.kernel)."""
+from numba import njit
+
+LK = {links}
+ND = {max(1, len(self.directions))}
+CNT = {BOARD + size}
+MOVES = {BOARD + size + self.ncodes}
+XN = {scratch}
+XP = {scratch + MAX_MOVES}
+RB = {self.registry}
+
+
+@njit(cache=True)
+def add(S, T, n, start, pos, hand, c1, c2, becomes, index, priority):
+    if pos == start and becomes == 0:
+        # A piece that stays as it is: the move is its captures alone, wherever from.
+        start = 0
+        pos = 0
+    m = start | (pos << 10) | ((c1 + 1) << 30) | ((c2 + 1) << 40)
+    if pos != start:
+        if pos == c1 or pos == c2:
+            m |= 1 << 29
+        else:
+            if S[{BOARD} + pos] != 0:
+                m |= 1 << 28
+            if becomes != 0:
+                m |= becomes << 20
+    elif becomes != 0:
+        m |= becomes << 20
+    for i in range(n):
+        if T[XN + i] & {_DEDUP} == m:
+            return n
+    if n >= {MAX_MOVES}:
+        return -2
+    T[XN + n] = m | (index << 50)
+    T[XP + n] = priority
+    return n + 1
+
+
+@njit(cache=True)
+def generate(S, T, player):
+    # The mover's cells, once for every template (after the priorities' room).
+    mine = 0
+    for c in range({size}):
+        v = S[{BOARD} + c]
+        if v != 0 and T[{self.owner} + v] == player:
+            T[XP + {MAX_MOVES} - {size} + mine] = c
+            mine += 1
+    n = 0
+'''
+        mid = f'''
+
+@njit(cache=True)
+def intern(T, key):
+    cap = T[RB + 1]
+    h = ((key ^ (key >> 29)) * 0x5851F42D4C957F2D >> 20) & (cap - 1)
+    while True:
+        slot = T[RB + 2 + h]
+        if slot == key:
+            return T[RB + 2 + cap + h]
+        if slot == -1:
+            index = T[RB]
+            if index >= cap // 2:
+                return -1
+            T[RB + 2 + h] = key
+            T[RB + 2 + cap + h] = index
+            T[RB + 2 + 2 * cap + index] = key
+            T[RB] = index + 1
+            return index
+        h = (h + 1) & (cap - 1)
+
+
+@njit(cache=True)
+def scan(S, T):
+    status = after(S, T)
+    if status < 0 and {self.limit} > 0 and S[{PLY}] >= {self.limit}:
+        status = {2 * n}  # a draw when the game reaches its ply limit
+    player = S[{TO_MOVE}]
+    n = 0
+    if status < 0:
+        n = generate(S, T, player)
+        if n < 0:
+            return n
+        if n == 0:
+            status = stuck_conditions(S, T)
+            if status < 0:
+                status = {stalemate * n} + player
+    if n > S.shape[0] - MOVES:
+        return -6
+    before = T[RB]
+    for i in range(n):
+        index = intern(T, T[XN + i] | (player << 58))
+        if index < 0:
+            return -4
+        S[MOVES + i] = index
+    S[{NMOVES}] = n
+    S[{STATUS}] = status
+    packed = n | ((status + 2) << 13) | (player << 20)
+    if T[RB] != before:
+        packed |= 1 << 24
+    if T[RB] * 4 > T[RB + 1]:
+        packed |= 1 << 25
+    return packed
+
+
+@njit(cache=True)
+def turn(ply):
+    if ply < {len(self.turns)}:
+        return ply
+    return {self.repeat_from} + (ply - {self.repeat_from}) % {len(self.turns) - self.repeat_from}
+
+
+@njit(cache=True)
+def touch(S, H, h, k, cell):
+    for j in range(k):
+        if H[h, 5 + 2 * j] == cell:
+            return k
+    H[h, 5 + 2 * k] = cell
+    H[h, 6 + 2 * k] = S[{BOARD} + cell]
+    return k + 1
+
+
+@njit(cache=True)
+def play(S, H, T, index):
+    if index < 0 or index >= T[RB]:
+        return -5
+    count = T[RB]
+    key = T[RB + 2 + 2 * T[RB + 1] + index]
+    if key >> 58 != S[{TO_MOVE}]:
+        return -5
+    if S[{NMOVES}] < 0:
+        packed = scan(S, T)
+        if packed < 0:
+            return packed
+    legal = False
+    for i in range(S[{NMOVES}]):
+        if S[MOVES + i] == index:
+            legal = True
+            break
+    if not legal:
+        return -5
+    h = S[{DEPTH}]
+    if h >= H.shape[0]:
+        return -3
+    m = key & ((1 << 58) - 1)
+    H[h, 0] = S[{TO_MOVE}]
+    H[h, 1] = S[{KEY}]
+    H[h, 2] = S[{STATUS}]
+    H[h, 3] = S[{MOVER}]
+    H[h, 4] = m
+    H[h, 13] = S[{LAST}]
+    src = m & 1023
+    dst = (m >> 10) & 1023
+    becomes = (m >> 20) & 255
+    c1 = ((m >> 30) & 1023) - 1
+    c2 = ((m >> 40) & 1023) - 1
+    k = 0
+    if c1 >= 0:
+        k = touch(S, H, h, k, c1)
+    if c2 >= 0:
+        k = touch(S, H, h, k, c2)
+    k = touch(S, H, h, k, src)
+    k = touch(S, H, h, k, dst)
+    for j in range(k, 4):
+        H[h, 5 + 2 * j] = -1
+    moving = S[{BOARD} + src]
+    if c1 >= 0:
+        S[{BOARD} + c1] = 0
+    if c2 >= 0:
+        S[{BOARD} + c2] = 0
+    if src == dst:
+        if becomes != 0:
+            S[{BOARD} + src] = becomes
+    elif (m >> 29) & 1:
+        S[{BOARD} + src] = 0
+    else:
+        S[{BOARD} + src] = 0
+        S[{BOARD} + dst] = becomes if becomes != 0 else moving
+        # The last move's cells change with a shift only (as a PieceState's do).
+        S[{LAST}] = (src + 1) | ((dst + 1) << 16)
+    key = S[{KEY}]
+    for j in range(k):
+        cell = H[h, 5 + 2 * j]
+        old = H[h, 6 + 2 * j]
+        new = S[{BOARD} + cell]
+        if old != new:
+            S[CNT + old] -= 1
+            S[CNT + new] += 1
+            if old != 0:
+                key ^= T[{self.zobrist} + cell * {len(self.pieces) - 1} + old - 1]
+            if new != 0:
+                key ^= T[{self.zobrist} + cell * {len(self.pieces) - 1} + new - 1]
+    mover = S[{TO_MOVE}]
+    ply = S[{PLY}]
+    {"nxt = (mover + 1) % " + str(n) if self.alternate
+     else "nxt = T[" + str(self.turn_players) + " + turn(ply + 1)]"}
+    S[{KEY}] = key ^ T[{self.sides} + turn(ply) * {n} + mover] ^ \
+        T[{self.sides} + turn(ply + 1) * {n} + nxt]
+    S[{TO_MOVE}] = nxt
+    S[{MOVER}] = mover
+    S[{PLY}] = ply + 1
+    S[{DEPTH}] = h + 1
+    S[{NMOVES}] = -1
+    packed = scan(S, T)
+    if packed == -6:
+        return -8
+    if packed == -4:
+        return -9
+    if packed >= 0 and T[RB] != count:
+        packed |= 1 << 24
+    return packed
+
+
+@njit(cache=True)
+def undo(S, H):
+    h = S[{DEPTH}] - 1
+    for j in range(3, -1, -1):
+        cell = H[h, 5 + 2 * j]
+        if cell >= 0:
+            S[CNT + S[{BOARD} + cell]] -= 1
+            S[{BOARD} + cell] = H[h, 6 + 2 * j]
+            S[CNT + S[{BOARD} + cell]] += 1
+    S[{TO_MOVE}] = H[h, 0]
+    S[{KEY}] = H[h, 1]
+    S[{STATUS}] = H[h, 2]
+    S[{MOVER}] = H[h, 3]
+    S[{LAST}] = H[h, 13]
+    S[{NMOVES}] = -1
+    S[{PLY}] -= 1
+    S[{DEPTH}] = h
+'''
+        return head + "\n".join(body) + "\n" + "\n".join(tail) + "\n\n\n" + \
+            "\n\n".join(self.helpers) + mid
+
+
+def _pieces(game: PieceGame, templates: Sequence[r.Template]) -> list[Piece]:
+    """Every piece a position of the game can hold: the game's pieces, those of its
+    start and what promotions make of them."""
+    out = list(dict.fromkeys([*game.piece_list, *game.initial_placement().values()]))
+    kinds = {i.promote for t in templates for i in r._instructions(t.program)
+             if isinstance(i, r.Add) and i.promote is not None}
+    for kind in sorted(kinds):
+        for piece in list(out):
+            promoted = Piece(piece.owner, kind, piece.attributes)
+            if promoted not in out:
+                out.append(promoted)
+    if len(out) > 250:
+        raise Unsupported("more than 250 pieces")
+    return out
+
+
+def _signed(value: int) -> int:
+    """A 64-bit unsigned number as the int64 with the same bits."""
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
+def _folder() -> Path:
+    """Where kernel modules are written (and numba caches them)."""
+    configured = os.environ.get("BOARDLAB_KERNEL_DIR")
+    candidates = [Path(configured)] if configured else []
+    candidates.append(Path.home() / ".cache" / "boardlab" / "kernels")
+    candidates.append(Path(tempfile.gettempdir()) / f"boardlab-kernels-{os.getuid()}")
+    for folder in candidates:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            probe = folder / ".probe"
+            probe.write_text("")
+            probe.unlink()
+            return folder
+        except OSError:
+            continue
+    raise Unsupported("no writable folder for kernels")
+
+
+def _load(source: str) -> types.ModuleType:
+    digest = hashlib.sha256(source.encode()).hexdigest()[:20]
+    name = f"boardlab.kernels.k{digest}"
+    module = sys.modules.get(name)
+    if module is not None:
+        return module
+    path = _folder() / f"k{digest}.py"
+    if not path.exists() or path.read_text() != source:
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(source)
+        tmp.replace(path)  # atomic: parallel processes never read half a file
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    from boardlab import compiled as announce
+
+    announce.watch()
+    spec.loader.exec_module(module)
+    sys.modules[name] = module
+    return module
+
+
+def _build(game: PieceGame) -> Plan:
+    goals, templates = _check(game)
+    writer = _Writer(game, goals, templates)
+    source = writer.write()
+    module = _load(source)
+    table = np.concatenate([np.array(writer.table, dtype=np.int64),
+                            np.zeros(2 * MAX_MOVES, dtype=np.int64), _registry(REGISTRY)])
+    return Plan(game, module, table, writer.registry, writer.sides, writer.pieces, writer.codes,
+                templates, goals, writer.size, writer.players, source)
+
+
+def source(game: PieceGame) -> str:
+    """The kernel module's source for ``game`` (to read or debug)."""
+    goals, templates = _check(game)
+    return _Writer(game, goals, templates).write()
+
+
+# --------------------------------------------------------------------------------------
+# The position.
+
+from boardlab.core.position import PieceState  # noqa: E402 - position imports this module
+
+#: Room for this many legal moves in a new position's array (it grows when needed).
+_ROOM = 256
+
+
+class KernelPosition:
+    """What makes a position of a game with a kernel: mixed into the game's position
+    class (a :class:`PieceState`, or a subclass that takes kernels; see
+    :func:`kernel_class`), it keeps the board, side to move, ply, key, result and legal
+    moves in one array the kernel updates, and reads the rest from it."""
+
+    __slots__ = ()
+    #: The position class it is mixed into.
+    _plain: type[PieceState] = PieceState
+
+    def __init__(self, game: PieceGame, cells: list[Piece | None], to_move: int,
+                 reserves: dict[Piece, int], ply: int, plan: Plan | None = None):
+        """A position as :class:`PieceState` takes it (``plan``: the game's kernel)."""
+        plan = plan if plan is not None else plan_for(game)
+        if plan is None:
+            raise RulesError(f"{game.name} has no kernel: {why_not(game)}")
+        if reserves and any(reserves.values()):
+            raise Unsupported("pieces in hand")
+        self.game = game
+        self._plan = plan
+        s = np.zeros(plan.moves_at + _ROOM, dtype=np.int64)
+        codes = plan.codes
+        for cell, piece in enumerate(cells):
+            if piece is not None:
+                code = codes.get(piece)
+                if code is None:
+                    raise Unsupported(f"{game.board.cell_name(cell)}: {piece} is a piece "
+                                      "the kernel does not know")
+                s[BOARD + cell] = code
+                s[plan.counts_at + code] += 1
+        s[TO_MOVE], s[PLY], s[MOVER], s[NMOVES], s[STATUS] = to_move, ply, -1, -1, UNKNOWN
+        self._s = s
+        self._h = np.zeros((16, _HIST), dtype=np.int64)
+        self._n = -1
+        self._status = UNKNOWN
+        self._to_move = to_move
+        self.reserves = {}
+        self._history = []
+        self._cache = {}
+        for name, make in type(self).kernel_fields.items():
+            setattr(self, name, make())
+        s[KEY] = _signed(self._full_key())
+        s[MOVER] = self._mover_without_history()
+
+    # --- the fields PieceState keeps in Python, read from the array -----------------
+    @property  # type: ignore[override]
+    def cells(self) -> list[Piece | None]:
+        """The pieces on the cells (a new list: the array is the position)."""
+        pieces = self._plan.pieces
+        return [pieces[c] for c in self._s[BOARD:BOARD + self._plan.size].tolist()]
+
+    @cells.setter
+    def cells(self, value: list[Piece | None]) -> None:
+        raise AttributeError("a kernel position's cells change only by moves")
+
+    @property  # type: ignore[override]
+    def ply(self) -> int:
+        return int(self._s[PLY])
+
+    @ply.setter
+    def ply(self, value: int) -> None:
+        self._s[PLY] = value
+
+    @property  # type: ignore[override]
+    def last_from(self) -> int | None:
+        return (int(self._s[LAST]) & 0xFFFF) - 1 if self._s[LAST] else None
+
+    @last_from.setter
+    def last_from(self, value: int | None) -> None:
+        raise AttributeError("a kernel position's last move changes only by moves")
+
+    @property  # type: ignore[override]
+    def last_to(self) -> int | None:
+        return (int(self._s[LAST]) >> 16) - 1 if self._s[LAST] else None
+
+    @last_to.setter
+    def last_to(self, value: int | None) -> None:
+        raise AttributeError("a kernel position's last move changes only by moves")
+
+    def _mover_without_history(self) -> int:
+        """Who made the last move as the position class says when it has no moves
+        behind it (-1: nobody knows)."""
+        mover = self._plain.last_mover.fget(self)  # type: ignore[attr-defined]
+        return -1 if mover is None else mover
+
+    def _last_number(self) -> int | None:
+        depth = int(self._s[DEPTH])
+        return int(self._h[depth - 1, 4]) if depth else None
+
+    # --- protocol -------------------------------------------------------------------
+    def _answer(self, packed: int) -> None:
+        """Take in a kernel's packed answer (moves, status, side to move, flags)."""
+        self._n = packed & 8191
+        self._status = ((packed >> 13) & 127) - 2
+        self._to_move = (packed >> 20) & 7
+        if packed >> 24:
+            self._plan.after(packed)
+
+    def _failed(self, code: int) -> None:
+        """Make room after a kernel's call that ran out of it (or raise its error)."""
+        if code == -1:  # as the interpreter says it
+            raise BoardError("move template loops forever (While never ends)")
+        if code in _ERRORS:
+            raise RulesError(f"{self.game.name}: {_ERRORS[code]} ({self})")
+        if code in (-4, -9):
+            self._plan._grow()
+        elif code in (-6, -8):
+            # Room for the most moves a position may have.
+            s = self._s
+            self._s = np.concatenate([s, np.zeros(MAX_MOVES + self._plan.moves_at - len(s),
+                                                  dtype=np.int64)])
+        elif code == -3:
+            self._h = np.concatenate([self._h, np.zeros_like(self._h)])
+        else:  # pragma: no cover - the kernels return no other code
+            raise RulesError(f"{self.game.name}: the kernel failed ({code})")
+
+    def _scan(self) -> None:
+        plan = self._plan
+        packed = plan.module.scan(self._s, plan.table)
+        for _ in range(64):  # each shortage doubles what ran short
+            if packed >= 0:
+                break
+            self._failed(packed)
+            packed = plan.module.scan(self._s, plan.table)
+        self._answer(packed)
+
+    def legal_moves(self) -> list[Move]:
+        if self._n < 0:
+            self._scan()
+        at = self._plan.moves_at
+        return self._plan.objects[self._s[at:at + self._n]].tolist()
+
+    def outcome(self) -> Returns | None:
+        if self._status == UNKNOWN:
+            self._scan()
+        if self._status < 0:
+            return None
+        return self._plan.returns(self._status, self)
+
+    def is_terminal(self) -> bool:
+        if self._status == UNKNOWN:
+            self._scan()
+        return self._status >= 0
+
+    def _index(self, move: Move) -> int:
+        """The registry index of a move that is not one of the interned objects (equal
+        to one of this position's legal moves, or refused)."""
+        for legal in self.legal_moves():
+            if legal == move:
+                return self._plan.ids[id(legal)]
+        raise IllegalMoveError(str(move), f"not legal in {self}")
+
+    def apply(self, move: Move) -> None:
+        plan = self._plan
+        index = plan.ids.get(id(move))
+        if index is None:
+            index = self._index(move)
+        packed = plan.module.play(self._s, self._h, plan.table, index)
+        if packed < 0:
+            packed = self._retry(packed, index)
+        self._n = packed & 8191
+        self._status = ((packed >> 13) & 127) - 2
+        self._to_move = (packed >> 20) & 7
+        if packed >> 24:
+            plan.after(packed)
+
+    def _retry(self, packed: int, index: int) -> int:
+        """Play again after a shortage of room (a scan when the move was played)."""
+        plan = self._plan
+        if packed == -5:
+            raise IllegalMoveError(str(plan.objects[index]), f"not legal in {self}")
+        for _ in range(64):  # each shortage doubles what ran short
+            self._failed(packed)
+            if packed in (-8, -9):
+                # Still after the move: a further shortage keeps its after-move code.
+                packed = plan.module.scan(self._s, plan.table)
+                packed = {-4: -9, -6: -8}.get(packed, packed)
+            else:
+                packed = plan.module.play(self._s, self._h, plan.table, index)
+            if packed >= 0:
+                return packed
+        raise RulesError(f"{self.game.name}: the kernel failed ({packed})")  # pragma: no cover
+
+    def apply_step(self, actions: tuple) -> None:
+        raise RulesError("a kernel position has no partial steps")
+
+    def undo(self) -> None:
+        s = self._s
+        if not s[DEPTH]:
+            raise IndexError("no move to undo")
+        self._plan.module.undo(s, self._h)
+        self._n = -1
+        self._status = int(s[STATUS])
+        self._to_move = int(s[TO_MOVE])
+
+    def clone(self) -> PieceState:
+        new = type(self).__new__(type(self))
+        new.game = self.game
+        new._plan = self._plan
+        new._s = s = self._s.copy()
+        # Like a PieceState's copy: no history (the last mover is not known).
+        s[DEPTH] = 0
+        s[MOVER] = -1
+        new._h = np.zeros((16, _HIST), dtype=np.int64)
+        new._n, new._status = self._n, self._status
+        new._to_move = self._to_move
+        new.reserves, new._history, new._cache = {}, [], {}
+        for name, make in type(self).kernel_fields.items():
+            setattr(new, name, make())
+        s[MOVER] = new._mover_without_history()
+        return new
+
+    def with_turn(self, player: int) -> PieceState:
+        new = self.clone()
+        s = new._s
+        sides = self._plan.sides
+        s[KEY] ^= self._plan.table[sides + self._to_move] ^ self._plan.table[sides + player]
+        s[TO_MOVE], s[NMOVES], s[STATUS] = player, -1, UNKNOWN
+        new._to_move, new._n, new._status = player, -1, UNKNOWN
+        return new
+
+    def key(self) -> int:
+        return int(self._s[KEY]) & _MASK64
+
+    @property
+    def _key(self) -> int:
+        # A plain position's field, which its class's methods read.
+        return int(self._s[KEY]) & _MASK64
+
+    # --- history --------------------------------------------------------------------
+    @property
+    def last_mover(self) -> int | None:
+        mover = int(self._s[MOVER])
+        return None if mover < 0 else mover
+
+    @property
+    def last_actions(self) -> tuple | None:
+        number = self._last_number()
+        return None if number is None else self._plan.actions(number)
+
+    def captured_by_last_move(self) -> list[Piece]:
+        depth = int(self._s[DEPTH])
+        if not depth:
+            return []
+        row = self._h[depth - 1].tolist()
+        before = {row[5 + 2 * j]: row[6 + 2 * j] for j in range(4) if row[5 + 2 * j] >= 0}
+        pieces = self._plan.pieces
+        return [pieces[before[a.cell]] for a in self._plan.actions(row[4])  # type: ignore
+                if isinstance(a, Capture) and before.get(a.cell)]
+
+    def occurrences(self) -> int:
+        if self._plain.occurrences is not PieceState.occurrences:
+            # The class counts repetitions its own way (a ZRF position: only when its
+            # goals read them, which keeps a game from a kernel).
+            return self._plain.occurrences(self)  # type: ignore[arg-type]
+        depth = int(self._s[DEPTH])
+        key = int(self._s[KEY])
+        # Row i holds the key before move i was played.
+        return 1 + sum(1 for i in range(depth) if int(self._h[i, 1]) == key)
+
+    def signature(self) -> tuple[Any, ...]:
+        return (tuple(self.cells), self._to_move, (), self.ply)
+
+    def piece_at(self, cell: int) -> Piece | None:
+        return self._plan.pieces[int(self._s[BOARD + cell])]
+
+
+_SLOTS = ("_plan", "_s", "_h", "_n", "_status")
+
+
+class KernelState(KernelPosition, PieceState):
+    """A :class:`PieceState` played by its game's kernel."""
+
+    __slots__ = _SLOTS
+
+
+_classes: dict[type, type] = {PieceState: KernelState}
+
+
+def kernel_class(state_class: type[PieceState]) -> type[PieceState]:
+    """The class of kernel positions of games whose positions are ``state_class``."""
+    found = _classes.get(state_class)
+    if found is None:
+        found = _classes[state_class] = type(
+            f"Kernel{state_class.__name__}", (KernelPosition, state_class),
+            {"__slots__": _SLOTS, "_plain": state_class, "__module__": __name__,
+             "__doc__": f"A {state_class.__name__} played by its game's kernel."})
+    return found

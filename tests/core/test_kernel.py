@@ -1,0 +1,339 @@
+"""Game kernels (numba, array boards, integer moves) against the interpreter.
+
+The reference is a plain :class:`PieceState` with every template interpreted. Random
+games -- random templates over everything a kernel compiles, random end conditions,
+random start positions -- are played on both, move for move: the same legal moves in
+the same order (notation, actions, template), the same outcome, key, text, last move
+and captures at every ply, and again at every ply on the way back by undo. Breakthrough,
+which has a kernel, is held to its published perft and to the interpreter along random
+games of several board sizes.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import boardlab
+from boardlab.core import compiled, kernel
+from boardlab.core import goals as g
+from boardlab.core import rules as r
+from boardlab.core.board import Board
+from boardlab.core.game import perft
+from boardlab.core.move import Move, Piece
+from boardlab.core.position import PieceGame, PieceState
+from boardlab.errors import BoardError, IllegalMoveError, RulesError
+from boardlab.zrf.game import load_game
+
+PIECES = {"X": Piece(0, "man"), "K": Piece(0, "king"), "O": Piece(1, "man"),
+          "Q": Piece(1, "king")}
+BOARD = Board.square(4, 4).rotated_for(1).with_zone("far", 0, ["a4", "b4", "c4", "d4"]) \
+    .with_zone("far", 1, ["a1", "b1", "c1", "d1"])
+DIRECTIONS = ("n", "s", "e", "w", "ne", "sw")
+NAMES = [BOARD.cell_name(c) for c in range(BOARD.size)]
+
+
+def make_game(templates, conditions, stalemate, placement):
+    """An unregistered game with a kernel: these templates, these end conditions."""
+    goals = g.Goals(tuple(conditions), 2, stalemate)
+
+    class Random(PieceGame):
+        name = "random-kernel-game"
+        description = "test game"
+        player_names = ("x", "o")
+        pieces = PIECES
+
+        def make_board(self) -> Board:
+            return BOARD
+
+        def initial_placement(self):
+            return {cell: PIECES[s] for cell, s in placement.items()}
+
+        def make_rules(self) -> r.Rules:
+            return r.Rules(list(templates))
+
+        def end_goals(self) -> g.Goals:
+            return goals
+
+        def result(self, state):
+            return goals.result(state)
+
+        def no_moves(self, state):
+            return goals.no_moves(state)
+
+    return Random()
+
+
+cells = st.integers(0, BOARD.size - 1)
+directions = st.sampled_from(DIRECTIONS)
+kinds = st.sampled_from(("man", "king"))
+leaves = st.one_of(
+    st.sampled_from([r.EMPTY, r.FRIEND, r.ENEMY, r.ON_BOARD, r.ALWAYS, r.NEVER]),
+    st.one_of(
+        st.builds(r.position_is, cells),
+        st.builds(r.in_cells, st.frozensets(cells, max_size=4)),
+        st.builds(r.on_board_step, directions),
+        st.builds(lambda k: r.piece_is(*k), st.lists(kinds, min_size=1, max_size=2)),
+        st.builds(r.in_zone, st.just("far")),
+    ),
+)
+predicates = st.recursive(leaves, lambda inner: st.one_of(
+    st.builds(r.not_, inner),
+    st.builds(lambda ps: r.all_of(*ps), st.lists(inner, max_size=3)),
+    st.builds(lambda ps: r.any_of(*ps), st.lists(inner, max_size=3)),
+    st.builds(r.at_step, inner, directions),
+    st.builds(r.at_cell, inner, cells),
+), max_leaves=4)
+walks = st.one_of(st.builds(r.Step, directions), st.builds(r.Verify, predicates))
+adds = st.one_of(st.just(r.Add()), st.just(r.Add("king")))
+simple = st.one_of(walks, adds, st.just(r.CaptureHere()))
+
+
+def _loop_body(items):
+    # No captures in a loop (a kernel refuses them); every turn walks on.
+    return tuple(i for i in items if not isinstance(i, r.CaptureHere))
+
+
+instructions = st.one_of(
+    simple,
+    st.builds(r.If, predicates, st.lists(simple, max_size=3).map(tuple),
+              st.lists(simple, max_size=3).map(tuple)),
+    st.builds(lambda t, d, body: r.While(t, (r.Step(d), *_loop_body(body))),
+              predicates, directions, st.lists(st.one_of(walks, adds), max_size=2)),
+)
+
+
+def _two_captures(program):
+    """At most two captures in a program (a kernel refuses more)."""
+    out, seen = [], 0
+
+    def keep(items):
+        nonlocal seen
+        kept = []
+        for i in items:
+            if isinstance(i, r.CaptureHere):
+                seen += 1
+                if seen > 2:
+                    continue
+            if isinstance(i, r.If):
+                i = r.If(i.test, keep(i.then), keep(i.else_))
+            kept.append(i)
+        return tuple(kept)
+
+    out = keep(program)
+    return (*out, r.Add())
+
+
+programs = st.lists(instructions, max_size=6).map(_two_captures)
+templates = st.lists(st.builds(
+    lambda program, k, priority, name: r.Template(program, kinds=k, priority=priority,
+                                                   name=name),
+    programs, st.sampled_from(((), ("man",), ("king",), ("man", "king"))),
+    st.integers(0, 1), st.sampled_from(("a", "b", "c"))), min_size=1, max_size=3)
+owners = st.sampled_from(("self", "opponent", "any"))
+zones = st.sampled_from(((frozenset(range(12, 16)), frozenset(range(4))),
+                         (frozenset({5, 6, 9, 10}),) * 2))
+goal_leaves = st.one_of(
+    st.builds(lambda o, k, z: g.AbsoluteConfig(((o, k),), z.__getitem__), owners, kinds,
+              zones),
+    st.builds(g.PiecesRemaining, st.integers(0, 2), st.one_of(st.none(), kinds)),
+    st.builds(g.TotalPieceCount, st.integers(0, 4), st.one_of(st.none(), kinds)),
+)
+goal_trees = st.recursive(goal_leaves, lambda inner: st.one_of(
+    st.builds(lambda c: g.AllOf(tuple(c)), st.lists(inner, min_size=1, max_size=2)),
+    st.builds(lambda c: g.AnyOf(tuple(c)), st.lists(inner, min_size=1, max_size=2)),
+    st.builds(g.NotGoal, inner),
+), max_leaves=3)
+conditions = st.lists(st.one_of(
+    st.builds(g.Condition, st.sampled_from(("win", "loss", "draw", "count")),
+              st.sampled_from(((0,), (1,), (0, 1))), goal_trees),
+    st.builds(g.Condition, st.sampled_from(("win", "loss", "draw")),
+              st.sampled_from(((0,), (1,), (0, 1))), st.just(g.Stalemated())),
+), max_size=3)
+placements = st.dictionaries(st.sampled_from(NAMES), st.sampled_from(sorted(PIECES)),
+                             max_size=10).map(lambda d: {"b2": "X", "c3": "O", **d})
+
+
+def snapshot(state):
+    """What the two positions must agree on."""
+    try:
+        moves = [(m.notation, m.actions, m.tag) for m in state.legal_moves()]
+        outcome = state.outcome()
+    except (BoardError, RulesError) as error:
+        return ("error", type(error).__name__, str(error))
+    return (moves, outcome, state.key(), str(state), state.to_move, state.ply,
+            state.last_from, state.last_to, state.last_mover, state.last_actions,
+            state.captured_by_last_move(), state.occurrences(), state.signature())
+
+
+def play_both(game, seed: int, plies: int) -> int:
+    """A random game on a kernel position and on an interpreted one, compared at every
+    ply forth and back; returns the plies played."""
+    fast = game.initial_state()
+    assert isinstance(fast, kernel.KernelPosition), kernel.why_not(game)
+    with kernel.disabled(), compiled.interpreted():
+        slow = game.initial_state()
+    assert not isinstance(slow, kernel.KernelPosition)
+    rng = random.Random(seed)
+    seen = []
+    for _ in range(plies):
+        got = snapshot(fast)
+        with compiled.interpreted():
+            want = snapshot(slow)
+        assert got == want, kernel.source(game)
+        if got[0] == "error" or fast.is_terminal():
+            break
+        seen.append(got)
+        moves = fast.legal_moves()
+        i = rng.randrange(len(moves))
+        fast.apply(moves[i])
+        with compiled.interpreted():
+            slow.apply(slow.legal_moves()[i])
+    for before in reversed(seen):
+        fast.undo()
+        assert snapshot(fast) == before
+    return len(seen)
+
+
+#: Random games compiled in one run: each new kernel compiles in about two seconds, so
+#: the suite plays a sample; ``BOARDLAB_KERNEL_EXAMPLES=500`` plays a deep run.
+EXAMPLES = int(os.environ.get("BOARDLAB_KERNEL_EXAMPLES", "20"))
+
+
+@pytest.fixture(scope="module")
+def kernel_folder(tmp_path_factory):
+    """Random games' kernels go to a temporary folder, not the user's cache."""
+    before = os.environ.get("BOARDLAB_KERNEL_DIR")
+    os.environ["BOARDLAB_KERNEL_DIR"] = str(tmp_path_factory.mktemp("kernels"))
+    yield
+    if before is None:
+        del os.environ["BOARDLAB_KERNEL_DIR"]
+    else:
+        os.environ["BOARDLAB_KERNEL_DIR"] = before
+
+
+@settings(max_examples=EXAMPLES, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(templates=templates, conditions=conditions,
+       stalemate=st.sampled_from(("loss", "win", "draw")), placement=placements,
+       seed=st.integers(0, 1 << 16))
+def test_random_games_play_as_the_interpreter_plays_them(kernel_folder, templates, conditions,
+                                                         stalemate, placement, seed):
+    game = make_game(templates, conditions, stalemate, placement)
+    play_both(game, seed, 24)
+
+
+@pytest.mark.parametrize("options", [{}, {"rows": 5, "columns": 4}, {"rows": 6, "columns": 3},
+                                     {"rows": 10, "columns": 12}])
+def test_breakthrough_plays_as_the_interpreter_plays_it(options):
+    game = boardlab.load("breakthrough", **options)
+    assert kernel.why_not(game) is None
+    plies = sum(play_both(game, seed, 400) for seed in range(4))
+    assert plies > 40
+
+
+def test_breakthrough_perft_on_the_kernel():
+    state = boardlab.load("breakthrough").initial_state()
+    assert isinstance(state, kernel.KernelState)
+    assert perft(state, 4) == [22, 484, 11132, 256036]
+
+
+def test_a_move_that_is_not_legal_is_refused():
+    state = boardlab.load("breakthrough").initial_state()
+    white = state.legal_moves()[0]
+    state.apply(state.legal_moves()[1])
+    with pytest.raises(IllegalMoveError):
+        state.apply(white)  # white's move, black to move
+    foreign = Move("a7-a5", state.legal_moves()[0].actions[:0])
+    with pytest.raises(IllegalMoveError):
+        state.apply(foreign)
+    # An equal move that is not the interned object is found by value.
+    black = state.legal_moves()[0]
+    state.apply(Move(black.notation, black.actions))
+    assert state.ply == 2
+
+
+def test_clone_and_with_turn_are_independent_positions():
+    state = boardlab.load("breakthrough").initial_state()
+    copy = state.clone()
+    state.apply(state.legal_moves()[0])
+    assert copy.ply == 0 and str(copy) != str(state)
+    turned = state.with_turn(0)
+    with kernel.disabled():
+        plain = boardlab.load("breakthrough").parse_state(str(state)).with_turn(0)
+    assert [m.notation for m in turned.legal_moves()] == [m.notation for m in plain.legal_moves()]
+    assert turned.key() == plain.key()
+
+
+def test_many_moves_and_a_small_registry_grow_as_needed(monkeypatch):
+    # Sliding kings on an empty 12x12 board: hundreds of moves a position, and a
+    # registry of 64 slots that must double many times.
+    monkeypatch.setattr(kernel, "REGISTRY", 64)
+    board = Board.square(12, 12)
+    slide = [r.Template((r.While(r.ALWAYS, (r.Step(d), r.Verify(r.EMPTY), r.Add())),),
+                        name=d) for d in ("n", "s", "e", "w", "ne", "nw", "se", "sw")]
+    placement = {board.cell_name(c): "K" if c % 2 else "Q" for c in range(0, 144, 7)}
+
+    class Kings(PieceGame):
+        name = "kings"
+        description = "test game"
+        player_names = ("x", "o")
+        pieces = PIECES
+
+        def make_board(self):
+            return board
+
+        def initial_placement(self):
+            return {cell: PIECES[s] for cell, s in placement.items()}
+
+        def make_rules(self):
+            return r.Rules(slide)
+
+        def end_goals(self):
+            return g.Goals((), 2)
+
+        def result(self, state):
+            return None
+
+    game = Kings()
+    assert len(game.initial_state().legal_moves()) > kernel._ROOM
+    play_both(game, 1, 30)
+    assert game._kernel_plan.table[game._kernel_plan.registry + 1] > 64
+
+
+def test_games_beyond_a_kernel_say_why():
+    assert kernel.why_not(boardlab.load("ordo"))
+    assert not isinstance(boardlab.load("ordo").initial_state(), kernel.KernelState)
+    with kernel.disabled():
+        assert type(boardlab.load("breakthrough").initial_state()) is PieceState
+
+
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "zrf"
+#: A sample of the ZRF files that get a kernel (benchmarks/kernels.py plays them all):
+#: races, a turn order of several turns, promotions, captures, ply limits, puzzles.
+ZRF_SAMPLE = ("breakthrough/breakthrough.zrf", "breakthrough/taacoca.zrf", "arrange/loa.zrf",
+              "go-family/alak.zrf", "mancala/bakuk.zrf", "sliding-puzzles/10-puzzle.zrf",
+              "light-off/light-off.zrf", "chess/catch-pigs.zrf")
+
+
+@pytest.mark.parametrize("path", ZRF_SAMPLE)
+def test_zrf_games_play_on_their_kernel_as_the_interpreter_plays_them(path):
+    game = load_game(CORPUS / path)
+    assert kernel.why_not(game) is None
+    assert play_both(game, 7, 40) > 0
+
+
+def test_zrf_ply_limit_draws_on_the_kernel():
+    game = load_game(CORPUS / "breakthrough/breakthrough.zrf", max_moves=6)
+    state = game.initial_state()
+    rng = random.Random(3)
+    while not state.is_terminal():
+        moves = state.legal_moves()
+        state.apply(moves[rng.randrange(len(moves))])
+    assert state.ply == 6 and state.outcome() == (Fraction(1, 2), Fraction(1, 2))
