@@ -272,9 +272,16 @@ def test_clone_and_with_turn_are_independent_positions():
 
 
 def test_many_moves_and_a_small_registry_grow_as_needed(monkeypatch):
-    # Sliding kings on an empty 12x12 board: hundreds of moves a position, and a
-    # registry of 64 slots that must double many times.
+    # Sliding kings on a 12x12 board: hundreds of moves a position, and a registry of
+    # 64 slots that must double many times.
     monkeypatch.setattr(kernel, "REGISTRY", 64)
+    game = _kings_game()
+    assert len(game.initial_state().legal_moves()) > kernel._ROOM
+    play_both(game, 1, 30)
+    assert game._kernel_plan.table[game._kernel_plan.registry + 1] > 64
+
+
+def _kings_game():
     board = Board.square(12, 12)
     slide = [r.Template((r.While(r.ALWAYS, (r.Step(d), r.Verify(r.EMPTY), r.Add())),),
                         name=d) for d in ("n", "s", "e", "w", "ne", "nw", "se", "sw")]
@@ -301,10 +308,38 @@ def test_many_moves_and_a_small_registry_grow_as_needed(monkeypatch):
         def result(self, state):
             return None
 
-    game = Kings()
-    assert len(game.initial_state().legal_moves()) > kernel._ROOM
-    play_both(game, 1, 30)
-    assert game._kernel_plan.table[game._kernel_plan.registry + 1] > 64
+    return Kings()
+
+
+def _walk(game, seed: int, plies: int = 40) -> list[list[str]]:
+    state, rng, out = game.initial_state(), random.Random(seed), []
+    for _ in range(plies):
+        moves = state.legal_moves()
+        out.append([m.notation for m in moves])
+        state.apply(moves[rng.randrange(len(moves))])
+    return out
+
+
+def test_positions_of_one_game_played_from_several_threads(monkeypatch):
+    # A small registry grows while eight threads register moves in it at once.
+    import threading
+
+    monkeypatch.setattr(kernel, "REGISTRY", 64)
+    game = _kings_game()
+    with kernel.disabled():
+        want = [_walk(game, seed) for seed in range(8)]
+    got: list = [None] * 8
+
+    def run(seed: int) -> None:
+        got[seed] = _walk(game, seed)
+
+    threads = [threading.Thread(target=run, args=(seed,)) for seed in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert got == want
+    assert isinstance(game.initial_state(), kernel.KernelPosition)
 
 
 def test_games_beyond_a_kernel_say_why():
@@ -337,3 +372,17 @@ def test_zrf_ply_limit_draws_on_the_kernel():
         moves = state.legal_moves()
         state.apply(moves[rng.randrange(len(moves))])
     assert state.ply == 6 and state.outcome() == (Fraction(1, 2), Fraction(1, 2))
+
+
+def test_with_turn_on_a_zrf_kernel_position_keys_as_a_plain_one():
+    game = load_game(CORPUS / "breakthrough/taacoca.zrf")
+    state = game.initial_state()
+    rng = random.Random(5)
+    for _ in range(7):
+        state.apply(rng.choice(state.legal_moves()))
+    with kernel.disabled():
+        plain = game.parse_state(str(state))
+    assert not isinstance(plain, kernel.KernelPosition)
+    for player in (0, 1):
+        assert state.with_turn(player).key() == plain.with_turn(player).key()
+        assert str(state.with_turn(player)) == str(plain.with_turn(player))

@@ -42,6 +42,7 @@ import importlib.util
 import os
 import sys
 import tempfile
+import threading
 import types
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -137,6 +138,13 @@ class Plan:
 
     def __post_init__(self) -> None:
         game = self.game
+        # The kernel's entry points, bound here: they are called at every ply.
+        self.scan, self.play, self.undo = self.module.scan, self.module.play, self.module.undo
+        #: Held by every call that uses the shared table (the scratch area and the
+        #: registry) and by the Python side's changes to it: positions of one game may
+        #: be played from several threads (the web server's), and a registry that grows
+        #: must not lose a move another thread registers meanwhile.
+        self.lock = threading.RLock()
         self.counts_at = BOARD + self.size
         self.moves_at = self.counts_at + len(self.pieces)
         #: The interned moves by registry index, and index by id (interned moves live
@@ -184,7 +192,7 @@ class Plan:
             bigger = np.empty(max(count, 2 * len(self.objects)), dtype=object)
             bigger[:self.known] = self.objects[:self.known]
             self.objects = bigger
-        numbers = base + 2 + 2 * int(t[base + 1])
+        numbers = base + 3 + 2 * int(t[base + 1])
         for index in range(self.known, count):
             key = int(t[numbers + index])
             player, number = key >> 58, key & ((1 << 58) - 1)
@@ -194,13 +202,15 @@ class Plan:
             self.ids[id(move)] = index
             self.by_value[player][move] = index
         self.known = count
+        t[base + 2] = count
 
     def _grow(self) -> None:
         """Double the registry's hash table (the moves keep their indices)."""
         old, base = self.table, self.registry
         count, cap = int(old[base]), int(old[base + 1])
         table = np.concatenate([old[:base], _registry(2 * cap)])
-        numbers = base + 2 + 2 * cap
+        table[base + 2] = old[base + 2]
+        numbers = base + 3 + 2 * cap
         for index in range(count):
             assert self.module.intern(table, old[numbers + index]) == index
         self.table = table
@@ -237,10 +247,11 @@ class Plan:
 
 
 def _registry(cap: int) -> np.ndarray:
-    """An empty registry of ``cap`` hash slots: count, capacity, keys, indices, moves."""
-    out = np.zeros(2 + 2 * cap + cap // 2, dtype=np.int64)
+    """An empty registry of ``cap`` hash slots: the count of moves, the capacity, the
+    count of moves with a Move object, then the keys, their indices and the moves."""
+    out = np.zeros(3 + 2 * cap + cap // 2, dtype=np.int64)
     out[1] = cap
-    out[2:2 + cap] = -1
+    out[3:3 + cap] = -1
     return out
 
 
@@ -712,16 +723,16 @@ def intern(T, key):
     cap = T[RB + 1]
     h = ((key ^ (key >> 29)) * 0x5851F42D4C957F2D >> 20) & (cap - 1)
     while True:
-        slot = T[RB + 2 + h]
+        slot = T[RB + 3 + h]
         if slot == key:
-            return T[RB + 2 + cap + h]
+            return T[RB + 3 + cap + h]
         if slot == -1:
             index = T[RB]
             if index >= cap // 2:
                 return -1
-            T[RB + 2 + h] = key
-            T[RB + 2 + cap + h] = index
-            T[RB + 2 + 2 * cap + index] = key
+            T[RB + 3 + h] = key
+            T[RB + 3 + cap + h] = index
+            T[RB + 3 + 2 * cap + index] = key
             T[RB] = index + 1
             return index
         h = (h + 1) & (cap - 1)
@@ -744,17 +755,19 @@ def scan(S, T):
                 status = {stalemate * n} + player
     if n > S.shape[0] - MOVES:
         return -6
-    before = T[RB]
+    top = -1
     for i in range(n):
         index = intern(T, T[XN + i] | (player << 58))
         if index < 0:
             return -4
         S[MOVES + i] = index
+        if index > top:
+            top = index
     S[{NMOVES}] = n
     S[{STATUS}] = status
     packed = n | ((status + 2) << 13) | (player << 20)
-    if T[RB] != before:
-        packed |= 1 << 24
+    if top >= T[RB + 2]:
+        packed |= 1 << 24  # moves without a Move object yet
     if T[RB] * 4 > T[RB + 1]:
         packed |= 1 << 25
     return packed
@@ -781,8 +794,7 @@ def touch(S, H, h, k, cell):
 def play(S, H, T, index):
     if index < 0 or index >= T[RB]:
         return -5
-    count = T[RB]
-    key = T[RB + 2 + 2 * T[RB + 1] + index]
+    key = T[RB + 3 + 2 * T[RB + 1] + index]
     if key >> 58 != S[{TO_MOVE}]:
         return -5
     if S[{NMOVES}] < 0:
@@ -863,8 +875,6 @@ def play(S, H, T, index):
         return -8
     if packed == -4:
         return -9
-    if packed >= 0 and T[RB] != count:
-        packed |= 1 << 24
     return packed
 
 
@@ -1095,13 +1105,14 @@ class KernelPosition:
 
     def _scan(self) -> None:
         plan = self._plan
-        packed = plan.module.scan(self._s, plan.table)
-        for _ in range(64):  # each shortage doubles what ran short
-            if packed >= 0:
-                break
-            self._failed(packed)
-            packed = plan.module.scan(self._s, plan.table)
-        self._answer(packed)
+        with plan.lock:
+            packed = plan.scan(self._s, plan.table)
+            for _ in range(64):  # each shortage doubles what ran short
+                if packed >= 0:
+                    break
+                self._failed(packed)
+                packed = plan.scan(self._s, plan.table)
+            self._answer(packed)
 
     def legal_moves(self) -> list[Move]:
         if self._n < 0:
@@ -1134,14 +1145,15 @@ class KernelPosition:
         index = plan.ids.get(id(move))
         if index is None:
             index = self._index(move)
-        packed = plan.module.play(self._s, self._h, plan.table, index)
-        if packed < 0:
-            packed = self._retry(packed, index)
+        with plan.lock:
+            packed = plan.play(self._s, self._h, plan.table, index)
+            if packed < 0:
+                packed = self._retry(packed, index)
+            if packed >> 24:
+                plan.after(packed)
         self._n = packed & 8191
         self._status = ((packed >> 13) & 127) - 2
         self._to_move = (packed >> 20) & 7
-        if packed >> 24:
-            plan.after(packed)
 
     def _retry(self, packed: int, index: int) -> int:
         """Play again after a shortage of room (a scan when the move was played)."""
@@ -1152,10 +1164,10 @@ class KernelPosition:
             self._failed(packed)
             if packed in (-8, -9):
                 # Still after the move: a further shortage keeps its after-move code.
-                packed = plan.module.scan(self._s, plan.table)
+                packed = plan.scan(self._s, plan.table)
                 packed = {-4: -9, -6: -8}.get(packed, packed)
             else:
-                packed = plan.module.play(self._s, self._h, plan.table, index)
+                packed = plan.play(self._s, self._h, plan.table, index)
             if packed >= 0:
                 return packed
         raise RulesError(f"{self.game.name}: the kernel failed ({packed})")  # pragma: no cover
@@ -1167,7 +1179,7 @@ class KernelPosition:
         s = self._s
         if not s[DEPTH]:
             raise IndexError("no move to undo")
-        self._plan.module.undo(s, self._h)
+        self._plan.undo(s, self._h)
         self._n = -1
         self._status = int(s[STATUS])
         self._to_move = int(s[TO_MOVE])
@@ -1192,8 +1204,10 @@ class KernelPosition:
     def with_turn(self, player: int) -> PieceState:
         new = self.clone()
         s = new._s
-        sides = self._plan.sides
-        s[KEY] ^= self._plan.table[sides + self._to_move] ^ self._plan.table[sides + player]
+        plan = self._plan
+        # The side to move's key at this turn of the turn order, swapped.
+        row = plan.sides + plan.module.turn(int(s[PLY])) * plan.players
+        s[KEY] ^= plan.table[row + self._to_move] ^ plan.table[row + player]
         s[TO_MOVE], s[NMOVES], s[STATUS] = player, -1, UNKNOWN
         new._to_move, new._n, new._status = player, -1, UNKNOWN
         return new

@@ -465,7 +465,7 @@ class ZrfGame(PieceGame):
                                         "digits", where=repr(extra[:60]))
             else:
                 raise NotationError("unknown field", where=repr(extra))
-        state = self.state_class(self, cells, self.player_names.index(parts[1]), reserves, ply)
+        state = self.new_state(cells, self.player_names.index(parts[1]), reserves, ply)
         if self.tracks_last_move:
             state.last_from, state.last_to = last
             state._key = state._full_key()
