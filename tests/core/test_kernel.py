@@ -386,3 +386,15 @@ def test_with_turn_on_a_zrf_kernel_position_keys_as_a_plain_one():
     for player in (0, 1):
         assert state.with_turn(player).key() == plain.with_turn(player).key()
         assert str(state.with_turn(player)) == str(plain.with_turn(player))
+
+
+def test_a_condition_both_players_meet_goes_to_the_mover():
+    # Goals' rule: among several winners the player who just moved comes first.
+    take = r.Template((r.Step("n"), r.Verify(r.ENEMY), r.Add()), name="take")
+    game = make_game([take], [g.Condition("win", (0, 1), g.TotalPieceCount(1))], "loss",
+                     {"b2": "X", "b3": "O"})
+    state = game.initial_state()
+    assert isinstance(state, kernel.KernelPosition)
+    state.apply(state.legal_moves()[0])
+    assert state.outcome() == (1, 0)
+    assert play_both(game, 0, 5) == 1
