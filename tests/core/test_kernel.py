@@ -343,6 +343,8 @@ def test_positions_of_one_game_played_from_several_threads(monkeypatch):
 
 
 def test_games_beyond_a_kernel_say_why():
+    assert kernel.why_not(boardlab.load("tic-tac-toe")) == "not a game of the move language"
+    assert kernel.plan_for(boardlab.load("tic-tac-toe")) is None
     assert kernel.why_not(boardlab.load("ordo"))
     assert not isinstance(boardlab.load("ordo").initial_state(), kernel.KernelState)
     with kernel.disabled():

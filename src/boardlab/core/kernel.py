@@ -281,6 +281,8 @@ def why_not(game: PieceGame) -> str | None:
 def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
     from boardlab.core.position import PieceGame
 
+    if not isinstance(game, PieceGame):
+        raise Unsupported("not a game of the move language")
     if "kernel_fields" not in game.state_class.__dict__:
         raise Unsupported("the game's positions are a class that does not take kernels")
     goals = game.end_goals()
