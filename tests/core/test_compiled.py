@@ -59,13 +59,18 @@ leaves = st.one_of(
                                                          st.builds(r.var, names))),
     ),
 )
-predicates = st.recursive(leaves, lambda inner: st.one_of(
-    st.builds(r.not_, inner),
-    st.builds(lambda ps: r.all_of(*ps), st.lists(inner, max_size=3)),
-    st.builds(lambda ps: r.any_of(*ps), st.lists(inner, max_size=3)),
-    st.builds(r.at_step, inner, directions),
-    st.builds(r.at_cell, inner, cells),
-), max_leaves=4)
+def predicate_trees(leaves, cells, directions):
+    """Random not/and/or trees of ``leaves``, read a step away or at a cell too."""
+    return st.recursive(leaves, lambda inner: st.one_of(
+        st.builds(r.not_, inner),
+        st.builds(lambda ps: r.all_of(*ps), st.lists(inner, max_size=3)),
+        st.builds(lambda ps: r.any_of(*ps), st.lists(inner, max_size=3)),
+        st.builds(r.at_step, inner, directions),
+        st.builds(r.at_cell, inner, cells),
+    ), max_leaves=4)
+
+
+predicates = predicate_trees(leaves, cells, directions)
 values = st.one_of(st.booleans(), predicates)
 
 simple_instructions = st.one_of(

@@ -30,6 +30,7 @@ from boardlab.core.move import Move, Piece
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.errors import BoardError, IllegalMoveError, RulesError
 from boardlab.zrf.game import load_game
+from tests.core.test_compiled import predicate_trees
 
 PIECES = {"X": Piece(0, "man"), "K": Piece(0, "king"), "O": Piece(1, "man"),
           "Q": Piece(1, "king")}
@@ -83,13 +84,7 @@ leaves = st.one_of(
         st.builds(r.in_zone, st.just("far")),
     ),
 )
-predicates = st.recursive(leaves, lambda inner: st.one_of(
-    st.builds(r.not_, inner),
-    st.builds(lambda ps: r.all_of(*ps), st.lists(inner, max_size=3)),
-    st.builds(lambda ps: r.any_of(*ps), st.lists(inner, max_size=3)),
-    st.builds(r.at_step, inner, directions),
-    st.builds(r.at_cell, inner, cells),
-), max_leaves=4)
+predicates = predicate_trees(leaves, cells, directions)
 walks = st.one_of(st.builds(r.Step, directions), st.builds(r.Verify, predicates))
 adds = st.one_of(st.just(r.Add()), st.just(r.Add("king")))
 simple = st.one_of(walks, adds, st.just(r.CaptureHere()))

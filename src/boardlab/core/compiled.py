@@ -122,6 +122,20 @@ def _parts(p: Any) -> Iterator[Any]:
                 yield from _parts(q)
 
 
+def combination(p: Any, part: Callable[[Any], str]) -> str | None:
+    """The expression of ``p`` when it is a ``not``, ``and`` or ``or`` of predicates,
+    written from ``part`` of each (None otherwise): the template compiler and the game
+    kernels' (:mod:`boardlab.core.kernel`) share it."""
+    if isinstance(p, r.Not):
+        return f"(not {part(p.test)})"
+    if isinstance(p, r.AllOf | r.AnyOf):
+        if not p.tests:
+            return "True" if isinstance(p, r.AllOf) else "False"
+        joint = " and " if isinstance(p, r.AllOf) else " or "
+        return "(" + joint.join(part(q) for q in p.tests) + ")"
+    return None
+
+
 class _Compiler:
     """Writes the source of one template's function."""
 
@@ -198,13 +212,9 @@ class _Compiler:
         simple = _SIMPLE.get(id(p))
         if simple is not None:
             return simple.format(p=where, g=g, on="True" if known else f"({where} != -1)")
-        if isinstance(p, r.Not):
-            return f"(not {self.expr(p.test, where, known)})"
-        if isinstance(p, r.AllOf | r.AnyOf):
-            if not p.tests:
-                return "True" if isinstance(p, r.AllOf) else "False"
-            joint = " and " if isinstance(p, r.AllOf) else " or "
-            return "(" + joint.join(self.expr(q, where, known) for q in p.tests) + ")"
+        combined = combination(p, lambda q: self.expr(q, where, known))
+        if combined is not None:
+            return combined
         if isinstance(p, r.AtCell):
             return self.expr(p.test, str(p.cell), p.cell >= 0)
         if isinstance(p, r.AtStep):

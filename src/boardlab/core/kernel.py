@@ -464,13 +464,9 @@ class _Writer:
             return "True"
         if p is r.NEVER:
             return "False"
-        if isinstance(p, r.Not):
-            return f"(not {self.expr(p.test, w)})"
-        if isinstance(p, r.AllOf | r.AnyOf):
-            if not p.tests:
-                return "True" if isinstance(p, r.AllOf) else "False"
-            joint = " and " if isinstance(p, r.AllOf) else " or "
-            return "(" + joint.join(self.expr(q, w) for q in p.tests) + ")"
+        combined = _compiled.combination(p, lambda q: self.expr(q, w))
+        if combined is not None:
+            return combined
         if isinstance(p, r.AtCell):
             return self.expr(p.test, str(p.cell))
         if isinstance(p, r.AtStep):
