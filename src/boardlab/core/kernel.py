@@ -76,8 +76,9 @@ _CELL_BITS = 10
 _DEDUP = (1 << 50) - 1
 # Width of a history row: to move, key, status, mover, move, (cell, code) x 4, last move.
 _HIST = 14
-# Status values: not known yet, game going on; otherwise kind * players + player.
-UNKNOWN, ONGOING = -2, -1
+# Status values: -2 not known yet, -1 the game goes on; otherwise kind * players +
+# player (an ending).
+UNKNOWN = -2
 _KINDS = ("win", "loss", "draw", "count")
 _ERRORS = {-2: f"a position has more than {MAX_MOVES} moves"}
 # The other answers below zero are shortages the Python side makes room for: -3 the
@@ -662,7 +663,6 @@ class _Writer:
         ]
         size = self.size
         scratch = len(self.table)
-        self.scratch = scratch
         self.registry = scratch + 2 * MAX_MOVES
         head = f'''"""The kernel of {self.game.name} (written by boardlab.core.kernel)."""
 from numba import njit
