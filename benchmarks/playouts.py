@@ -172,6 +172,102 @@ def openspiel_loop(pyspiel: ModuleType, name: str, rng: random.Random) -> Callab
     return play
 
 
+def ply_rate(play_one: Callable[[], int], seconds: float) -> float:
+    """Plies per second of ``play_one`` (which returns the plies it played)."""
+    play_one()
+    plies = 0
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        plies += play_one()
+    return plies / elapsed
+
+
+def floor_loop(branching: int, plies: int) -> Callable[[], int]:
+    """The least a position backed by a numba kernel can do per ply through this loop:
+    one kernel call that does nothing, a list of ``branching`` move objects made from
+    the kernel's integer array, a random choice, the side's status read -- ``plies``
+    plies a game. What a real kernel adds to it is the game's own work."""
+    import numpy as np
+    from numba import njit
+
+    @njit
+    def play(s, h, t, i):  # pragma: no cover - compiled
+        s[0] += i
+        return branching
+
+    s = np.concatenate([np.zeros(8, dtype=np.int64), np.arange(branching, dtype=np.int64)])
+    h, t = np.zeros((16, 14), dtype=np.int64), np.zeros(16, dtype=np.int64)
+    objects = np.array([(i,) for i in range(branching)] + [None], dtype=object)[:-1]
+    play(s, h, t, 1)
+    call = play.overloads[play.signatures[0]].entry_point  # as kernel positions call it
+    rng = random.Random(1)
+
+    class Floor:
+        __slots__ = ("n", "status", "left")
+
+        def __init__(self) -> None:
+            self.n, self.status, self.left = branching, -1, plies
+
+        def is_terminal(self) -> bool:
+            return self.status >= 0
+
+        def legal_moves(self) -> list:
+            return objects[s[8:8 + self.n]].tolist()
+
+        def apply(self, move: object) -> None:
+            self.n = call(s, h, t, 1) & 8191
+            self.left -= 1
+            if not self.left:
+                self.status = 0
+
+    def one_game() -> int:  # the loop of boardlab_loop and openspiel_loop
+        state = Floor()
+        played = 0
+        while not state.is_terminal():
+            moves = state.legal_moves()
+            state.apply(moves[rng.randrange(len(moves))])
+            played += 1
+        return played
+    return one_game
+
+
+def floor_rows(pyspiel: ModuleType | None, seconds: float) -> None:
+    """Breakthrough's microseconds a ply: boardlab's kernel, the floor of any numba
+    position through the Python loop, and OpenSpiel's C++."""
+    game = boardlab.load("breakthrough")
+    if kernel.plan_for(game) is None:
+        return
+    rng = random.Random(1)
+    plies = branching = games = 0
+    for _ in range(200):
+        state = game.initial_state()
+        while not state.is_terminal():
+            moves = state.legal_moves()
+            branching += len(moves)
+            plies += 1
+            state.apply(moves[rng.randrange(len(moves))])
+        games += 1
+    mean_branching, mean_plies = round(branching / plies), round(plies / games)
+    print(f"\nBreakthrough, microseconds a ply (best of two; {mean_plies} plies a game, "
+          f"{mean_branching} moves a position on average)")
+    rows = [("boardlab kernel", lambda: boardlab_loop("breakthrough", random.Random(1))),
+            ("floor: a numba call doing nothing",
+             lambda: floor_loop(mean_branching, mean_plies))]
+    if pyspiel:
+        rows.append(("OpenSpiel C++", lambda: openspiel_loop(pyspiel, "breakthrough",
+                                                             random.Random(1))))
+    figures = {label: 0.0 for label, _ in rows}
+    for _ in range(2):
+        for label, make in rows:
+            figures[label] = max(figures[label], ply_rate(make(), seconds))
+    theirs = figures.get("OpenSpiel C++")
+    for label, rate in figures.items():
+        line = f"  {label:<36}{1e6 / rate:8.3f} us"
+        if theirs:
+            line += f"   speed ratio to OpenSpiel {rate / theirs:6.3f}"
+        print(line)
+
+
 def rate_text(rate: float) -> str:
     return f"{rate:>13,.0f}"
 
@@ -234,6 +330,7 @@ def main() -> None:
             if theirs:
                 line += f"   OpenSpiel C++ {rate_text(theirs)}   ratio {ours / theirs:6.3f}"
             print(line)
+    floor_rows(pyspiel, args.seconds)
 
 
 if __name__ == "__main__":

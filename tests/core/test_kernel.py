@@ -316,25 +316,63 @@ def _walk(game, seed: int, plies: int = 40) -> list[list[str]]:
 
 
 def test_positions_of_one_game_played_from_several_threads(monkeypatch):
-    # A small registry grows while eight threads register moves in it at once.
+    # A small registry grows while eight threads register moves in it at once, and
+    # the first positions of a new plan are asked for by all of them together (its
+    # start position outgrows its array then: a copy made meanwhile once mixed the
+    # old array with the new count). Ten new plans, for races that show now and then.
     import threading
 
     monkeypatch.setattr(kernel, "REGISTRY", 64)
-    game = _kings_game()
     with kernel.disabled():
-        want = [_walk(game, seed) for seed in range(8)]
-    got: list = [None] * 8
+        want = [_walk(_kings_game(), seed) for seed in range(8)]
+    for _ in range(10):
+        game = _kings_game()
+        got: list = [None] * 8
 
-    def run(seed: int) -> None:
-        got[seed] = _walk(game, seed)
+        def run(seed: int, game=game, got=got) -> None:
+            got[seed] = _walk(game, seed)
 
-    threads = [threading.Thread(target=run, args=(seed,)) for seed in range(8)]
+        threads = [threading.Thread(target=run, args=(seed,)) for seed in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert got == want
+        assert isinstance(game.initial_state(), kernel.KernelPosition)
+
+
+def test_threads_that_build_one_kernel_at_once_share_it(tmp_path, monkeypatch):
+    # Eight threads ask for the kernel of a game never compiled before, all at once:
+    # one module is written and loaded, one plan made, and every thread gets it.
+    import hashlib
+    import sys
+    import threading
+
+    monkeypatch.setenv("BOARDLAB_KERNEL_DIR", str(tmp_path))
+    game = _kings_game()
+    digest = hashlib.sha256(kernel.source(game).encode()).hexdigest()[:20]
+    monkeypatch.delitem(sys.modules, f"boardlab.kernels.k{digest}", raising=False)
+    start = threading.Barrier(8)
+    plans: list = []
+    errors: list = []
+
+    def run() -> None:
+        start.wait()
+        try:
+            plans.append(kernel.plan_for(game))
+        except Exception as error:  # noqa: BLE001 - the test reports what a thread met
+            errors.append(error)
+
+    threads = [threading.Thread(target=run) for _ in range(8)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert got == want
-    assert isinstance(game.initial_state(), kernel.KernelPosition)
+    assert errors == []
+    assert len(plans) == 8 and plans[0] is not None
+    assert all(plan is plans[0] for plan in plans)
+    assert sorted(p.name for p in tmp_path.glob("*.py")) == [f"k{digest}.py"]
+    assert not list(tmp_path.glob("*.tmp"))
 
 
 def test_games_beyond_a_kernel_say_why():
