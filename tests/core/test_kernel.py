@@ -40,8 +40,9 @@ DIRECTIONS = ("n", "s", "e", "w", "ne", "sw")
 NAMES = [BOARD.cell_name(c) for c in range(BOARD.size)]
 
 
-def make_game(templates, conditions, stalemate, placement):
-    """An unregistered game with a kernel: these templates, these end conditions."""
+def make_game(templates, conditions, stalemate, placement, pass_turn=None):
+    """An unregistered game with a kernel: these templates, these end conditions, this
+    pass rule."""
     goals = g.Goals(tuple(conditions), 2, stalemate)
 
     class Random(PieceGame):
@@ -57,7 +58,7 @@ def make_game(templates, conditions, stalemate, placement):
             return {cell: PIECES[s] for cell, s in placement.items()}
 
         def make_rules(self) -> r.Rules:
-            return r.Rules(list(templates))
+            return r.Rules(list(templates), pass_turn=pass_turn)
 
         def end_goals(self) -> g.Goals:
             return goals
@@ -217,11 +218,29 @@ def kernel_folder(tmp_path_factory):
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(templates=templates, conditions=conditions,
        stalemate=st.sampled_from(("loss", "win", "draw")), placement=placements,
-       seed=st.integers(0, 1 << 16))
+       seed=st.integers(0, 1 << 16), pass_turn=st.sampled_from((None, "always", "forced")))
 def test_random_games_play_as_the_interpreter_plays_them(kernel_folder, templates, conditions,
-                                                         stalemate, placement, seed):
-    game = make_game(templates, conditions, stalemate, placement)
+                                                         stalemate, placement, seed,
+                                                         pass_turn):
+    game = make_game(templates, conditions, stalemate, placement, pass_turn)
     play_both(game, seed, 24)
+
+
+@pytest.mark.parametrize("rule", ["always", "forced"])
+def test_a_pass_plays_as_the_interpreter_plays_it(kernel_folder, rule):
+    # x's man is blocked at once; o's man walks north-east past it. A forced pass is
+    # x's only move while o can go on; an "always" pass is every position's last move.
+    north = r.Template((r.Step("n"), r.Verify(r.EMPTY), r.Add()), name="north")
+    game = make_game([north], [], "draw", {"b2": "X", "b3": "O", "c3": "O"}, rule)
+    start = game.initial_state()
+    assert isinstance(start, kernel.KernelPosition)
+    assert [m.notation for m in start.legal_moves()] == ["pass"]
+    start.apply(start.legal_moves()[0])
+    assert start.last_actions == () and start.to_move == 1
+    assert [m.notation for m in start.legal_moves()] == \
+        (["c3-c2"] if rule == "forced" else ["c3-c2", "pass"])
+    for seed in range(6):
+        play_both(game, seed, 12)
 
 
 @pytest.mark.parametrize("options", [{}, {"rows": 5, "columns": 4}, {"rows": 6, "columns": 3},
@@ -389,7 +408,9 @@ CORPUS = Path(__file__).resolve().parents[1] / "data" / "zrf"
 #: races, a turn order of several turns, promotions, captures, ply limits, puzzles.
 ZRF_SAMPLE = ("breakthrough/breakthrough.zrf", "breakthrough/taacoca.zrf", "arrange/loa.zrf",
               "go-family/alak.zrf", "mancala/bakuk.zrf", "sliding-puzzles/10-puzzle.zrf",
-              "light-off/light-off.zrf", "chess/catch-pigs.zrf")
+              "light-off/light-off.zrf", "chess/catch-pigs.zrf",
+              # Passes: forced, and always.
+              "mancala/toguz-kumalak.zrf", "arrange/netwalk.zrf")
 
 
 @pytest.mark.parametrize("path", ZRF_SAMPLE)

@@ -21,12 +21,12 @@ Only games the kernel can play exactly get one (:func:`why_not` says why not): p
 piece templates made of steps, tests, ifs, loops, captures and adds (with promotion);
 the predicates the board can answer (empty, friend, enemy, piece types, zones, cells, a
 step away); end conditions made of piece configurations and counts; alternating turns
-or a turn order (:meth:`~boardlab.core.position.PieceGame.turn_order`), a ply limit; no
-reserves, chains, invariants or history. The game's positions are then kernel
-positions (:class:`KernelPosition` mixed into its position class: :class:`KernelState`
-for a :class:`~boardlab.core.position.PieceState`), in every respect positions of that
-class
-(their ``cells`` are read from the array when asked), so everything that reads
+or a turn order (:meth:`~boardlab.core.position.PieceGame.turn_order`), a ply limit, a
+pass (always or when forced); no reserves, chains, invariants or history. The game's
+positions are then kernel positions (:class:`KernelPosition` mixed into its position
+class: :class:`KernelState` for a :class:`~boardlab.core.position.PieceState`), in every
+respect positions of that class (their ``cells`` are read from the array when asked),
+so everything that reads
 positions works unchanged; a position the kernel cannot hold (a piece it does not
 know, pieces in hand) is a plain one. The
 interpreter stays the reference: ``BOARDLAB_INTERPRET=1``,
@@ -116,6 +116,12 @@ class Unsupported(Exception):
 # --------------------------------------------------------------------------------------
 # The plan: what the kernel needs to know of a game, and the checks that it can.
 
+def pass_number(templates: Sequence[Template]) -> int:
+    """The move integer of a pass: no actions, and the template index after the last
+    template's (so no template's move with no actions is taken for it)."""
+    return len(templates) << 50
+
+
 def _entry(dispatcher: Any, *kinds: str) -> Any:
     """The compiled overload of a kernel function for the arguments positions pass it
     (C-contiguous int64 vectors and matrices, integers), loaded from numba's cache or
@@ -176,6 +182,7 @@ class Plan:
                                 for p in range(self.players))
         self._returns: dict[int, Returns] = {}
         self._start: Any = None
+        self._pass = pass_number(self.templates)
         #: The class of the game's kernel positions.
         self.state_class: Any = kernel_class(game.state_class)
 
@@ -222,8 +229,11 @@ class Plan:
         for index in range(self.known, count):
             key = int(t[numbers + index])
             player, number = key >> 58, key & ((1 << 58) - 1)
-            move = Move(self._spellings[player], self.actions(number),
-                        self.templates[number >> 50].name)
+            if number == self._pass:
+                move = Move("pass", ())  # as the interpreter writes it
+            else:
+                move = Move(self._spellings[player], self.actions(number),
+                            self.templates[number >> 50].name)
             self.objects[index] = move
             self.ids[id(move)] = index
             self.by_value[player][move] = index
@@ -333,9 +343,8 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
         raise Unsupported("a notation that reads the position")
     rules = game.move_rules
     if rules.invariants or rules.protect or rules.select is not None \
-            or rules.pass_turn is not None or rules.turn_move_type is not None \
-            or rules.deferred_captures:
-        raise Unsupported("invariants, protection, move filters, passes or move types")
+            or rules.turn_move_type is not None or rules.deferred_captures:
+        raise Unsupported("invariants, protection, move filters or move types")
     board = game.board
     if board.size >= (1 << _CELL_BITS) - 1 or len(game.piece_list) > 250 \
             or len(rules.templates) > 250 or game.num_players > 8:
@@ -656,6 +665,30 @@ class _Writer:
         self.helpers.append("\n".join(lines) + "\n")
 
     # --- the module -----------------------------------------------------------------
+    def passes(self) -> str:
+        """The pass a player may make (``pass_turn``), after the moves as the
+        interpreter adds it: always, or when forced -- no move, and another player has
+        one. Its number is no template's (:data:`pass_number`)."""
+        rule = self.game.move_rules.pass_turn
+        number = pass_number(self.templates)
+        if rule == "always":
+            return (f"        if n >= {MAX_MOVES}:\n            return -2\n"
+                    f"        T[XN + n] = {number}\n        n += 1")
+        if rule == "forced":
+            return (f"        if n == 0:\n"
+                    f"            for q in range({self.players}):\n"
+                    f"                if q != player:\n"
+                    f"                    k = generate(S, T, q)\n"
+                    f"                    if k == -1:\n"
+                    f"                        return -1\n"
+                    f"                    if k != 0:  # -2: more moves than room\n"
+                    f"                        T[XN] = {number}\n"
+                    f"                        n = 1\n"
+                    f"                        break")
+        if rule is not None:  # pragma: no cover - Rules takes no other value
+            raise Unsupported(f"pass rule {rule!r}")
+        return ""
+
     def write(self) -> str:
         goals = self.goals
         n = self.players
@@ -781,6 +814,7 @@ def scan(S, T):
         n = generate(S, T, player)
         if n < 0:
             return n
+{self.passes()}
         if n == 0:
             status = stuck_conditions(S, T)
             if status < 0:
