@@ -147,13 +147,18 @@ def boardlab_loop(name: str, rng: random.Random, kernels: bool = True
         else:
             with kernel.disabled():
                 state = game.initial_state()
-        plies = 0
-        while not state.is_terminal():
-            moves = state.legal_moves()
-            state.apply(moves[rng.randrange(len(moves))])
-            plies += 1
-        return plies
+        return random_game(state, rng)
     return play
+
+
+def random_game(state: State, rng: random.Random) -> int:
+    """Play uniformly random moves through the protocol until the end; the plies."""
+    plies = 0
+    while not state.is_terminal():
+        moves = state.legal_moves()
+        state.apply(moves[rng.randrange(len(moves))])
+        plies += 1
+    return plies
 
 
 def openspiel_loop(pyspiel: ModuleType, name: str, rng: random.Random) -> Callable[[], object]:
@@ -220,14 +225,8 @@ def floor_loop(branching: int, plies: int) -> Callable[[], int]:
             if not self.left:
                 self.status = 0
 
-    def one_game() -> int:  # the loop of boardlab_loop and openspiel_loop
-        state = Floor()
-        played = 0
-        while not state.is_terminal():
-            moves = state.legal_moves()
-            state.apply(moves[rng.randrange(len(moves))])
-            played += 1
-        return played
+    def one_game() -> int:  # the loop boardlab's positions are played by
+        return random_game(Floor(), rng)  # type: ignore[arg-type]
     return one_game
 
 
