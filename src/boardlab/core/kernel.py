@@ -26,12 +26,11 @@ pass (always or when forced); no reserves, chains, invariants or history. The ga
 positions are then kernel positions (:class:`KernelPosition` mixed into its position
 class: :class:`KernelState` for a :class:`~boardlab.core.position.PieceState`), in every
 respect positions of that class (their ``cells`` are read from the array when asked),
-so everything that reads
-positions works unchanged; a position the kernel cannot hold (a piece it does not
-know, pieces in hand) is a plain one. The
-interpreter stays the reference: ``BOARDLAB_INTERPRET=1``,
-:func:`boardlab.core.compiled.interpreted` or ``BOARDLAB_KERNELS=0`` give plain
-positions, and the tests compare both, move for move, along random games.
+so everything that reads positions works unchanged; a position the kernel cannot hold
+(a piece it does not know, pieces in hand) is a plain one. The interpreter stays the
+reference: ``BOARDLAB_INTERPRET=1``, :func:`boardlab.core.compiled.interpreted` or
+``BOARDLAB_KERNELS=0`` give plain positions, and the tests compare both, move for move,
+along random games.
 """
 
 from __future__ import annotations
@@ -133,7 +132,6 @@ def _entry(dispatcher: Any, *kinds: str) -> Any:
     signature = tuple(of_kind[k] for k in kinds)
     dispatcher.compile(signature)
     return dispatcher.overloads[signature].entry_point
-
 
 
 @dataclass(eq=False)
