@@ -16,6 +16,7 @@ import random
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -358,6 +359,29 @@ def test_positions_of_one_game_played_from_several_threads(monkeypatch):
             t.join()
         assert got == want
         assert isinstance(game.initial_state(), kernel.KernelPosition)
+
+
+def test_a_call_in_read_mode_registers_nothing():
+    # Positions call their kernel without the plan's lock in read mode: such a call
+    # must leave the shared registry as it was and ask for write mode instead.
+    game = _kings_game()
+    start = game.initial_state()
+    plan = game._kernel_plan
+    count = int(plan.table[plan.registry])
+    s = start._s.copy()
+    s[kernel.TO_MOVE], s[kernel.NMOVES] = 1, -1  # the other side: moves not met yet
+    assert plan.scan(s, plan.table, 0) == -10
+    assert int(plan.table[plan.registry]) == count
+    move = start.legal_moves()[0]
+    h = np.empty((64, kernel._HIST), dtype=np.int64)
+    s = start._s.copy()
+    assert plan.play(s, h, plan.table, plan.ids[id(move)]) == -11  # played; the reply unmet
+    assert int(plan.table[plan.registry]) == count
+    assert plan.scan(s, plan.table, 1) >= 0
+    assert int(plan.table[plan.registry]) > count
+    after = start.clone()
+    after.apply(move)
+    assert s[kernel.BOARD:plan.counts_at].tolist() == after._s[kernel.BOARD:plan.counts_at].tolist()
 
 
 def test_threads_that_build_one_kernel_at_once_share_it(tmp_path, monkeypatch):

@@ -160,14 +160,22 @@ class Plan:
         # compiled overload called directly skips the dispatcher's typing of the
         # arguments (a tenth of a ply's cost on Breakthrough).
         module = self.module
-        self.scan = _entry(module.scan, "vector", "vector")
+        self.scan = _entry(module.scan, "vector", "vector", "int")
         self.play = _entry(module.play, "vector", "matrix", "vector", "int")
         self.undo = _entry(module.undo, "vector", "matrix")
-        #: Held by every call that uses the shared table (the scratch area and the
-        #: registry) and by the Python side's changes to it: positions of one game may
-        #: be played from several threads (the web server's), and a registry that grows
-        #: must not lose a move another thread registers meanwhile.
+        #: Held by every change to the registry of moves: positions of one game may be
+        #: played from several threads (the web server's), and a registry that grows
+        #: must not lose a move another thread registers meanwhile. Kernel calls hold
+        #: the GIL from start to end (they are not ``nogil``), so one call is atomic for
+        #: other threads: a call in read mode (the common one: every move it meets is
+        #: registered and has its Move object) needs no lock. A call that would
+        #: register a move says so instead (-10, or -11 after its move) and the
+        #: position calls again in write mode, under this lock, which also covers
+        #: making the new moves' objects and growing the registry.
         self.lock = threading.RLock()
+        #: Rows a new position's history starts with: the longest game seen so far (up
+        #: to :data:`_ROWS`), so that playing one rarely grows its history.
+        self.rows = 16
         self.counts_at = BOARD + self.size
         self.moves_at = self.counts_at + len(self.pieces)
         #: The interned moves by registry index, and index by id (interned moves live
@@ -246,7 +254,7 @@ class Plan:
         table[base + 2] = old[base + 2]
         numbers = base + 3 + 2 * cap
         for index in range(count):
-            assert self.module.intern(table, old[numbers + index]) == index
+            assert self.module.intern(table, old[numbers + index], 1) == index
         self.table = table
 
     def actions(self, number: int) -> tuple:
@@ -728,7 +736,7 @@ class _Writer:
         ]
         size = self.size
         scratch = len(self.table)
-        self.registry = scratch + 2 * MAX_MOVES
+        self.registry = scratch + 3 * MAX_MOVES + size
         head = f'''"""The kernel of {self.game.name} (written by boardlab.core.kernel)."""
 from numba import njit
 
@@ -738,6 +746,8 @@ CNT = {BOARD + size}
 MOVES = {BOARD + size + self.ncodes}
 XN = {scratch}
 XP = {scratch + MAX_MOVES}
+XL = {scratch + 2 * MAX_MOVES}
+XH = {scratch + 3 * MAX_MOVES}
 RB = {self.registry}
 
 
@@ -758,31 +768,37 @@ def add(S, T, n, start, pos, hand, c1, c2, becomes, index, priority):
                 m |= becomes << 20
     elif becomes != 0:
         m |= becomes << 20
-    for i in range(n):
-        if T[XN + i] & {_DEDUP} == m:
+    # Equal moves have equal sources: only this source's moves so far are compared.
+    j = T[XH + start]
+    while j > 0:
+        if T[XN + j - 1] & {_DEDUP} == m:
             return n
+        j = T[XL + j - 1]
     if n >= {MAX_MOVES}:
         return -2
     T[XN + n] = m | (index << 50)
     T[XP + n] = priority
+    T[XL + n] = T[XH + start]
+    T[XH + start] = n + 1
     return n + 1
 
 
 @njit(cache=True)
 def generate(S, T, player):
     # The mover's cells, once for every template (after the priorities' room).
+    # Without a branch: whether a cell holds a piece of the mover is a coin toss the
+    # processor cannot learn.
     mine = 0
     for c in range({size}):
-        v = S[{BOARD} + c]
-        if v != 0 and T[{self.owner} + v] == player:
-            T[XP + {MAX_MOVES} - {size} + mine] = c
-            mine += 1
+        T[XP + {MAX_MOVES} - {size} + mine] = c
+        mine += T[{self.owner} + S[{BOARD} + c]] == player
+        T[XH + c] = 0
     n = 0
 '''
         mid = f'''
 
 @njit(cache=True)
-def intern(T, key):
+def intern(T, key, write):
     cap = T[RB + 1]
     h = ((key ^ (key >> 29)) * 0x5851F42D4C957F2D >> 20) & (cap - 1)
     while True:
@@ -790,6 +806,8 @@ def intern(T, key):
         if slot == key:
             return T[RB + 3 + cap + h]
         if slot == -1:
+            if not write:
+                return -10
             index = T[RB]
             if index >= cap // 2:
                 return -1
@@ -802,7 +820,7 @@ def intern(T, key):
 
 
 @njit(cache=True)
-def scan(S, T):
+def scan(S, T, write):
     status = after(S, T)
     if status < 0 and {self.limit} > 0 and S[{PLY}] >= {self.limit}:
         status = {2 * n}  # a draw when the game reaches its ply limit
@@ -821,9 +839,9 @@ def scan(S, T):
         return -6
     top = -1
     for i in range(n):
-        index = intern(T, T[XN + i] | (player << 58))
+        index = intern(T, T[XN + i] | (player << 58), write)
         if index < 0:
-            return -4
+            return -4 if index == -1 else index
         S[MOVES + i] = index
         if index > top:
             top = index
@@ -856,13 +874,15 @@ def touch(S, H, h, k, cell):
 
 @njit(cache=True)
 def play(S, H, T, index):
+    write = index >> 40
+    index &= (1 << 40) - 1
     if index < 0 or index >= T[RB]:
         return -5
     key = T[RB + 3 + 2 * T[RB + 1] + index]
     if key >> 58 != S[{TO_MOVE}]:
         return -5
     if S[{NMOVES}] < 0:
-        packed = scan(S, T)
+        packed = scan(S, T, write)
         if packed < 0:
             return packed
     legal = False
@@ -934,11 +954,13 @@ def play(S, H, T, index):
     S[{PLY}] = ply + 1
     S[{DEPTH}] = h + 1
     S[{NMOVES}] = -1
-    packed = scan(S, T)
+    packed = scan(S, T, write)
     if packed == -6:
         return -8
     if packed == -4:
         return -9
+    if packed == -10:
+        return -11
     return packed
 
 
@@ -1032,7 +1054,8 @@ def _build(game: PieceGame) -> Plan:
     source = writer.write()
     module = _load(source)
     table = np.concatenate([np.array(writer.table, dtype=np.int64),
-                            np.zeros(2 * MAX_MOVES, dtype=np.int64), _registry(REGISTRY)])
+                            np.zeros(3 * MAX_MOVES + writer.size, dtype=np.int64),
+                            _registry(REGISTRY)])
     return Plan(game, module, table, writer.registry, writer.sides, writer.pieces, writer.codes,
                 templates, goals, writer.size, writer.players, source)
 
@@ -1050,6 +1073,10 @@ from boardlab.core.position import PieceState  # noqa: E402 - position imports t
 
 #: Room for this many legal moves in a new position's array (it grows when needed).
 _ROOM = 256
+#: Most rows a new position's history starts with (it grows when needed).
+_ROWS = 256
+#: The bit of a move's index that lets a kernel's play register new moves.
+_WRITE = 1 << 40
 
 
 class KernelPosition:
@@ -1084,7 +1111,7 @@ class KernelPosition:
                 s[plan.counts_at + code] += 1
         s[TO_MOVE], s[PLY], s[MOVER], s[NMOVES], s[STATUS] = to_move, ply, -1, -1, UNKNOWN
         self._s = s
-        self._h = np.zeros((16, _HIST), dtype=np.int64)
+        self._h = np.empty((plan.rows, _HIST), dtype=np.int64)
         self._n = -1
         self._status = UNKNOWN
         self._to_move = to_move
@@ -1142,14 +1169,6 @@ class KernelPosition:
         return int(self._h[depth - 1, 4]) if depth else None
 
     # --- protocol -------------------------------------------------------------------
-    def _answer(self, packed: int) -> None:
-        """Take in a kernel's packed answer (moves, status, side to move, flags)."""
-        self._n = packed & 8191
-        self._status = ((packed >> 13) & 127) - 2
-        self._to_move = (packed >> 20) & 7
-        if packed >> 24:
-            self._plan.after(packed)
-
     def _failed(self, code: int) -> None:
         """Make room after a kernel's call that ran out of it (or raise its error)."""
         if code == -1:  # as the interpreter says it
@@ -1164,24 +1183,45 @@ class KernelPosition:
             self._s = np.concatenate([s, np.zeros(MAX_MOVES + self._plan.moves_at - len(s),
                                                   dtype=np.int64)])
         elif code == -3:
-            self._h = np.concatenate([self._h, np.zeros_like(self._h)])
-        else:  # pragma: no cover - the kernels return no other code
+            h = self._h
+            self._h = np.concatenate([h, np.empty_like(h)])
+            plan = self._plan
+            plan.rows = max(plan.rows, min(len(self._h), _ROWS))
+        elif code not in (-10, -11):  # pragma: no cover - the kernels return no other code
             raise RulesError(f"{self.game.name}: the kernel failed ({code})")
 
     def _scan(self) -> None:
         plan = self._plan
-        lock = plan.lock
-        lock.acquire()
-        try:
-            packed = plan.scan(self._s, plan.table)
+        packed = plan.scan(self._s, plan.table, 0)
+        if packed < 0 or packed >> 24:
+            packed = self._settle(packed, -1)
+        self._n = packed & 8191
+        self._status = ((packed >> 13) & 127) - 2
+        self._to_move = (packed >> 20) & 7
+
+    def _settle(self, packed: int, index: int) -> int:
+        """Finish a kernel's call (a scan, or the play of move ``index``) that asked
+        for more than read mode gives: room, new moves to register, Move objects to
+        make. Under the plan's lock, calling again in write mode."""
+        plan = self._plan
+        if packed == -5:
+            raise IllegalMoveError(str(plan.objects[index]), f"not legal in {self}")
+        with plan.lock:
             for _ in range(64):  # each shortage doubles what ran short
                 if packed >= 0:
-                    break
+                    plan.after(packed)
+                    return packed
                 self._failed(packed)
-                packed = plan.scan(self._s, plan.table)
-            self._answer(packed)
-        finally:
-            lock.release()
+                if index < 0 or packed in (-8, -9, -11):
+                    # Only a scan (the move, if any, is played): a further shortage
+                    # keeps its after-move code.
+                    after = packed in (-8, -9, -11)
+                    packed = plan.scan(self._s, plan.table, 1)
+                    if after:
+                        packed = {-4: -9, -6: -8}.get(packed, packed)
+                else:
+                    packed = plan.play(self._s, self._h, plan.table, index | _WRITE)
+        raise RulesError(f"{self.game.name}: the kernel failed ({packed})")  # pragma: no cover
 
     def legal_moves(self) -> list[Move]:
         if self._n < 0:
@@ -1214,37 +1254,12 @@ class KernelPosition:
         index = plan.ids.get(id(move))
         if index is None:
             index = self._index(move)
-        # acquire/release rather than ``with``: half the cost, and this runs every ply.
-        lock = plan.lock
-        lock.acquire()
-        try:
-            packed = plan.play(self._s, self._h, plan.table, index)
-            if packed < 0:
-                packed = self._retry(packed, index)
-            if packed >> 24:
-                plan.after(packed)
-        finally:
-            lock.release()
+        packed = plan.play(self._s, self._h, plan.table, index)
+        if packed < 0 or packed >> 24:
+            packed = self._settle(packed, index)
         self._n = packed & 8191
         self._status = ((packed >> 13) & 127) - 2
         self._to_move = (packed >> 20) & 7
-
-    def _retry(self, packed: int, index: int) -> int:
-        """Play again after a shortage of room (a scan when the move was played)."""
-        plan = self._plan
-        if packed == -5:
-            raise IllegalMoveError(str(plan.objects[index]), f"not legal in {self}")
-        for _ in range(64):  # each shortage doubles what ran short
-            self._failed(packed)
-            if packed in (-8, -9):
-                # Still after the move: a further shortage keeps its after-move code.
-                packed = plan.scan(self._s, plan.table)
-                packed = {-4: -9, -6: -8}.get(packed, packed)
-            else:
-                packed = plan.play(self._s, self._h, plan.table, index)
-            if packed >= 0:
-                return packed
-        raise RulesError(f"{self.game.name}: the kernel failed ({packed})")  # pragma: no cover
 
     def apply_step(self, actions: tuple) -> None:
         raise RulesError("a kernel position has no partial steps")
@@ -1266,7 +1281,7 @@ class KernelPosition:
         # Like a PieceState's copy: no history (the last mover is not known).
         s[DEPTH] = 0
         s[MOVER] = -1
-        new._h = np.zeros((16, _HIST), dtype=np.int64)
+        new._h = np.empty((self._plan.rows, _HIST), dtype=np.int64)
         new._n, new._status = self._n, self._status
         new._to_move = self._to_move
         new.reserves, new._history, new._cache = {}, [], {}
