@@ -259,6 +259,82 @@ def test_breakthrough_perft_on_the_kernel():
     assert perft(state, 4) == [22, 484, 11132, 256036]
 
 
+@pytest.mark.parametrize("options", [{}, {"directions": "all"}, {"group": "any"},
+                                     {"directions": "all", "group": "any"}])
+def test_taacoca_plays_its_group_moves_as_the_interpreter_plays_them(options):
+    game = boardlab.load("taacoca", **options)
+    assert kernel.why_not(game) is None
+    plies = sum(play_both(game, seed, 300) for seed in range(3))
+    assert plies > 60
+
+
+def test_taacoca_perft_on_the_kernel():
+    state = boardlab.load("taacoca").initial_state()
+    assert isinstance(state, kernel.KernelState)
+    assert perft(state, 3) == list(boardlab.load("taacoca").known_perft)
+
+
+def _groups_game(**group):
+    """Men (and kings that never move) stepping in groups on a 6x6 board: the group
+    template's kinds, sizes, capture rule, test and all-if-fewer rule."""
+    board = Board.square(6, 6).rotated_for(1)
+    single = group.pop("single", lambda d: (r.Step(d), r.Verify(r.not_(r.AtStep(r.FRIEND, d))),
+                                            r.Add()))
+    template = r.Group((), single=single, name="group", kinds=("man",), **group)
+    placement = {"a1": "X", "b1": "X", "c1": "K", "d2": "X", "e1": "X", "f2": "X",
+                 "a6": "O", "b5": "O", "c6": "Q", "d5": "O", "e6": "O", "f6": "O"}
+
+    class Groups(PieceGame):
+        name = "groups"
+        description = "test game"
+        player_names = ("x", "o")
+        pieces = PIECES
+        notation_reads_position = False
+
+        def make_board(self):
+            return board
+
+        def initial_placement(self):
+            return {cell: PIECES[s] for cell, s in placement.items()}
+
+        def make_rules(self):
+            return r.Rules([template])
+
+        def end_goals(self):
+            return g.Goals((g.Condition("loss", (0, 1), g.PiecesRemaining(0, "man")),), 2)
+
+        def result(self, state):
+            return self.end_goals().result(state)
+
+        def no_moves(self, state):
+            return self.end_goals().no_moves(state)
+
+    return Groups()
+
+
+@pytest.mark.parametrize("group", [
+    {"directions": ("n", "ne", "nw"), "sizes": (1, 2, 3)},
+    {"directions": ("n", "e", "w", "s"), "sizes": (2,), "capture": False},
+    {"directions": ("ne", "nw", "n"), "sizes": (3, 1), "all_if_fewer": True},
+    {"directions": ("n",), "sizes": (2, 3),
+     "single": lambda d: (r.Step(d), r.Verify(r.EMPTY), r.Step(d), r.Add())},
+])
+def test_group_templates_play_as_the_interpreter_plays_them(group):
+    game = _groups_game(**group)
+    assert kernel.why_not(game) is None
+    plies = sum(play_both(game, seed, 120) for seed in range(4))
+    assert plies > 12
+
+
+def test_group_templates_beyond_a_kernel_say_why():
+    assert "filter" in kernel.why_not(_groups_game(directions=("n",),
+                                                   accept=lambda state, shifts: True))
+    assert "1-3" in kernel.why_not(_groups_game(directions=("n",), sizes=(4,)))
+    assert "one add" in kernel.why_not(_groups_game(
+        directions=("n",), single=lambda d: (r.Step(d), r.CaptureHere(), r.Add())))
+    assert "one cell" in kernel.why_not(_groups_game(directions=("n", "n")))
+
+
 def test_a_move_that_is_not_legal_is_refused():
     state = boardlab.load("breakthrough").initial_state()
     white = state.legal_moves()[0]

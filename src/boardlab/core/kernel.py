@@ -20,7 +20,8 @@ costs one kernel call, which also finds the new position's result and moves.
 Only games the kernel can play exactly get one (:func:`why_not` says why not): plain
 piece templates made of steps, tests, ifs, loops, captures and adds (with promotion);
 the predicates the board can answer (empty, friend, enemy, piece types, zones, cells, a
-step away); end conditions made of piece configurations and counts; alternating turns
+step away), or a single group template (Taacoca's moves of up to three pieces at once);
+end conditions made of piece configurations and counts; alternating turns
 or a turn order (:meth:`~boardlab.core.position.PieceGame.turn_order`), a ply limit, a
 pass (always or when forced); no reserves, chains, invariants or history. The game's
 positions are then kernel positions (:class:`KernelPosition` mixed into its position
@@ -44,7 +45,7 @@ import tempfile
 import threading
 import types
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -73,8 +74,14 @@ MAX_MOVES = 4096
 # two queued captures (cell + 1) and the template.
 _CELL_BITS = 10
 _DEDUP = (1 << 50) - 1
-# Width of a history row: to move, key, status, mover, move, (cell, code) x 4, last move.
-_HIST = 14
+# Chains of the moves found so far, by a hash of their integer (duplicates are looked
+# for in one chain).
+_BUCKETS = 1024
+# Cells one move may change (a group of three: three sources, three targets).
+_TOUCH = 6
+# Width of a history row: to move, key, status, mover, move, (cell, code) x _TOUCH,
+# last move.
+_HIST = 5 + 2 * _TOUCH + 1
 # Status values: -2 not known yet, -1 the game goes on; otherwise kind * players +
 # player (an ending).
 UNKNOWN = -2
@@ -153,6 +160,9 @@ class Plan:
     size: int
     players: int
     source: str
+    #: Where the table holds each group template's targets: by direction, player and
+    #: source cell.
+    group_targets: dict[int, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         game = self.game
@@ -191,6 +201,20 @@ class Plan:
         self._pass = pass_number(self.templates)
         #: The class of the game's kernel positions.
         self.state_class: Any = kernel_class(game.state_class)
+        self._names = [t.name for t in self.templates]
+        #: Each group template's steps as actions: by direction and player, then by
+        #: source cell, the shift and the capture on its target (made once, shared by
+        #: every move).
+        self._groups: dict[int, list[list[tuple[Shift, Capture] | None]]] = {}
+        for index, at in self.group_targets.items():
+            template = self.templates[index]
+            assert isinstance(template, r.Group)
+            rows = len(template.directions) * self.players
+            targets = self.table[at:at + rows * self.size].tolist()
+            self._groups[index] = [
+                [(Shift(c, t), Capture(t)) if t >= 0 else None
+                 for c, t in enumerate(targets[row * self.size:(row + 1) * self.size])]
+                for row in range(rows)]
 
     def initial_state(self) -> PieceState:
         """A copy of the game's start position (built and scanned once)."""
@@ -232,17 +256,21 @@ class Plan:
             bigger[:self.known] = self.objects[:self.known]
             self.objects = bigger
         numbers = base + 3 + 2 * int(t[base + 1])
-        for index in range(self.known, count):
-            key = int(t[numbers + index])
-            player, number = key >> 58, key & ((1 << 58) - 1)
+        known = self.known
+        # Games with many moves (groups) meet new ones at most plies: one loop of
+        # plain Python over the new keys, read in one go.
+        objects, ids, by_value = self.objects, self.ids, self.by_value
+        spellings, names, actions = self._spellings, self._names, self.actions
+        low = (1 << 58) - 1
+        for index, key in enumerate(t[numbers + known:numbers + count].tolist(), known):
+            player, number = key >> 58, key & low
             if number == self._pass:
                 move = Move("pass", ())  # as the interpreter writes it
             else:
-                move = Move(self._spellings[player], self.actions(number),
-                            self.templates[number >> 50].name)
-            self.objects[index] = move
-            self.ids[id(move)] = index
-            self.by_value[player][move] = index
+                move = Move(spellings[player], actions(number, player), names[number >> 50])
+            objects[index] = move
+            ids[id(move)] = index
+            by_value[player][move] = index
         self.known = count
         t[base + 2] = count
 
@@ -253,13 +281,26 @@ class Plan:
         table = np.concatenate([old[:base], _registry(2 * cap)])
         table[base + 2] = old[base + 2]
         numbers = base + 3 + 2 * cap
-        for index in range(count):
-            assert self.module.intern(table, old[numbers + index], 1) == index
+        assert self.module.rehash(table, old[numbers:numbers + count].copy()) == count
         self.table = table
 
-    def actions(self, number: int) -> tuple:
-        """The actions of a move integer, in the order the interpreter writes them."""
+    def actions(self, number: int, player: int) -> tuple:
+        """The actions of ``player``'s move integer, in the order the interpreter
+        writes them."""
         mask = (1 << _CELL_BITS) - 1
+        template = number >> 50
+        group = self._groups.get(template)
+        if group is not None:
+            # A group: its sources, direction, size and which targets it takes.
+            k, taken = (number >> 37) & 3, (number >> 34) & 7
+            row = group[((number >> 30) & 15) * self.players + player]
+            steps = [row[number & mask]]
+            if k > 1:
+                steps.append(row[(number >> 10) & mask])
+                if k > 2:
+                    steps.append(row[(number >> 20) & mask])
+            caps = [steps[i][1] for i in range(k) if taken >> i & 1]
+            return (*caps, *(step[0] for step in steps))
         src, dst = number & mask, (number >> 10) & mask
         becomes = (number >> 20) & 0xFF
         out: list = [Capture(c - 1) for c in ((number >> 30) & mask, (number >> 40) & mask)
@@ -356,7 +397,14 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
             or len(rules.templates) > 250 or game.num_players > 8:
         raise Unsupported("too large a board, piece set or rule set")
     templates = tuple(rules.templates)
+    if any(type(t) is r.Group for t in templates) and len(templates) > 1:
+        # Its moves could equal another template's (the interpreter drops the second),
+        # and a group's integer is not a plain move's.
+        raise Unsupported("a group template beside other templates")
     for t in templates:
+        if type(t) is r.Group:
+            _check_group(t, game)
+            continue
         if type(t) is not r.Template or not t.top_level or t.shared or t.reads_history:
             raise Unsupported(f"template {t.name!r} is not a plain piece template")
         _check_program(t.program, game, inside_loop=False)
@@ -366,6 +414,55 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
     for c in goals.conditions:
         _check_goal(c.goal)
     return goals, templates
+
+
+def _check_group(t: r.Group, game: Any) -> None:
+    """A group template the kernel plays: groups of one to three pieces, each moved by
+    a single-piece program of steps and tests ending in one plain ``Add`` (so a piece's
+    target is a fixed function of its cell), no filter of the groups."""
+    if not t.top_level or t.shared or t.reads_history or t.single is None \
+            or t.accept is not None:
+        raise Unsupported(f"group template {t.name!r} has a filter, shared pieces or history")
+    if not t.sizes or any(k not in (1, 2, 3) for k in t.sizes) or len(t.directions) > 15:
+        raise Unsupported(f"group template {t.name!r}: sizes beyond 1-3 or too many directions")
+    for d in t.directions:
+        program = tuple(t.single(d))
+        last = program[-1] if program else None
+        if not isinstance(last, r.Add) or last.promote is not None or any(
+                not isinstance(i, r.Step | r.Verify) for i in program[:-1]):
+            raise Unsupported(f"group template {t.name!r}: a single move that is not "
+                              "steps and tests ending in one add")
+        _check_program(program, game, inside_loop=False)
+    # Two directions that take a piece to one cell would make equal moves, which the
+    # interpreter drops and a kernel would not.
+    targets = _group_targets(t, game.board, game.num_players)
+    size = game.board.size
+    for player in range(game.num_players):
+        for cell in range(size):
+            seen = [row[player * size + cell] for row in targets
+                    if row[player * size + cell] not in (-1, cell)]
+            if len(seen) != len(set(seen)):
+                raise Unsupported(f"group template {t.name!r}: two directions lead to one "
+                                  "cell")
+
+
+def _group_targets(t: r.Group, board: Any, players: int) -> list[list[int]]:
+    """Where each direction's single move takes a piece: by direction, a row of
+    cells for each player in turn (-1: off the board)."""
+    out = []
+    for d in t.directions:
+        steps = [i.direction for i in t.single(d) if isinstance(i, r.Step)]
+        row = []
+        for player in range(players):
+            links = board.player_links(player)
+            for cell in range(board.size):
+                pos = cell
+                for step in steps:
+                    if pos >= 0:
+                        pos = links[step][pos]
+                row.append(pos)
+        out.append(row)
+    return out
 
 
 def _check_program(program: Sequence[r.Instruction], game: Any, inside_loop: bool) -> None:
@@ -480,6 +577,8 @@ class _Writer:
             for turn in range(len(self.turns)) for player in range(self.players)])
         self.turn_players = self.put("turn players", self.turns)
         self.limit = game.ply_limit() or 0
+        #: Where the table holds each group template's targets (see Plan).
+        self.group_targets: dict[int, int] = {}
 
     # --- the table ------------------------------------------------------------------
     def put(self, name: Any, values: Sequence[int]) -> int:
@@ -670,6 +769,149 @@ class _Writer:
         lines.append(f"    return (best // {2 * n}) * {n} + best % {n}")
         self.helpers.append("\n".join(lines) + "\n")
 
+    # --- group templates ------------------------------------------------------------
+    def group(self, index: int, t: r.Group) -> None:
+        """The moves of a group template, in the interpreter's order: for each
+        direction, the single steps of the mover's pieces (in cell order), then every
+        combination of them of each size (lexicographic) that :func:`gmove` keeps."""
+        size, e = self.size, self.emit
+        e(1, f"# template {index}: group {t.name or '(unnamed)'}")
+        kinds_mask = None
+        if t.kinds:
+            kinds = frozenset(t.kinds)
+            kinds_mask = self.mask_of_codes(("kinds", kinds),
+                                            lambda piece, kinds=kinds: piece.kind in kinds)
+        sizes = self.put(("sizes", t.sizes), t.sizes)
+        e(1, "few = 0")
+        if t.all_if_fewer:
+            e(1, "left = 0")
+            e(1, "for _s in range(mine):")
+            if kinds_mask is None:
+                e(2, "left += 1")
+            else:
+                e(2, f"left += T[{kinds_mask} + S[{BOARD} + T[XP + {MAX_MOVES - size} + _s]]]")
+            e(1, f"if 0 < left < {min(t.sizes)}: few = left")
+        for di, d in enumerate(t.directions):
+            program = tuple(t.single(d))
+            e(1, "ns = 0")
+            e(1, "for _s in range(mine):")
+            e(2, f"start = T[XP + {MAX_MOVES - size} + _s]")
+            e(2, f"hand = S[{BOARD} + start]")
+            if kinds_mask is not None:
+                e(2, f"if T[{kinds_mask} + hand] == 0: continue")
+            e(2, "pos = start")
+            self.block(program[:-1], 2, "continue", index, t.priority)
+            e(2, "if pos != start:")
+            e(3, "T[XG + ns] = start")
+            e(3, f"T[XG + {size} + ns] = pos")
+            e(3, "ns += 1")
+            e(1, f"for _k in range(1 if few else {len(t.sizes)}):")
+            e(2, f"k = few if few else T[{sizes} + _k]")
+            call = (f"n = gmove(S, T, n, player, {{}}, {di}, {int(t.capture)}, {index}, "
+                    f"{t.priority})")
+            e(2, "if k == 1:")
+            e(3, "for a in range(ns):")
+            e(4, call.format("a, -1, -1"))
+            e(4, "if n < 0: return n")
+            e(2, "elif k == 2:")
+            e(3, "for a in range(ns):")
+            e(4, "for b in range(a + 1, ns):")
+            e(5, call.format("a, b, -1"))
+            e(5, "if n < 0: return n")
+            e(2, "else:")
+            e(3, "for a in range(ns):")
+            e(4, "for b in range(a + 1, ns):")
+            e(5, "for c in range(b + 1, ns):")
+            e(6, call.format("a, b, c"))
+            e(6, "if n < 0: return n")
+        # By direction, player and cell (the order :meth:`Plan.actions` reads).
+        targets = _group_targets(t, self.board, self.players)
+        self.group_targets[index] = self.put(("group targets", index),
+                                             [v for row in targets for v in row])
+
+    def play_call(self) -> str:
+        """How ``play`` makes a move: a group's or a plain one's."""
+        if not self.group_targets:
+            return "mplay(S, H, T, h, m)"
+        flags = self.put("group flags", [int(i in self.group_targets)
+                                         for i in range(len(self.templates) + 1)])
+        return f"gplay(S, H, T, h, m) if T[{flags} + (m >> 50)] != 0 else mplay(S, H, T, h, m)"
+
+    def group_play(self) -> str:
+        """The functions that find and make group moves (none without group templates)."""
+        if not self.group_targets:
+            return ""
+        size, n = self.size, self.players
+        offsets = self.put("group offsets", [self.group_targets.get(i, 0)
+                                             for i in range(len(self.templates) + 1)])
+        return f"""@njit(cache=True)
+def gmove(S, T, n, player, a, b, c, di, capture, index, priority):
+    # Steps a < b < c of the step list (b, c: -1 for a smaller group), kept unless two
+    # share a source or a target, or one lands on a piece that stays (an own piece,
+    # or any piece without capture): the interpreter's product of single moves.
+    sa = T[XG + a]
+    ta = T[XG + {size} + a]
+    sb = -1
+    tb = -1
+    sc = -1
+    tc = -1
+    k = 1
+    if b >= 0:
+        sb = T[XG + b]
+        tb = T[XG + {size} + b]
+        k = 2
+    if c >= 0:
+        sc = T[XG + c]
+        tc = T[XG + {size} + c]
+        k = 3
+    if sa == sb or sa == sc or (sb >= 0 and sb == sc):
+        return n
+    if ta == tb or ta == tc or (tb >= 0 and tb == tc):
+        return n
+    taken = 0
+    for i in range(k):
+        t = ta if i == 0 else (tb if i == 1 else tc)
+        v = S[{BOARD} + t]
+        if v != 0 and t != sa and t != sb and t != sc:
+            if T[{self.owner} + v] == player or capture == 0:
+                return n
+            taken |= 1 << i
+    if n >= {MAX_MOVES}:
+        return -2
+    T[XN + n] = sa | (max(sb, 0) << 10) | (max(sc, 0) << 20) | (di << 30) | \
+        (taken << 34) | (k << 37) | (index << 50)
+    T[XP + n] = priority
+    return n + 1
+
+
+@njit(cache=True)
+def gplay(S, H, T, h, m):
+    # Every piece of the group leaves its cell, then lands: a piece may land where
+    # another of the group left (as a PieceState plays shifts).
+    row = T[{offsets} + (m >> 50)] + (((m >> 30) & 15) * {n} + S[{TO_MOVE}]) * {size}
+    g = (m >> 37) & 3
+    k = 0
+    for i in range(g):
+        k = touch(S, H, h, k, (m >> (10 * i)) & 1023)
+    for i in range(g):
+        k = touch(S, H, h, k, T[row + ((m >> (10 * i)) & 1023)])
+    p0 = S[{BOARD} + (m & 1023)]
+    p1 = S[{BOARD} + ((m >> 10) & 1023)]
+    p2 = S[{BOARD} + ((m >> 20) & 1023)]
+    for i in range(g):
+        S[{BOARD} + ((m >> (10 * i)) & 1023)] = 0
+    last = 0
+    for i in range(g):
+        src = (m >> (10 * i)) & 1023
+        dst = T[row + src]
+        S[{BOARD} + dst] = p0 if i == 0 else (p1 if i == 1 else p2)
+        last = (src + 1) | ((dst + 1) << 16)
+    S[{LAST}] = last
+    return k
+
+
+"""
+
     # --- the module -----------------------------------------------------------------
     def passes(self) -> str:
         """The pass a player may make (``pass_turn``), after the moves as the
@@ -705,6 +947,9 @@ class _Writer:
         body: list[str] = []
         self.lines = body
         for index, t in enumerate(self.templates):
+            if type(t) is r.Group:
+                self.group(index, t)
+                continue
             self.emit(1, f"# template {index}: {t.name or '(unnamed)'}")
             self.emit(1, "for _s in range(mine):")
             self.emit(2, f"start = T[XP + {MAX_MOVES - self.size} + _s]")
@@ -735,8 +980,10 @@ class _Writer:
             "    return n",
         ]
         size = self.size
+        # Group tables go in before the scratch area starts.
+        play_call, group_play = self.play_call(), self.group_play()
         scratch = len(self.table)
-        self.registry = scratch + 3 * MAX_MOVES + size
+        self.registry = scratch + 3 * MAX_MOVES + _BUCKETS + 1 + 2 * size
         head = f'''"""The kernel of {self.game.name} (written by boardlab.core.kernel)."""
 from numba import njit
 
@@ -748,6 +995,8 @@ XN = {scratch}
 XP = {scratch + MAX_MOVES}
 XL = {scratch + 2 * MAX_MOVES}
 XH = {scratch + 3 * MAX_MOVES}
+XS = {scratch + 3 * MAX_MOVES + _BUCKETS}
+XG = {scratch + 3 * MAX_MOVES + _BUCKETS + 1}
 RB = {self.registry}
 
 
@@ -768,8 +1017,14 @@ def add(S, T, n, start, pos, hand, c1, c2, becomes, index, priority):
                 m |= becomes << 20
     elif becomes != 0:
         m |= becomes << 20
-    # Equal moves have equal sources: only this source's moves so far are compared.
-    j = T[XH + start]
+    # A move equal to an earlier one is dropped. The moves so far are chained by a
+    # hash of their integer, so only the few in this move's chain are compared (a
+    # slider's moves from one cell would make a chain per cell long); a chain's head
+    # is stamped with this generation's number, so no table is cleared.
+    b = XH + (((m * -7046029254386353131) >> 50) & {_BUCKETS - 1})
+    stamp = T[XS]
+    j = T[b] & 8191 if T[b] >> 13 == stamp else 0
+    first = j
     while j > 0:
         if T[XN + j - 1] & {_DEDUP} == m:
             return n
@@ -778,8 +1033,8 @@ def add(S, T, n, start, pos, hand, c1, c2, becomes, index, priority):
         return -2
     T[XN + n] = m | (index << 50)
     T[XP + n] = priority
-    T[XL + n] = T[XH + start]
-    T[XH + start] = n + 1
+    T[XL + n] = first
+    T[b] = (stamp << 13) | (n + 1)
     return n + 1
 
 
@@ -792,7 +1047,7 @@ def generate(S, T, player):
     for c in range({size}):
         T[XP + {MAX_MOVES} - {size} + mine] = c
         mine += T[{self.owner} + S[{BOARD} + c]] == player
-        T[XH + c] = 0
+    T[XS] += 1  # a new generation of duplicate chains
     n = 0
 '''
         mid = f'''
@@ -817,6 +1072,15 @@ def intern(T, key, write):
             T[RB] = index + 1
             return index
         h = (h + 1) & (cap - 1)
+
+
+@njit(cache=True)
+def rehash(T, keys):
+    # A grown registry: every key again, in order (each keeps its index).
+    for i in range(keys.shape[0]):
+        if intern(T, keys[i], 1) != i:
+            return -1
+    return keys.shape[0]
 
 
 @njit(cache=True)
@@ -873,6 +1137,38 @@ def touch(S, H, h, k, cell):
 
 
 @njit(cache=True)
+def mplay(S, H, T, h, m):
+    src = m & 1023
+    dst = (m >> 10) & 1023
+    becomes = (m >> 20) & 255
+    c1 = ((m >> 30) & 1023) - 1
+    c2 = ((m >> 40) & 1023) - 1
+    k = 0
+    if c1 >= 0:
+        k = touch(S, H, h, k, c1)
+    if c2 >= 0:
+        k = touch(S, H, h, k, c2)
+    k = touch(S, H, h, k, src)
+    k = touch(S, H, h, k, dst)
+    moving = S[{BOARD} + src]
+    if c1 >= 0:
+        S[{BOARD} + c1] = 0
+    if c2 >= 0:
+        S[{BOARD} + c2] = 0
+    if src == dst:
+        if becomes != 0:
+            S[{BOARD} + src] = becomes
+    elif (m >> 29) & 1:
+        S[{BOARD} + src] = 0
+    else:
+        S[{BOARD} + src] = 0
+        S[{BOARD} + dst] = becomes if becomes != 0 else moving
+        # The last move's cells change with a shift only (as a PieceState's do).
+        S[{LAST}] = (src + 1) | ((dst + 1) << 16)
+    return k
+
+
+{group_play}@njit(cache=True)
 def play(S, H, T, index):
     write = index >> 40
     index &= (1 << 40) - 1
@@ -901,36 +1197,10 @@ def play(S, H, T, index):
     H[h, 2] = S[{STATUS}]
     H[h, 3] = S[{MOVER}]
     H[h, 4] = m
-    H[h, 13] = S[{LAST}]
-    src = m & 1023
-    dst = (m >> 10) & 1023
-    becomes = (m >> 20) & 255
-    c1 = ((m >> 30) & 1023) - 1
-    c2 = ((m >> 40) & 1023) - 1
-    k = 0
-    if c1 >= 0:
-        k = touch(S, H, h, k, c1)
-    if c2 >= 0:
-        k = touch(S, H, h, k, c2)
-    k = touch(S, H, h, k, src)
-    k = touch(S, H, h, k, dst)
-    for j in range(k, 4):
+    H[h, {_HIST - 1}] = S[{LAST}]
+    k = {play_call}
+    for j in range(k, {_TOUCH}):
         H[h, 5 + 2 * j] = -1
-    moving = S[{BOARD} + src]
-    if c1 >= 0:
-        S[{BOARD} + c1] = 0
-    if c2 >= 0:
-        S[{BOARD} + c2] = 0
-    if src == dst:
-        if becomes != 0:
-            S[{BOARD} + src] = becomes
-    elif (m >> 29) & 1:
-        S[{BOARD} + src] = 0
-    else:
-        S[{BOARD} + src] = 0
-        S[{BOARD} + dst] = becomes if becomes != 0 else moving
-        # The last move's cells change with a shift only (as a PieceState's do).
-        S[{LAST}] = (src + 1) | ((dst + 1) << 16)
     key = S[{KEY}]
     for j in range(k):
         cell = H[h, 5 + 2 * j]
@@ -967,7 +1237,7 @@ def play(S, H, T, index):
 @njit(cache=True)
 def undo(S, H):
     h = S[{DEPTH}] - 1
-    for j in range(3, -1, -1):
+    for j in range({_TOUCH - 1}, -1, -1):
         cell = H[h, 5 + 2 * j]
         if cell >= 0:
             S[CNT + S[{BOARD} + cell]] -= 1
@@ -977,7 +1247,7 @@ def undo(S, H):
     S[{KEY}] = H[h, 1]
     S[{STATUS}] = H[h, 2]
     S[{MOVER}] = H[h, 3]
-    S[{LAST}] = H[h, 13]
+    S[{LAST}] = H[h, {_HIST - 1}]
     S[{NMOVES}] = -1
     S[{PLY}] -= 1
     S[{DEPTH}] = h
@@ -1054,10 +1324,11 @@ def _build(game: PieceGame) -> Plan:
     source = writer.write()
     module = _load(source)
     table = np.concatenate([np.array(writer.table, dtype=np.int64),
-                            np.zeros(3 * MAX_MOVES + writer.size, dtype=np.int64),
+                            np.zeros(3 * MAX_MOVES + _BUCKETS + 1 + 2 * writer.size,
+                                     dtype=np.int64),
                             _registry(REGISTRY)])
     return Plan(game, module, table, writer.registry, writer.sides, writer.pieces, writer.codes,
-                templates, goals, writer.size, writer.players, source)
+                templates, goals, writer.size, writer.players, source, writer.group_targets)
 
 
 def source(game: PieceGame) -> str:
@@ -1224,10 +1495,13 @@ class KernelPosition:
         raise RulesError(f"{self.game.name}: the kernel failed ({packed})")  # pragma: no cover
 
     def legal_moves(self) -> list[Move]:
-        if self._n < 0:
+        n = self._n
+        if n < 0:
             self._scan()
-        at = self._plan.moves_at
-        return self._plan.objects[self._s[at:at + self._n]].tolist()
+            n = self._n
+        plan = self._plan
+        at = plan.moves_at
+        return plan.objects[self._s[at:at + n]].tolist()
 
     def outcome(self) -> Returns | None:
         if self._status == UNKNOWN:
@@ -1237,9 +1511,11 @@ class KernelPosition:
         return self._plan.returns(self._status, self)
 
     def is_terminal(self) -> bool:
-        if self._status == UNKNOWN:
+        status = self._status
+        if status == -2:  # UNKNOWN, read as a constant: this runs every ply
             self._scan()
-        return self._status >= 0
+            status = self._status
+        return status >= 0
 
     def _index(self, move: Move) -> int:
         """The registry index of a move that is not one of the interned objects (equal
@@ -1318,16 +1594,18 @@ class KernelPosition:
     @property
     def last_actions(self) -> tuple | None:
         number = self._last_number()
-        return None if number is None else self._plan.actions(number)
+        return None if number is None else self._plan.actions(number, int(self._s[MOVER]))
 
     def captured_by_last_move(self) -> list[Piece]:
         depth = int(self._s[DEPTH])
         if not depth:
             return []
         row = self._h[depth - 1].tolist()
-        before = {row[5 + 2 * j]: row[6 + 2 * j] for j in range(4) if row[5 + 2 * j] >= 0}
+        before = {row[5 + 2 * j]: row[6 + 2 * j] for j in range(_TOUCH)
+                  if row[5 + 2 * j] >= 0}
         pieces = self._plan.pieces
-        return [pieces[before[a.cell]] for a in self._plan.actions(row[4])  # type: ignore
+        mover = int(self._s[MOVER])
+        return [pieces[before[a.cell]] for a in self._plan.actions(row[4], mover)  # type: ignore
                 if isinstance(a, Capture) and before.get(a.cell)]
 
     def occurrences(self) -> int:

@@ -48,9 +48,11 @@ move and the ply count. Perft from the start (default options): 58, 3364, 352408
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
 
 from boardlab.core.board import HEX_DIRECTIONS, Board
-from boardlab.core.game import DRAW, Option, Returns, State, win_for
+from boardlab.core.game import DRAW, Option, Returns, State
+from boardlab.core.goals import AbsoluteConfig, Condition, Goals, PiecesRemaining
 from boardlab.core.move import Capture, Move, Piece, Shift
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.core.registry import register
@@ -116,21 +118,36 @@ class Taacoca(PieceGame):
                              sizes=(1, 2, 3), name="group")
         return Rules([template])
 
+    @cached_property
+    def goals(self) -> Goals:
+        """A stone on the opponent's home row wins; a side without stones, or without
+        a move, loses."""
+        zone = self.board.zones["goal"]
+        home_of_the_other = (frozenset(zone[1]), frozenset(zone[0]))
+        return Goals((
+            Condition("win", (0, 1), AbsoluteConfig((("self", "stone"),),
+                                                    home_of_the_other.__getitem__)),
+            Condition("loss", (0, 1), PiecesRemaining(0)),
+        ), 2)
+
+    def end_goals(self) -> Goals:
+        """:attr:`goals`: the kernel reads them."""
+        return self.goals
+
+    def ply_limit(self) -> int | None:
+        """``move_limit`` when stones may move back (``directions=all``)."""
+        return self.options["move_limit"] if self.options["directions"] == "all" else None
+
     def result(self, state: PieceState) -> Returns | None:
-        """A stone on the opponent's home row wins; so does taking every enemy stone."""
-        board = self.board
-        cells = state.cells
-        for player in (0, 1):
-            for cell in board.zones["goal"][1 - player]:
-                piece = cells[cell]
-                if piece is not None and piece.owner == player:
-                    return win_for(player)
-        owners = {p.owner for p in cells if p is not None}
-        if len(owners) < 2:
-            return win_for(owners.pop() if owners else 1 - state.to_move)
-        if self.options["directions"] == "all" and state.ply >= self.options["move_limit"]:
+        """The goals' outcome; a draw at the ply limit."""
+        out = self.goals.result(state)
+        if out is None and (limit := self.ply_limit()) is not None and state.ply >= limit:
             return DRAW
-        return None
+        return out
+
+    def no_moves(self, state: PieceState) -> Returns:
+        """A side without a move loses."""
+        return self.goals.no_moves(state)
 
     #: The notation reads the move's actions (and the side to move), not the position.
     notation_reads_position = False
