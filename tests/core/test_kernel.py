@@ -244,34 +244,25 @@ def test_a_pass_plays_as_the_interpreter_plays_it(kernel_folder, rule):
         play_both(game, seed, 12)
 
 
-@pytest.mark.parametrize("options", [{}, {"rows": 5, "columns": 4}, {"rows": 6, "columns": 3},
-                                     {"rows": 10, "columns": 12}])
-def test_breakthrough_plays_as_the_interpreter_plays_it(options):
-    game = boardlab.load("breakthrough", **options)
+@pytest.mark.parametrize(("name", "options"), [
+    ("breakthrough", {}), ("breakthrough", {"rows": 5, "columns": 4}),
+    ("breakthrough", {"rows": 6, "columns": 3}), ("breakthrough", {"rows": 10, "columns": 12}),
+    # Group moves, forward only and in all six directions, of three stones or of 1-3.
+    ("taacoca", {}), ("taacoca", {"directions": "all"}), ("taacoca", {"group": "any"}),
+    ("taacoca", {"directions": "all", "group": "any"})])
+def test_language_games_play_on_their_kernel_as_the_interpreter_plays_them(name, options):
+    game = boardlab.load(name, **options)
     assert kernel.why_not(game) is None
     plies = sum(play_both(game, seed, 400) for seed in range(4))
     assert plies > 40
 
 
-def test_breakthrough_perft_on_the_kernel():
-    state = boardlab.load("breakthrough").initial_state()
+@pytest.mark.parametrize(("name", "counts"), [("breakthrough", [22, 484, 11132, 256036]),
+                                              ("taacoca", [58, 3364, 352408])])
+def test_perft_on_the_kernel(name, counts):
+    state = boardlab.load(name).initial_state()
     assert isinstance(state, kernel.KernelState)
-    assert perft(state, 4) == [22, 484, 11132, 256036]
-
-
-@pytest.mark.parametrize("options", [{}, {"directions": "all"}, {"group": "any"},
-                                     {"directions": "all", "group": "any"}])
-def test_taacoca_plays_its_group_moves_as_the_interpreter_plays_them(options):
-    game = boardlab.load("taacoca", **options)
-    assert kernel.why_not(game) is None
-    plies = sum(play_both(game, seed, 300) for seed in range(3))
-    assert plies > 60
-
-
-def test_taacoca_perft_on_the_kernel():
-    state = boardlab.load("taacoca").initial_state()
-    assert isinstance(state, kernel.KernelState)
-    assert perft(state, 3) == list(boardlab.load("taacoca").known_perft)
+    assert perft(state, len(counts)) == counts
 
 
 def _groups_game(**group):
@@ -284,12 +275,19 @@ def _groups_game(**group):
     placement = {"a1": "X", "b1": "X", "c1": "K", "d2": "X", "e1": "X", "f2": "X",
                  "a6": "O", "b5": "O", "c6": "Q", "d5": "O", "e6": "O", "f6": "O"}
 
-    class Groups(PieceGame):
-        name = "groups"
+    goals = g.Goals((g.Condition("loss", (0, 1), g.PiecesRemaining(0, "man")),), 2)
+    return _test_game("groups", board, placement, [template], goals)
+
+
+def _test_game(name: str, board: Board, placement: dict[str, str], templates: list,
+               goals: g.Goals) -> PieceGame:
+    """A two-player test game of :data:`PIECES` (``placement``: cell name to symbol)
+    whose end is ``goals``."""
+
+    class TestGame(PieceGame):
         description = "test game"
         player_names = ("x", "o")
         pieces = PIECES
-        notation_reads_position = False
 
         def make_board(self):
             return board
@@ -298,18 +296,19 @@ def _groups_game(**group):
             return {cell: PIECES[s] for cell, s in placement.items()}
 
         def make_rules(self):
-            return r.Rules([template])
+            return r.Rules(list(templates))
 
         def end_goals(self):
-            return g.Goals((g.Condition("loss", (0, 1), g.PiecesRemaining(0, "man")),), 2)
+            return goals
 
         def result(self, state):
-            return self.end_goals().result(state)
+            return goals.result(state)
 
         def no_moves(self, state):
-            return self.end_goals().no_moves(state)
+            return goals.no_moves(state)
 
-    return Groups()
+    TestGame.name = name
+    return TestGame()
 
 
 @pytest.mark.parametrize("group", [
@@ -378,28 +377,7 @@ def _kings_game():
                         name=d) for d in ("n", "s", "e", "w", "ne", "nw", "se", "sw")]
     placement = {board.cell_name(c): "K" if c % 2 else "Q" for c in range(0, 144, 7)}
 
-    class Kings(PieceGame):
-        name = "kings"
-        description = "test game"
-        player_names = ("x", "o")
-        pieces = PIECES
-
-        def make_board(self):
-            return board
-
-        def initial_placement(self):
-            return {cell: PIECES[s] for cell, s in placement.items()}
-
-        def make_rules(self):
-            return r.Rules(slide)
-
-        def end_goals(self):
-            return g.Goals((), 2)
-
-        def result(self, state):
-            return None
-
-    return Kings()
+    return _test_game("kings", board, placement, slide, g.Goals((), 2))
 
 
 def _walk(game, seed: int, plies: int = 40) -> list[list[str]]:

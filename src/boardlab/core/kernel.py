@@ -189,11 +189,10 @@ class Plan:
         self.counts_at = BOARD + self.size
         self.moves_at = self.counts_at + len(self.pieces)
         #: The interned moves by registry index, and index by id (interned moves live
-        #: as long as the plan, so an id cannot be reused) and by value, per player.
+        #: as long as the plan, so an id cannot be reused).
         self.objects = np.empty(1024, dtype=object)
         self.known = 0
         self.ids: dict[int, int] = {}
-        self.by_value: tuple[dict[Move, int], ...] = tuple({} for _ in range(self.players))
         self._spellings = tuple(Spelling(partial(game.notation, Mover(game, p)))
                                 for p in range(self.players))
         self._returns: dict[int, Returns] = {}
@@ -259,18 +258,19 @@ class Plan:
         known = self.known
         # Games with many moves (groups) meet new ones at most plies: one loop of
         # plain Python over the new keys, read in one go.
-        objects, ids, by_value = self.objects, self.ids, self.by_value
+        objects, ids = self.objects, self.ids
         spellings, names, actions = self._spellings, self._names, self.actions
         low = (1 << 58) - 1
+        new = tuple.__new__  # what Move() does, without a Python call
         for index, key in enumerate(t[numbers + known:numbers + count].tolist(), known):
             player, number = key >> 58, key & low
             if number == self._pass:
                 move = Move("pass", ())  # as the interpreter writes it
             else:
-                move = Move(spellings[player], actions(number, player), names[number >> 50])
+                move = new(Move, (spellings[player], actions(number, player),
+                                  names[number >> 50]))
             objects[index] = move
             ids[id(move)] = index
-            by_value[player][move] = index
         self.known = count
         t[base + 2] = count
 
@@ -294,13 +294,17 @@ class Plan:
             # A group: its sources, direction, size and which targets it takes.
             k, taken = (number >> 37) & 3, (number >> 34) & 7
             row = group[((number >> 30) & 15) * self.players + player]
-            steps = [row[number & mask]]
-            if k > 1:
-                steps.append(row[(number >> 10) & mask])
-                if k > 2:
-                    steps.append(row[(number >> 20) & mask])
-            caps = [steps[i][1] for i in range(k) if taken >> i & 1]
-            return (*caps, *(step[0] for step in steps))
+            if k == 1:
+                steps: tuple = (row[number & mask],)
+            elif k == 2:
+                steps = (row[number & mask], row[(number >> 10) & mask])
+            else:
+                steps = (row[number & mask], row[(number >> 10) & mask],
+                         row[(number >> 20) & mask])
+            shifts = [step[0] for step in steps]
+            if not taken:
+                return tuple(shifts)
+            return tuple([steps[i][1] for i in range(k) if taken >> i & 1] + shifts)
         src, dst = number & mask, (number >> 10) & mask
         becomes = (number >> 20) & 0xFF
         out: list = [Capture(c - 1) for c in ((number >> 30) & mask, (number >> 40) & mask)

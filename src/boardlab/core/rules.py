@@ -611,8 +611,16 @@ def emit(cells: Sequence[Piece | None], pos: int, hand: Piece | None, hand_from:
                 actions.append(Capture(hand_from))
         else:
             occupant = cells[pos]
-            vacated = any(isinstance(a, Shift) and a.source == pos for a in actions)
-            doomed = Capture(pos) in actions
+            # One pass over the queued actions (most moves queue none): a piece leaves
+            # the target, or a capture is queued on it.
+            vacated = doomed = False
+            for a in actions:
+                kind = type(a)
+                if kind is Shift:
+                    if a[0] == pos:
+                        vacated = True
+                elif kind is Capture and a[0] == pos:
+                    doomed = True
             if occupant is not None and not vacated and pos != hand_from and not doomed:
                 actions.append(Capture(pos))
             piece = hand if promote is None else Piece(hand.owner, promote, hand.attributes)
@@ -1384,7 +1392,7 @@ class Rules:
                     if safety is not None and not safety.safe(actions):
                         continue
                     if self.invariants:
-                        bare = Move("", actions)
+                        bare = _new_move(Move, ("", actions, None))
                         if (guard is None or guard(state, bare)) and \
                                 not self._keeps(state, bare, player):
                             continue
@@ -1393,7 +1401,7 @@ class Rules:
                         text = game.chain_notation(state, steps)
                     else:
                         text = spelling if notation is None else notation(state, actions)
-                    bucket.append(Move(text, actions, tag))
+                    bucket.append(_new_move(Move, (text, actions, tag)))
         by_priority = {p: ms for p, ms in by_priority.items() if ms}
         moves = by_priority[max(by_priority)] if by_priority else []
         if self.select is not None and moves:

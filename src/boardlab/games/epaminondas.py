@@ -53,6 +53,7 @@ head and the length of the enemy line a capture takes (counters ``length`` and
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
 from typing import Any
 
 from boardlab.core.board import SQUARE_DIRECTIONS, Board
@@ -189,9 +190,18 @@ class Epaminondas(PieceGame):
     def _onto_far_row(self, state: PieceState, move: Move) -> bool:
         """Whether ``move`` brings a piece onto the mover's far row (only such moves can
         break the anti-copycat rule)."""
-        far = self.board.zones["home"][1 - state.to_move]
-        return any(isinstance(a, Shift) and a.target in far and a.source not in far
-                   for a in move.actions)
+        far = self._far_rows[state.to_move]
+        # A loop, not any(): this runs for most moves, and a generator costs a frame.
+        for a in move.actions:  # noqa: SIM110
+            if type(a) is Shift and a[1] in far and a[0] not in far:
+                return True
+        return False
+
+    @cached_property
+    def _far_rows(self) -> tuple[frozenset[int], frozenset[int]]:
+        """Each player's far row (the opponent's home row)."""
+        home = self.board.zones["home"]
+        return frozenset(home[1]), frozenset(home[0])
 
     def _not_copycat(self, state: PieceState, move: Move, player: int) -> bool:
         """False for a move (onto the opponent's home row: see the guard) that leaves a
