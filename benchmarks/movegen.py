@@ -18,6 +18,7 @@ repository root (the references are imported from ``tests/``).
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import random
 import sys
@@ -98,6 +99,9 @@ def _timed(game, texts: list[str]) -> tuple[int, float]:
     states = [game.parse_state(t) for t in texts]
     if hasattr(game, "move_rules"):
         game.move_rules._cache.clear()  # games that keep recent move lists start cold
+    # Every timing starts from a collected heap: otherwise whichever comes first in the
+    # process pays for the collector's first full passes over numba's many objects.
+    gc.collect()
     started = time.perf_counter()
     moves = sum(len(s.legal_moves()) for s in states)
     return moves, time.perf_counter() - started
@@ -119,6 +123,7 @@ def measure(name: str, count: int) -> None:
         reference = REFERENCE[name]
         fresh = [game.parse_state(t) for t in texts]
         reference(fresh[0])  # import outside the timing
+        gc.collect()
         started = time.perf_counter()
         ref_moves = sum(reference(s) for s in fresh)
         ref_seconds = time.perf_counter() - started
