@@ -833,21 +833,27 @@ class _Writer:
         self.group_targets[index] = self.put(("group targets", index),
                                              [v for row in targets for v in row])
 
+    def group_offsets(self) -> int:
+        """Where the table holds, by template (and the pass after them), the offset of
+        the template's targets: 0 for a template that is not a group (no table starts
+        at 0, where the owners are)."""
+        assert self.owner == 0
+        return self.put("group offsets", [self.group_targets.get(i, 0)
+                                          for i in range(len(self.templates) + 1)])
+
     def play_call(self) -> str:
         """How ``play`` makes a move: a group's or a plain one's."""
         if not self.group_targets:
             return "mplay(S, H, T, h, m)"
-        flags = self.put("group flags", [int(i in self.group_targets)
-                                         for i in range(len(self.templates) + 1)])
-        return f"gplay(S, H, T, h, m) if T[{flags} + (m >> 50)] != 0 else mplay(S, H, T, h, m)"
+        return (f"gplay(S, H, T, h, m) if T[{self.group_offsets()} + (m >> 50)] != 0 "
+                "else mplay(S, H, T, h, m)")
 
     def group_play(self) -> str:
         """The functions that find and make group moves (none without group templates)."""
         if not self.group_targets:
             return ""
         size, n = self.size, self.players
-        offsets = self.put("group offsets", [self.group_targets.get(i, 0)
-                                             for i in range(len(self.templates) + 1)])
+        offsets = self.group_offsets()
         return f"""@njit(cache=True)
 def gmove(S, T, n, player, a, b, c, di, capture, index, priority):
     # Steps a < b < c of the step list (b, c: -1 for a smaller group), kept unless two
