@@ -173,6 +173,9 @@ class Plan:
         self.scan = _entry(module.scan, "vector", "vector", "int")
         self.play = _entry(module.play, "vector", "matrix", "vector", "int")
         self.undo = _entry(module.undo, "vector", "matrix")
+        # Compiled now too: a registry first grows in the middle of play, which must not
+        # stop for a compilation then.
+        self.rehash = _entry(module.rehash, "vector", "vector")
         #: Held by every change to the registry of moves: positions of one game may be
         #: played from several threads (the web server's), and a registry that grows
         #: must not lose a move another thread registers meanwhile. Kernel calls hold
@@ -281,7 +284,7 @@ class Plan:
         table = np.concatenate([old[:base], _registry(2 * cap)])
         table[base + 2] = old[base + 2]
         numbers = base + 3 + 2 * cap
-        assert self.module.rehash(table, old[numbers:numbers + count].copy()) == count
+        assert self.rehash(table, old[numbers:numbers + count].copy()) == count
         self.table = table
 
     def actions(self, number: int, player: int) -> tuple:
