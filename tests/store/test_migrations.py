@@ -16,9 +16,9 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, insert, inspect, text
 
 from boardlab.errors import StoreError
-from boardlab.store.db import current_revision, head_revision, metadata, open_store
+from boardlab.store.db import current_revision, head_revision, metadata, open_store, upgrade
 from boardlab.store.pipes import PipeCode, PipeLevel, add_level, check_code, get_level
-from boardlab.store.web import MatchRow, create_match, get_match
+from boardlab.store.web import MatchRow, create_match, get_match, list_matches
 
 POSTGRES_ENV = "BOARDLAB_TEST_POSTGRES_URL"
 
@@ -113,3 +113,25 @@ def test_a_database_from_a_newer_boardlab_is_refused(tmp_path):
     with pytest.raises(StoreError, match="cannot migrate") as caught:
         open_store(url)
     assert "future.db" in str(caught.value)
+
+
+def test_matches_made_before_seats_keep_their_moves_and_have_no_seat_holders(empty_url):
+    engine = create_engine(empty_url)
+    try:
+        upgrade(engine, "0002")
+        now = datetime.now(UTC)
+        with engine.begin() as connection:
+            connection.execute(text(
+                "INSERT INTO web_matches (id, game, options, players, moves, ply, result, "
+                "revision, created_at, updated_at) VALUES ('old', 'tic-tac-toe', '{}', "
+                "'[{\"type\": \"human\"}, {\"type\": \"bot\"}]', '[\"b2\"]', 1, NULL, 3, "
+                ":now, :now)"), {"now": now})
+    finally:
+        engine.dispose()
+    with open_store(empty_url) as store:
+        old = get_match(store, "old")
+        assert old.moves == ("b2",) and old.revision == 3
+        assert old.tokens is None and old.public is False and old.clock is None
+        assert old.reason is None and old.rematch is None and old.offers is None
+        assert list_matches(store, public_only=True) == []
+        assert [m.id for m in list_matches(store)] == ["old"]

@@ -26,7 +26,7 @@ from sqlalchemy import create_engine, inspect
 from boardlab.puzzles.polyomino.generator import generate_levels
 from boardlab.puzzles.polyomino.pack import Pack
 from boardlab.puzzles.polyomino.shapes import Shape
-from boardlab.store.db import current_revision, metadata, open_store, upgrade
+from boardlab.store.db import current_revision, head_revision, metadata, open_store, upgrade
 from boardlab.store.leaderboard import add_solve, level_board
 from boardlab.web.api_triplex import RateLimit
 from boardlab.web.app import create_app
@@ -303,7 +303,7 @@ def test_a_token_bucket_refills():
 
 # -- the database ------------------------------------------------------------------------------
 
-def test_revision_0002_upgrades_a_0001_database(tmp_path):
+def test_the_migrations_upgrade_a_0001_database(tmp_path):
     url = f"sqlite:///{tmp_path / 'old.db'}"
     engine = create_engine(url)
     upgrade(engine, "0001")
@@ -311,7 +311,7 @@ def test_revision_0002_upgrades_a_0001_database(tmp_path):
     assert "triplex_solves" not in inspect(engine).get_table_names()
     engine.dispose()
     with open_store(url) as store:
-        assert current_revision(store.engine) == "0002"
+        assert current_revision(store.engine) == head_revision()
         assert "triplex_solves" in inspect(store.engine).get_table_names()
         with store.engine.connect() as connection:
             assert compare_metadata(MigrationContext.configure(connection), metadata()) == []

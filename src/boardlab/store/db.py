@@ -47,6 +47,10 @@ CONNECT_TIMEOUT_SECONDS = 10
 MIGRATIONS = Path(__file__).with_name("migrations")
 # Two processes opening one PostgreSQL database at once migrate one after the other.
 MIGRATION_LOCK_KEY = 0x626F6172646C6162  # "boardlab"
+#: How long an SQLite connection waits for another's write lock before giving up.
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+#: The execution option by which :meth:`Store.session` marks a writing transaction.
+WRITE_OPTION = "boardlab_write"
 
 
 class Base(DeclarativeBase):
@@ -129,11 +133,17 @@ class Store:
         return StoreError(f"{message} (database {self.url})", url=self.url)
 
     @contextmanager
-    def session(self) -> Iterator[Session]:
+    def session(self, *, write: bool = False) -> Iterator[Session]:
         """A session in one transaction: committed at the end of the ``with`` block, rolled
-        back entirely if anything raises. Database failures become :class:`StoreError`."""
+        back entirely if anything raises. Database failures become :class:`StoreError`.
+
+        ``write`` says the transaction will write: on SQLite it then takes the write lock
+        at its start (``BEGIN IMMEDIATE``), waiting its turn behind other writers, instead
+        of failing with "database is locked" when it reads first and writes later."""
         try:
             with self._sessions() as session, session.begin():
+                if write:
+                    session.connection(execution_options={WRITE_OPTION: True})
                 yield session
         except SQLAlchemyError as e:
             raise self.error(f"database error: {_reason(e, self._password)}") from None
@@ -144,10 +154,25 @@ class Store:
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
+    # The driver would begin transactions itself, lazily and never IMMEDIATE; boardlab
+    # begins them (see _sqlite_begin), so the driver is put in autocommit mode.
+    dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     # SQLite ignores foreign keys unless asked, per connection.
     cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    if cursor.execute("PRAGMA database_list").fetchone()[2]:
+        # A file: readers and one writer at a time without blocking each other, and a
+        # commit that survives the process being killed (WAL with synchronous=NORMAL
+        # loses nothing to a crashed process, only possibly to a lost power supply).
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
+
+
+def _sqlite_begin(connection) -> None:
+    immediate = connection.get_execution_options().get(WRITE_OPTION, False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
 def metadata() -> MetaData:
@@ -229,6 +254,7 @@ def open_store(url: str | None = None) -> Store:
                          url=shown) from None
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "begin", _sqlite_begin)
     metadata()
     try:
         upgrade(engine)

@@ -82,7 +82,7 @@ def add_solve(store: Store, pack: str, level: int, name: str, seconds: float,
     """Record an accepted solve (now, unless ``solved_at`` is given) and return it."""
     row = SolveRow(pack=pack, level=level, name=name, seconds=float(seconds),
                    solved_at=solved_at or datetime.now(UTC))
-    with store.session() as session:
+    with store.session(write=True) as session:
         session.add(row)
         session.flush()
         return Solve(row.name, row.seconds, _utc(row.solved_at))

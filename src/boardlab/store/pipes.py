@@ -190,7 +190,7 @@ def add_level(store: Store, name: str, text: str,
         measured = grid_size(text)
         rows = measured[0] if rows is None else rows
         cols = measured[1] if cols is None else cols
-    with store.session() as session:
+    with store.session(write=True) as session:
         if session.scalar(select(exists().where(PipeLevel.name == name))):
             raise store.error(f"a pipe level named {name!r} already exists")
         level = PipeLevel(name=name, rows=rows, cols=cols, text=text,
@@ -268,7 +268,7 @@ def _codes(store: Store, level_id: int) -> Iterator[StoredCode]:
 
 def remove_level(store: Store, id_or_name: int | str) -> None:
     """Delete a level and all its codes."""
-    with store.session() as session:
+    with store.session(write=True) as session:
         level = _level_row(session, store, id_or_name)
         session.execute(PipeCode.__table__.delete().where(PipeCode.level_id == level.id))
         session.delete(level)
