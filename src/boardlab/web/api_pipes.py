@@ -14,6 +14,15 @@ number) and, when it holds none, a few built-in samples generated deterministica
 :func:`boardlab.puzzles.pipes.generate.generate` (ids ``sample-1`` ...). Any random level
 is also available as ``random-SIZE-SEED`` (exactly one solution, regenerated on demand).
 
+Every request is bounded. An id names a level only within the bounds of its parts (a
+stored id up to 2**31 - 1, SIZE 3 to 10, SEED 0 to 2**31 - 1); any other id is a 404.
+The generator of a random level is given up after :data:`MAX_CHANGES` changes (its
+worst seeds need many times more), which keeps a request to a few seconds: such a level
+is a 422 that says to try another seed, and always the same seed is refused, whatever the
+server's load. Generations and solution counts run at most :data:`WORKERS` at a time and
+are remembered; a request that waits more than :data:`BUSY_SECONDS` for its turn is a
+503 with ``Retry-After``.
+
 Routes:
 
 * ``GET /pipes`` -- the page (``?level=ID&seed=N``);
@@ -35,13 +44,16 @@ Routes:
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import FileResponse
+from starlette.exceptions import HTTPException
 
 from boardlab.errors import StoreError
 from boardlab.puzzles.pipes.count import count_level
@@ -49,7 +61,7 @@ from boardlab.puzzles.pipes.generate import generate
 from boardlab.puzzles.pipes.level import STRAIGHT, PipeLevel
 from boardlab.puzzles.pipes.play import flow, scramble, solution_of, states
 from boardlab.store import pipes as pipe_store
-from boardlab.web.errors import ApiError, documented
+from boardlab.web.errors import ApiError, ErrorBody, documented
 
 router = APIRouter(tags=["pipes"])
 
@@ -59,6 +71,24 @@ SAMPLES = ((5, 5, 1), (6, 6, 2), (7, 7, 3))
 #: Sizes a random level may have (a 12x12 takes seconds to generate).
 MIN_SIZE, MAX_SIZE = 3, 10
 MAX_SEED = 2**31 - 1
+#: Stored ids are 32-bit integers in the database.
+MAX_LEVEL_ID = 2**31 - 1
+#: The changes the generation of one random level may try, over all its restarts. A
+#: change costs about half a millisecond at 10x10, so this is about 4 s; the median
+#: 10x10 seed needs about 1,000, about 1 in 25 needs more than this, and the worst of
+#: 1,000 seeds more than 17,000 (8 s).
+MAX_CHANGES = 8_000
+#: Generations and solution counts computed at once (numba holds the GIL, so more
+#: threads would only share the same cores).
+WORKERS = 2
+#: How long a request waits for a worker before it is answered 503.
+BUSY_SECONDS = 3.0
+#: Generated levels and counts remembered.
+REMEMBERED = 256
+
+#: The answer of a request that found no free worker, for the OpenAPI schema.
+BUSY = {503: {"model": ErrorBody, "description": "Busy making other levels; "
+                                                 "``Retry-After`` says when to try again"}}
 
 
 @dataclass(frozen=True)
@@ -72,24 +102,97 @@ class PlayLevel:
     stored_id: int | None = None
 
 
+class Work:
+    """Costly results (generated levels, solution counts) computed by at most ``workers``
+    threads at once and remembered: the ``remembered`` most recently used, by key."""
+
+    def __init__(self, workers: int = WORKERS, remembered: int = REMEMBERED,
+                 wait: float = BUSY_SECONDS):
+        self.wait = wait
+        self.remembered = remembered
+        self._turns = threading.BoundedSemaphore(workers)
+        self._lock = threading.Lock()
+        self._done: OrderedDict[Hashable, Any] = OrderedDict()
+
+    def get(self, key: Hashable, compute: Callable[[], Any]) -> Any:
+        """``compute()``'s result for ``key``, remembered or computed in a free turn;
+        503 when no turn frees within the wait."""
+        with self._lock:
+            if key in self._done:
+                self._done.move_to_end(key)
+                return self._done[key]
+        if not self._turns.acquire(timeout=self.wait):
+            raise HTTPException(503, "the server is busy making other pipe levels; try "
+                                     "again in a few seconds", headers={"Retry-After": "5"})
+        try:
+            result = compute()
+        finally:
+            self._turns.release()
+        with self._lock:
+            self._done[key] = result
+            while len(self._done) > self.remembered:
+                self._done.popitem(last=False)
+        return result
+
+
+WORK = Work()
+
+
+class _OverBudget(Exception):
+    """The generation tried :data:`MAX_CHANGES` changes without finding the level."""
+
+
 # -- the levels ------------------------------------------------------------------------------
-@lru_cache(maxsize=64)
-def _generated(rows: int, cols: int, seed: int) -> PipeLevel:
-    return generate(rows, cols, seed=seed).level
+def _generate(rows: int, cols: int, seed: int) -> PipeLevel | None:
+    tried = 0
+
+    def count_change(_attempt: int, _attempts: int, _solutions: int) -> None:
+        nonlocal tried
+        tried += 1
+        if tried > MAX_CHANGES:
+            raise _OverBudget
+
+    try:
+        return generate(rows, cols, seed=seed, progress=count_change).level
+    except _OverBudget:
+        return None
+
+
+def _generated(rows: int, cols: int, seed: int, level_id: str, where: str) -> PipeLevel:
+    level = WORK.get(("generated", rows, cols, seed), lambda: _generate(rows, cols, seed))
+    if level is None:
+        raise ApiError(422, f"pipe level {level_id} is too costly to generate (more than "
+                            f"{MAX_CHANGES:,} changes tried); try another seed", where)
+    return level
 
 
 def _sample_levels() -> list[PlayLevel]:
-    return [PlayLevel(f"sample-{i}", f"sample {i}", _generated(rows, cols, seed))
+    return [PlayLevel(f"sample-{i}", f"sample {i}",
+                      _generated(rows, cols, seed, f"sample-{i}", "level"))
             for i, (rows, cols, seed) in enumerate(SAMPLES, start=1)]
 
 
-def _random_level(size: int, seed: int) -> PlayLevel:
+def _random_level(size: int, seed: int, where: str = "seed") -> PlayLevel:
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise ApiError(400, f"size must be from {MIN_SIZE} to {MAX_SIZE}, not {size}", "size")
     if not 0 <= seed <= MAX_SEED:
         raise ApiError(400, f"seed must be from 0 to {MAX_SEED}, not {seed}", "seed")
-    return PlayLevel(f"random-{size}-{seed}", f"random {size}x{size} #{seed}",
-                     _generated(size, size, seed))
+    level_id = f"random-{size}-{seed}"
+    return PlayLevel(level_id, f"random {size}x{size} #{seed}",
+                     _generated(size, size, seed, level_id, where))
+
+
+def _number(text: str, largest: int) -> int | None:
+    """``text`` as a number from 0 to ``largest`` when it is written in ASCII digits,
+    without converting thousands of digits."""
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(largest)):
+        return None
+    value = int(text)
+    return value if value <= largest else None
+
+
+def _shown(level_id: str) -> str:
+    return level_id if len(level_id) <= 40 else level_id[:40] + "..."
 
 
 def _stored_level(stored: pipe_store.StoredLevel) -> PlayLevel:
@@ -99,20 +202,27 @@ def _stored_level(stored: pipe_store.StoredLevel) -> PlayLevel:
 
 def _find(request: Request, level_id: str) -> PlayLevel:
     store = request.app.state.store
+    unknown = ApiError(404, f"no pipe level {_shown(level_id)!r}", "level")
     if level_id.isascii() and level_id.isdigit():
+        stored_id = _number(level_id, MAX_LEVEL_ID)
+        if stored_id is None:
+            raise unknown
         try:
-            return _stored_level(pipe_store.get_level(store, int(level_id)))
+            return _stored_level(pipe_store.get_level(store, stored_id))
         except StoreError:
-            raise ApiError(404, f"no pipe level {level_id!r}", "level") from None
+            raise unknown from None
     if level_id.startswith("sample-"):
         for sample in _sample_levels():
             if sample.id == level_id:
                 return sample
     parts = level_id.split("-")
-    if len(parts) == 3 and parts[0] == "random" and all(
-            p.isascii() and p.isdigit() for p in parts[1:]):
-        return _random_level(int(parts[1]), int(parts[2]))
-    raise ApiError(404, f"no pipe level {level_id!r}", "level")
+    if len(parts) == 3 and parts[0] == "random":
+        size, seed = _number(parts[1], MAX_SIZE), _number(parts[2], MAX_SEED)
+        # Only the canonical spelling names a level ("random-06-1" is not random-6-1).
+        if size is not None and seed is not None and size >= MIN_SIZE \
+                and level_id == f"random-{size}-{seed}":
+            return _random_level(size, seed, "level")
+    raise unknown
 
 
 def _port(port: tuple[int, int, str]) -> dict[str, Any]:
@@ -122,11 +232,12 @@ def _port(port: tuple[int, int, str]) -> dict[str, Any]:
 def level_json(play: PlayLevel, seed: int) -> dict[str, Any]:
     """The level for the page, without its solutions (see the module docstring)."""
     level = play.level
+    solutions = WORK.get(("count", level), lambda: count_level(level))
     return {"id": play.id, "name": play.name, "rows": level.rows, "cols": level.cols,
             "cells": [[None if cell.is_empty else {"kind": cell.kind, "letter": cell.letter}
                        for cell in row] for row in level.cells],
             "tap": _port(level.tap), "drain": _port(level.drain),
-            "solutions": count_level(level), "seed": seed, "start": scramble(level, seed)}
+            "solutions": solutions, "seed": seed, "start": scramble(level, seed)}
 
 
 def parse_rotations(level: PipeLevel, body: Any) -> list[list[int]]:
@@ -180,16 +291,19 @@ def levels(request: Request) -> list[dict[str, Any]]:
              "source": "sample"} for s in _sample_levels()]
 
 
-@router.get("/api/pipes/random", summary="A random level", responses=documented(400, 422))
+@router.get("/api/pipes/random", summary="A random level",
+            responses=documented(400, 422) | BUSY)
 def random_level(size: int = Query(6), seed: int = Query(1)) -> dict[str, Any]:
     """The level ``random-SIZE-SEED``: ``size`` x ``size`` cells with exactly one
-    solution, regenerated on demand; the answer is that of the level route."""
+    solution, regenerated on demand; the answer is that of the level route. A seed whose
+    level is too costly to generate is a 422 (try another seed)."""
     return level_json(_random_level(size, seed), seed)
 
 
 @router.get("/api/pipes/levels/{level_id}", summary="A level to play",
-            responses=documented(400, 404, 422))
-def level(request: Request, level_id: str, seed: int = Query(1)) -> dict[str, Any]:
+            responses=documented(400, 404, 422) | BUSY)
+def level(request: Request, level_id: str,
+          seed: int = Query(1, ge=0, le=MAX_SEED)) -> dict[str, Any]:
     """The level's cells, tap, drain, number of solutions (never the solutions) and a
     scrambled start board drawn from ``seed``: ``{id, name, rows, cols, cells, tap,
     drain, solutions, seed, start}``."""
@@ -197,7 +311,7 @@ def level(request: Request, level_id: str, seed: int = Query(1)) -> dict[str, An
 
 
 @router.post("/api/pipes/levels/{level_id}/check", summary="Check a board",
-             responses=documented(400, 404, 422))
+             responses=documented(400, 404, 422) | BUSY)
 def check(request: Request, level_id: str, body: Annotated[Any, Body()] = None) -> dict[str, Any]:
     """Follow the water through the board ``{rotations: [[int]]}``: ``{level, solved,
     path, end, code, notation, known}``, the code only when the water reaches the drain;
@@ -219,4 +333,4 @@ def check(request: Request, level_id: str, body: Annotated[Any, Body()] = None) 
     return result
 
 
-__all__ = ["PlayLevel", "level_json", "parse_rotations", "router"]
+__all__ = ["PlayLevel", "Work", "level_json", "parse_rotations", "router"]

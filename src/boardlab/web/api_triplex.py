@@ -151,7 +151,8 @@ class Shelf:
         """The pack with this id; 404 when there is none."""
         served = self.packs().get(pack_id.lower()) if len(pack_id) <= PACK_ID_LENGTH else None
         if served is None:
-            raise ApiError(404, f"no Triplex pack {pack_id!r} on this server", "pack")
+            shown = pack_id if len(pack_id) <= PACK_ID_LENGTH else pack_id[:PACK_ID_LENGTH] + "..."
+            raise ApiError(404, f"no Triplex pack {shown!r} on this server", "pack")
         return served
 
 
