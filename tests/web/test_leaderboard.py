@@ -95,8 +95,12 @@ def test_packs_are_listed_and_served_public_only(client, pack):
     page = client.get(f"/triplex/{pack.salt.hex()}")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     assert "solutions" not in page.text and "Board &lt;test&gt;" in page.text
-    assert '"server":"http://testserver"' in page.text
-    assert "connect-src 'self' http://testserver" in page.text
+    # The leaderboard is the page's own origin (the script falls back to it): the
+    # request's Host is written nowhere (tests/web/test_security.py forges one).
+    assert '"server":null' in page.text and "testserver" not in page.text
+    assert "connect-src 'self';" in page.text
+    assert "connect-src 'self';" in page.headers["content-security-policy"]
+    assert "frame-ancestors 'none'" in page.headers["content-security-policy"]
     assert_error(client.get("/api/triplex/packs/00ff"), 404, "no Triplex pack")
     assert_error(client.get("/triplex/00ff"), 404)
 

@@ -608,17 +608,38 @@ def serve(
         help="A folder of Zillions rule files (.zrf, searched below) to offer in the lobby "
              "beside the built-in games (default: games/ in the data folder, if any).")
     ] = None,
+    public_url: Annotated[str | None, typer.Option(
+        "--public-url", metavar="URL",
+        help="The address players reach the server at (https://boards.example.org), "
+             "written into pages that need an absolute one, such as the Triplex "
+             "leaderboard's; default: relative addresses only. The request's Host header "
+             "is never used.")] = None,
+    cors_origin: Annotated[list[str] | None, typer.Option(
+        "--cors-origin", metavar="ORIGIN",
+        help="An origin (https://a.example) whose pages may call the API, e.g. where an "
+             "exported Triplex file is hosted; `null` allows files opened from disk. "
+             "Repeat for several; default none.")] = None,
+    trusted_proxy: Annotated[list[str] | None, typer.Option(
+        "--trusted-proxy", metavar="IP",
+        help="A reverse proxy's address or network (10.0.0.2, 10.0.0.0/8) whose "
+             "X-Forwarded-For and X-Forwarded-Proto are believed, so rate limits count "
+             "the real clients. Repeat for several; default none: the connecting address "
+             "is the client.")] = None,
 ) -> None:
     """Run the web app: every game in the browser, with the JSON API under /api.
 
     Prints the URL to open; the database is created and migrated on the first start.
     The rule files of the games folder are read in the background and listed as they
-    load; a file that does not load is listed with its reason.
+    load; a file that does not load is listed with its reason. Request bodies over
+    1 MB are refused, and every answer carries security headers (a content security
+    policy of the server's own files, no framing, no sniffing, no referrer).
     """
     from boardlab.web.app import serve as run_server
 
     with _edge():
-        run_server(host, port, db, data, games_dir=games, echo=typer.echo)
+        run_server(host, port, db, data, games_dir=games, public_url=public_url,
+                   cors_origins=cors_origin or (), trusted_proxies=trusted_proxy or (),
+                   echo=typer.echo)
 
 
 if __name__ == "__main__":

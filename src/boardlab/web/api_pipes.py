@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Query, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 from starlette.exceptions import HTTPException
 
 from boardlab.errors import StoreError
@@ -62,6 +62,7 @@ from boardlab.puzzles.pipes.level import STRAIGHT, PipeLevel
 from boardlab.puzzles.pipes.play import flow, scramble, solution_of, states
 from boardlab.store import pipes as pipe_store
 from boardlab.web.errors import ApiError, ErrorBody, documented
+from boardlab.web.security import page_response
 
 router = APIRouter(tags=["pipes"])
 
@@ -275,8 +276,8 @@ def parse_rotations(level: PipeLevel, body: Any) -> list[list[int]]:
 
 # -- the routes ------------------------------------------------------------------------------
 @router.get("/pipes", include_in_schema=False)
-def page() -> FileResponse:
-    return FileResponse(PAGE, media_type="text/html")
+def page() -> HTMLResponse:
+    return page_response(PAGE)
 
 
 @router.get("/api/pipes/levels", summary="The pipe levels")

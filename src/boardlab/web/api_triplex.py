@@ -22,14 +22,17 @@ Routes:
 
 * ``GET /api/triplex/packs`` -- ``[{id, name, pieces, levels}]`` (``id`` is the salt in hex);
 * ``GET /api/triplex/packs/{pack}`` -- the public pack JSON;
-* ``GET /triplex/{pack}`` -- the game page, with this server as its leaderboard;
+* ``GET /triplex/{pack}`` -- the game page, with this server as its leaderboard (at the
+  page's own origin, or the operator's public URL; never the request's ``Host``);
 * ``GET /api/leaderboard/{pack}/{n}`` -- ``{level, first: {name, solved_at,
   ago_seconds} | null, solves, median_seconds}`` (``solved_at`` in Unix seconds);
 * ``POST /api/leaderboard/{pack}/{n}`` with ``{name, seconds, unlock, solution}`` --
   ``{accepted, level, next_code, became_first, first, solves, median_seconds}``; a
   forgery is 400 naming the problem, an unknown pack or level 404, a bad name 422, too
   many submissions 429 with ``Retry-After`` (at most :data:`SUBMISSIONS` per
-  :data:`PER_SECONDS` per client address and per (pack, level, name), in memory).
+  :data:`PER_SECONDS` per client address and per (pack, level, name), in memory). The
+  client address is the connecting one, or the one a trusted proxy forwards
+  (``boardlab serve --trusted-proxy``, see :func:`boardlab.web.app.create_app`).
 
 Names are stored as sent (trimmed) and only ever returned in JSON; the page inserts
 them with ``textContent``.
@@ -361,12 +364,16 @@ def get_pack(pack: str, request: Request) -> dict[str, Any]:
 
 @router.get("/triplex/{pack}", response_class=HTMLResponse, include_in_schema=False)
 def game_page(pack: str, request: Request) -> HTMLResponse:
-    """The game page of a pack, with this server as its leaderboard."""
-    from boardlab.web.triplex.export import render_html
+    """The game page of a pack, with this server as its leaderboard: the operator's public
+    URL when there is one, else the page's own origin (the page's script falls back to
+    it), never the request's ``Host``, which a client may forge."""
+    from boardlab.web.triplex.export import content_security_policy, render_html
 
     served = _triplex(request).shelf.get(pack)
-    origin = str(request.base_url).rstrip("/")
-    return HTMLResponse(render_html(served.public, server=origin))
+    server = getattr(request.app.state, "public_url", None)
+    policy = f"{content_security_policy(server)}; frame-ancestors 'none'"
+    return HTMLResponse(render_html(served.public, server=server),
+                        headers={"Content-Security-Policy": policy})
 
 
 class Progress(BaseModel):

@@ -1,5 +1,5 @@
 """The Triplex browser game: one self-contained HTML file (see :mod:`.export`)."""
 
-from boardlab.web.triplex.export import export_html, render_html
+from boardlab.web.triplex.export import content_security_policy, export_html, render_html
 
-__all__ = ["export_html", "render_html"]
+__all__ = ["content_security_policy", "export_html", "render_html"]

@@ -6,6 +6,9 @@ network. Here the page template, stylesheet and scripts in ``web/static/triplex/
 inlined into one file together with the *public* level pack (docs/polyomino-pack.md,
 section 7): the levels stay encrypted and chained exactly as in the pack and are decrypted
 in the browser with the previous level's code. A master pack's solutions are never written.
+The page's Content-Security-Policy (:func:`content_security_policy`) lets only its own
+inline scripts and stylesheet run, by their hashes, and lets it talk only to its
+leaderboard.
 
 >>> from boardlab.puzzles.polyomino.level import Level
 >>> from boardlab.puzzles.polyomino.pack import Pack
@@ -62,30 +65,49 @@ def _server_origin(server: str) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
-def render_html(pack: Pack, server: str | None = None) -> str:
-    """The game page for ``pack`` (its public copy); ``server`` is the leaderboard base URL
-    (None: offline only, unless the page itself is served over HTTP, when the page's own
-    origin is used)."""
-    connect = "'self'"
-    if server:
-        connect += " " + _server_origin(server)
-        server = server.rstrip("/")
-    # The page fetches nothing but the leaderboard: the policy makes that a guarantee.
-    csp = (f"default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-           f"img-src data:; connect-src {connect}")
-    values = {
-        "CSP": escape(csp, quote=False),
-        "NAME": escape(pack.name),
+#: The slots of the page template that hold data rather than code.
+DATA_SLOTS = ("CSP", "NAME", "CONFIG", "PACK")
+
+
+def _page(data: dict[str, str]) -> str:
+    code = {
         "CSS": _inline(_static("triplex.css"), "style", "triplex.css"),
         "PHRASES": _inline(_shared("phrases.js"), "script", "phrases.js"),
         "I18N": _inline(_static("i18n.js"), "script", "i18n.js"),
         "LOGIC": _inline(_static("triplex.js"), "script", "triplex.js"),
         "GAME": _inline(_static("game.js"), "script", "game.js"),
-        "CONFIG": _script_json({"server": server or None}),
-        "PACK": _script_json(pack.public().to_json()),
     }
+    values = {**code, **data}
+    # One pass: a slot's value is never searched for slots itself.
     return re.sub(r"\{\{([A-Z0-9]+)\}\}", lambda m: values[m.group(1)],
                   _static("index.html"))
+
+
+def content_security_policy(server: str | None = None) -> str:
+    """The page's policy: nothing but its own inline scripts and stylesheet, known by
+    their hashes (computed from the page with its data slots empty, so no data can ever
+    be allowed to run), data: images, and requests to the page's own origin and to
+    ``server``'s. The page fetches nothing but the leaderboard: the policy makes that a
+    guarantee."""
+    from boardlab.web.security import inline_hashes
+
+    found = inline_hashes(_page(dict.fromkeys(DATA_SLOTS, "")))
+    connect = "'self'" + (" " + _server_origin(server) if server else "")
+    return (f"default-src 'none'; script-src {' '.join(found.scripts)}; "
+            f"style-src {' '.join(found.styles)}; img-src data:; connect-src {connect}; "
+            "base-uri 'none'; form-action 'none'")
+
+
+def render_html(pack: Pack, server: str | None = None) -> str:
+    """The game page for ``pack`` (its public copy); ``server`` is the leaderboard base URL
+    (None: offline only, unless the page itself is served over HTTP, when the page's own
+    origin is used)."""
+    return _page({
+        "CSP": escape(content_security_policy(server), quote=False),
+        "NAME": escape(pack.name),
+        "CONFIG": _script_json({"server": server.rstrip("/") if server else None}),
+        "PACK": _script_json(pack.public().to_json()),
+    })
 
 
 def export_html(pack_path: str | os.PathLike, out_path: str | os.PathLike,
