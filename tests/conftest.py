@@ -1,10 +1,14 @@
-"""Shared test helpers: a sandbox game for exercising the move language."""
+"""Shared test helpers: a sandbox game for exercising the move language, and an empty
+database of every supported kind."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import os
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
 
 import pytest
+from sqlalchemy import create_engine, text
 
 from boardlab.core.board import Board
 from boardlab.core.game import Returns
@@ -57,3 +61,30 @@ def sandbox(board: Board, templates: Sequence[Template], placement: Mapping[str,
 def make_sandbox():
     """The :func:`sandbox` factory as a fixture."""
     return sandbox
+
+
+#: The PostgreSQL database the store's and the web app's tests may use (.ci/run sets it).
+POSTGRES_ENV = "BOARDLAB_TEST_POSTGRES_URL"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_url(request, tmp_path) -> Iterator[str]:
+    """The URL of an empty database: an SQLite file, or a fresh schema in the PostgreSQL
+    database of ``BOARDLAB_TEST_POSTGRES_URL`` (dropped afterwards)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'migrate.db'}"
+        return
+    base = os.environ.get(POSTGRES_ENV)
+    if not base:
+        pytest.skip(f"{POSTGRES_ENV} is not set")
+    schema = f"test_{uuid.uuid4().hex}"
+    admin = create_engine(base)
+    with admin.begin() as connection:
+        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+    separator = "&" if "?" in base else "?"
+    try:
+        yield f"{base}{separator}options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as connection:
+            connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()

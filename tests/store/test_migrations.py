@@ -5,9 +5,6 @@ existed is adopted (stamped at the head) with its data intact."""
 
 from __future__ import annotations
 
-import os
-import uuid
-from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
@@ -19,31 +16,6 @@ from boardlab.errors import StoreError
 from boardlab.store.db import current_revision, head_revision, metadata, open_store, upgrade
 from boardlab.store.pipes import PipeCode, PipeLevel, add_level, check_code, get_level
 from boardlab.store.web import MatchRow, create_match, get_match, list_matches
-
-POSTGRES_ENV = "BOARDLAB_TEST_POSTGRES_URL"
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def empty_url(request, tmp_path) -> Iterator[str]:
-    """The URL of an empty database: an SQLite file, or a fresh schema in the PostgreSQL
-    database of ``BOARDLAB_TEST_POSTGRES_URL`` (dropped afterwards)."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'migrate.db'}"
-        return
-    base = os.environ.get(POSTGRES_ENV)
-    if not base:
-        pytest.skip(f"{POSTGRES_ENV} is not set")
-    schema = f"test_{uuid.uuid4().hex}"
-    admin = create_engine(base)
-    with admin.begin() as connection:
-        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
-    separator = "&" if "?" in base else "?"
-    try:
-        yield f"{base}{separator}options=-csearch_path%3D{schema}"
-    finally:
-        with admin.begin() as connection:
-            connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        admin.dispose()
 
 
 def test_upgrading_an_empty_database_creates_every_table(empty_url):

@@ -84,8 +84,24 @@ def assert_error(response, status: int, *words: str) -> dict:
     return data
 
 
+#: The seat token the test clients send, as a browser sends its own (one per browser).
+KEY = "test-key-0123456789abcdef"
+
+
+def bearer(token: str) -> dict[str, str]:
+    """The header that presents a seat token."""
+    return {"Authorization": f"Bearer {token}"}
+
+
+def hold_seats(context, token: str = KEY) -> None:
+    """Make every page of a browser context present ``token`` as its seat token (what
+    seat.js keeps in localStorage), so it plays the seats a test's API client made."""
+    context.add_init_script(f"localStorage.setItem('boardlab.seatToken', '{token}')")
+
+
 def new_match(client, game: str, players=None, **options) -> dict:
-    """A new match of ``game`` created through the API."""
+    """A new match of ``game`` created through the API (the client's own token, if it
+    sends one, holds its human seats)."""
     body: dict = {"game": game, "options": options}
     if players is not None:
         body["players"] = players
@@ -94,8 +110,20 @@ def new_match(client, game: str, players=None, **options) -> dict:
     return response.json()
 
 
-def play(client, match: dict, move: str) -> dict:
-    """``match`` after ``move``, played through the API."""
-    response = client.post(f"/api/matches/{match['id']}/moves", json={"move": move})
+def play(client, match: dict, move: str, **headers: str) -> dict:
+    """``match`` after ``move``, played through the API on the revision of ``match``
+    (so a test that missed a change fails here rather than moving blindly)."""
+    response = client.post(f"/api/matches/{match['id']}/moves",
+                           json={"move": move, "revision": match["revision"]},
+                           headers=headers)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def wait_for_bot(client, match: dict) -> dict:
+    """``match`` once the bot to move in it has moved (the server moves bots by itself;
+    ``POST /bot`` with the revision waits for that move)."""
+    response = client.post(f"/api/matches/{match['id']}/bot",
+                           json={"revision": match["revision"]})
     assert response.status_code == 200, response.text
     return response.json()

@@ -19,7 +19,7 @@ from boardlab.core.registry import names
 from boardlab.web.app import create_app
 from boardlab.web.matches import bot_options
 from boardlab.web.schemas import MAX_BOT_SECONDS, BotPlayer
-from tests.web.conftest import assert_error, new_match, play
+from tests.web.conftest import KEY, assert_error, bearer, new_match, play, wait_for_bot
 
 HUMAN = {"type": "human"}
 
@@ -30,7 +30,10 @@ def db_url(folder: Path) -> str:
 
 @pytest.fixture
 def client(tmp_path) -> Iterator[TestClient]:
-    with TestClient(create_app(db_url(tmp_path))) as opened:
+    """A browser's client: it presents its own seat token, and the server's bots think
+    in one worker process."""
+    with TestClient(create_app(db_url(tmp_path), bot_workers=1),
+                    headers=bearer(KEY)) as opened:
         yield opened
 
 
@@ -103,8 +106,13 @@ def test_a_match_is_stored_with_its_players_and_defaults(client):
     assert match["players"] == [HUMAN, {"type": "bot", "bot": "mcts"}]
     assert match["moves"] == [] and len(match["player_names"]) == 2
     assert client.get(f"/api/matches/{match['id']}").json()["id"] == match["id"]
+    assert match["token"] == KEY and match["you"] == [0] and match["status"] == "playing"
+    # a private match (the default) is reached only by its link
+    assert client.get("/api/matches").json() == []
+    public = client.post("/api/matches", json={"game": "connect-four", "public": True})
     listed = client.get("/api/matches").json()
-    assert [m["id"] for m in listed] == [match["id"]] and listed[0]["ply"] == 0
+    assert [m["id"] for m in listed] == [public.json()["id"]] and listed[0]["ply"] == 0
+    assert "token" not in listed[0] and "tokens" not in listed[0]
 
 
 @pytest.mark.parametrize("players", [
@@ -114,7 +122,8 @@ def test_a_match_is_stored_with_its_players_and_defaults(client):
     [HUMAN, {"type": "bot", "bot": "mcts", "time": -1}],
     [HUMAN, {"type": "bot", "bot": "alphabeta", "depth": 0}],
     [HUMAN, {"type": "robot"}],
-    [HUMAN, {"type": "human", "name": "extra field"}],
+    [HUMAN, {"type": "human", "colour": "extra field"}],
+    [HUMAN, {"type": "human", "name": "n" * 41}],
     [],
 ])
 def test_bad_players_are_422(client, players):
@@ -190,21 +199,19 @@ def test_a_whole_tic_tac_toe_game_against_the_bot(client):
         if view["to_move"] == 0:
             view = play(client, view, view["legal_moves"][0]["notation"])
         else:
-            response = client.post(f"{url}/bot")
-            assert response.status_code == 200, response.text
-            view = response.json()
+            view = wait_for_bot(client, view)
     # a perfect O never loses to X's naive first-legal-move play
     assert view["outcome"] in (["0", "1"], ["1/2", "1/2"])
     assert view["to_move"] is None and view["legal_moves"] == []
+    assert view["reason"] == "rules" and view["status"] == "over"
     assert_error(client.post(f"{url}/bot"), 409, "over")
-    assert_error(client.post(f"{url}/moves", json={"move": "a1"}), 400)
+    assert_error(client.post(f"{url}/moves", json={"move": "a1"}), 409, "over")
     record = client.get(f"{url}/record")
     assert record.status_code == 200
     assert record.headers["content-disposition"].startswith('attachment; filename="tic-tac-toe-')
     data = record.json()
     assert data["game"] == "tic-tac-toe" and data["moves"] == view["moves"]
-    assert data["result"] == view["outcome"]
-    assert client.get("/api/matches").json()[0]["result"] == view["outcome"]
+    assert data["result"] == view["outcome"] and data["reason"] == "rules"
 
 
 def test_bot_for_a_human_seat_needs_a_named_bot(client):
@@ -220,29 +227,29 @@ def test_undo_one_move_or_back_to_the_human(client):
     match = new_match(client, "tic-tac-toe", [HUMAN, {"type": "bot", "bot": "random"}])
     url = f"/api/matches/{match['id']}"
     assert_error(client.post(f"{url}/undo"), 409, "no move")
-    play(client, match, "b2")
-    client.post(f"{url}/bot")
-    play(client, match, next(m["notation"] for m in client.get(url).json()["legal_moves"]))
-    client.post(f"{url}/bot")
-    assert len(client.get(url).json()["moves"]) == 4
-    moves = client.get(url).json()["moves"]
-    assert client.post(f"{url}/undo").json()["moves"] == moves[:3]
-    # the last move is X's own: taking it back is enough
+    view = wait_for_bot(client, play(client, match, "b2"))
+    view = wait_for_bot(client, play(client, view, view["legal_moves"][0]["notation"]))
+    moves = view["moves"]
+    assert len(moves) == 4
+    # one move back: the bot is to move again, and does
+    undone = client.post(f"{url}/undo").json()
+    assert undone["moves"] == moves[:3]
+    view = wait_for_bot(client, undone)
+    assert len(view["moves"]) == 4 and view["moves"][:3] == moves[:3]
+    # back to the human: the bot's reply and X's move before it go together
     view = client.post(f"{url}/undo", json={"to_human": True}).json()
     assert view["moves"] == moves[:2] and view["to_move"] == 0
-    # now the bot's reply and X's move before it go together
     view = client.post(f"{url}/undo", json={"to_human": True}).json()
     assert view["ply"] == 0 and view["to_move"] == 0
 
 
 def test_a_second_app_on_the_same_database_resumes_the_match(tmp_path):
-    with TestClient(create_app(db_url(tmp_path))) as first:
+    with TestClient(create_app(db_url(tmp_path)), headers=bearer(KEY)) as first:
         match = new_match(first, "connect-four", [HUMAN, HUMAN])
-        play(first, match, "d")
-        play(first, match, "c")
+        play(first, play(first, match, "d"), "c")
     with TestClient(create_app(data_dir=tmp_path / "other")) as elsewhere:
         assert_error(elsewhere.get(f"/api/matches/{match['id']}"), 404)
-    with TestClient(create_app(db_url(tmp_path))) as second:
+    with TestClient(create_app(db_url(tmp_path)), headers=bearer(KEY)) as second:
         view = second.get(f"/api/matches/{match['id']}").json()
         assert view["moves"] == ["d", "c"] and view["to_move"] == 0
         assert play(second, view, "d")["ply"] == 3
@@ -289,14 +296,13 @@ def test_group_moves_refuse_unknown_cells(client):
 # --- views of richer cells -------------------------------------------------------------------
 def test_quantum_view_shows_spooky_marks_and_the_pending_collapse(client):
     match = new_match(client, "quantum-tic-tac-toe", [HUMAN, HUMAN])
-    play(client, match, "1-2")
-    view = play(client, match, "1-2")
+    view = play(client, play(client, match, "1-2"), "1-2")
     assert view["view"]["pending"] == {"number": 2, "label": "O2", "squares": ["1", "2"]}
     marks = view["view"]["spooky"]["2"]
     assert [(m["label"], m["owner"], m["pending"]) for m in marks] == [
         ("X1", 0, False), ("O2", 1, True)]
     assert {m["notation"] for m in view["legal_moves"]} == {"→1", "→2"}
-    view = play(client, match, ">1")
+    view = play(client, view, ">1")
     assert view["view"]["cells"] == {"1": {"owner": 1, "kind": "O2"},
                                      "2": {"owner": 0, "kind": "X1"}}
     assert view["view"]["pending"] is None and view["view"]["spooky"]["1"] == []
@@ -321,8 +327,8 @@ def test_hex_column_checkers_view_shows_columns(client):
         pytest.fail("no capture in 60 plies")
 
 
-# --- the bot thinks in a worker thread ------------------------------------------------------
-def test_a_thinking_bot_does_not_block_other_requests(client, monkeypatch):
+# --- a bot thinking in the server's own threads ------------------------------------------------
+def test_a_thinking_bot_does_not_block_other_requests(tmp_path, monkeypatch):
     from boardlab.ai.mcts import MCTSBot
 
     thinking, release = threading.Event(), threading.Event()
@@ -336,20 +342,24 @@ def test_a_thinking_bot_does_not_block_other_requests(client, monkeypatch):
     # The bot cannot finish until the test lets it: an answer in between proves the
     # server kept serving, whatever the machine's speed.
     monkeypatch.setattr(MCTSBot, "choose", held_choose)
-    match = new_match(client, "connect-four", [{"type": "bot", "bot": "mcts",
-                                                "iterations": 50}, HUMAN])
-    answers: list = []
-    thinker = threading.Thread(target=lambda: answers.append(
-        client.post(f"/api/matches/{match['id']}/bot")))
-    thinker.start()
-    try:
-        assert thinking.wait(60), "the bot never started"
-        listed = client.get("/api/games")
-        assert listed.status_code == 200 and thinker.is_alive() and not answers
-    finally:
-        release.set()
-        thinker.join(60)
-    assert answers[0].status_code == 200 and len(answers[0].json()["moves"]) == 1
+    # bot_workers=0: the bot thinks in a thread of this process, where the patch is
+    with TestClient(create_app(db_url(tmp_path), bot_workers=0),
+                    headers=bearer(KEY)) as client:
+        match = new_match(client, "connect-four", [{"type": "bot", "bot": "mcts",
+                                                    "iterations": 50}, HUMAN])
+        answers: list = []
+        thinker = threading.Thread(target=lambda: answers.append(
+            client.post(f"/api/matches/{match['id']}/bot", json={"revision": 0})))
+        thinker.start()
+        try:
+            assert thinking.wait(60), "the bot never started"
+            listed = client.get("/api/games")
+            assert listed.status_code == 200 and thinker.is_alive() and not answers
+            assert client.get(f"/api/matches/{match['id']}").json()["moves"] == []
+        finally:
+            release.set()
+            thinker.join(60)
+        assert answers[0].status_code == 200 and len(answers[0].json()["moves"]) == 1
 
 
 def test_bot_time_is_capped():
@@ -375,6 +385,25 @@ def test_serve_help():
     result = CliRunner().invoke(cli_app, ["serve", "--help"])
     assert result.exit_code == 0
     assert "--port" in result.output and "--db" in result.output and "--data" in result.output
+    assert "--bot-workers" in result.output and "--bot-memory" in result.output
+
+
+def test_serve_passes_the_bot_pool_settings_to_the_app(monkeypatch, tmp_path):
+    import boardlab.web.app as web_app
+
+    def refuse(host, port):
+        raise web_app.ServeError("stop here")
+
+    made = []
+    monkeypatch.setattr(web_app, "bind", refuse)     # the app is made, never served
+    original = web_app.create_app
+    monkeypatch.setattr(web_app, "create_app",
+                        lambda *a, **k: made.append(original(*a, **k)) or made[-1])
+    result = CliRunner().invoke(cli_app, ["serve", "--data", str(tmp_path),
+                                          "--bot-workers", "0", "--bot-memory", "512"])
+    assert result.exit_code == 2 and "stop here" in result.output
+    pool = made[0].state.live.pool
+    assert (pool.workers, pool.memory_mb) == (0, 512)
 
 
 def test_serve_with_an_unusable_database_is_one_error_line(tmp_path):

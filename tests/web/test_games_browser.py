@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 
 from boardlab.core.registry import names
 from boardlab.web.app import create_app
-from tests.web.conftest import CHROMIUM, screenshots, serving
+from tests.web.conftest import CHROMIUM, KEY, bearer, hold_seats, screenshots, serving
 
 browser_only = pytest.mark.skipif(not CHROMIUM.exists(),
                                   reason="no Chromium at /usr/bin/chromium to drive headless")
@@ -60,6 +60,7 @@ def shots(tmp_path_factory) -> Path:
 @pytest.fixture
 def page(browser, server):
     context = browser.new_context(viewport={"width": 1200, "height": 900})
+    hold_seats(context)
     opened = context.new_page()
     errors: list[str] = []
     opened.on("pageerror", lambda e: errors.append(str(e)))
@@ -75,7 +76,7 @@ def page(browser, server):
 
 def api(server: str):
     import httpx
-    return httpx.Client(base_url=server, timeout=20)
+    return httpx.Client(base_url=server, timeout=20, headers=bearer(KEY))
 
 
 def new_match(server: str, game: str, players: list) -> str:

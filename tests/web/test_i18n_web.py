@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from boardlab.web.app import STATIC, create_app
-from tests.web.conftest import CHROMIUM, screenshots, serving
+from tests.web.conftest import CHROMIUM, KEY, bearer, hold_seats, screenshots, serving
 
 NODE = shutil.which("node") or "/usr/bin/node"
 I18N = STATIC / "js" / "i18n.js"
@@ -176,7 +176,7 @@ def test_russian_browser_then_chinese_by_the_selector_kept_on_the_game_page(serv
     import httpx
 
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    with httpx.Client(base_url=server, timeout=20) as client:
+    with httpx.Client(base_url=server, timeout=20, headers=bearer(KEY)) as client:
         made = client.post("/api/matches", json={
             "game": "tic-tac-toe", "players": [{"type": "human"}, {"type": "human"}]})
         assert made.status_code == 201, made.text
@@ -191,6 +191,7 @@ def test_russian_browser_then_chinese_by_the_selector_kept_on_the_game_page(serv
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
         context = browser.new_context(locale="ru-RU", viewport={"width": 1200, "height": 900})
+        hold_seats(context)
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))

@@ -30,7 +30,7 @@ from boardlab.errors import FileError
 from boardlab.web.app import create_app
 from boardlab.web.errors import ApiError
 from boardlab.web.library import Library, parse_id
-from tests.web.conftest import assert_error, new_match, play
+from tests.web.conftest import KEY, assert_error, bearer, new_match, play, wait_for_bot
 
 CORPUS = Path(__file__).parents[1] / "data" / "zrf"
 HUMAN = {"type": "human"}
@@ -199,7 +199,7 @@ def served(tmp_path_factory) -> Iterator[tuple[TestClient, Path, Path]]:
     folder = games_folder(root)
     (folder / "broken.zrf").write_text(MALFORMED, encoding="utf-8")
     url = f"sqlite:///{root / 'web.db'}"
-    with TestClient(create_app(url, games_dir=folder)) as client:
+    with TestClient(create_app(url, games_dir=folder), headers=bearer(KEY)) as client:
         assert client.app.state.library.wait(120)
         yield client, folder, root
 
@@ -274,7 +274,8 @@ def test_a_match_is_played_by_notation_and_by_every_bot_and_resumed(served):
     assert len(match["moves"]) == 5 and match["to_move"] == 1
     position = match["position"]
     # a second server on the same database and folder resumes the match
-    with TestClient(create_app(f"sqlite:///{root / 'web.db'}", games_dir=folder)) as again:
+    with TestClient(create_app(f"sqlite:///{root / 'web.db'}", games_dir=folder),
+                    headers=bearer(KEY)) as again:
         resumed = again.get(f"/api/matches/{match['id']}").json()
         assert resumed["moves"] == match["moves"] and resumed["position"] == position
         undone = again.post(f"/api/matches/{match['id']}/undo", json={}).json()
@@ -288,9 +289,9 @@ def test_a_variant_and_a_bot_seat_are_stored_with_the_match(served):
     assert match["game"] == "zrf:chess/chess@2"
     first = match["legal_moves"][0]["notation"]
     match = play(client, match, first)
-    replied = client.post(f"/api/matches/{match['id']}/bot", json={}).json()
+    replied = wait_for_bot(client, match)
     assert len(replied["moves"]) == 2 and replied["to_move"] == 0
-    listed = client.get("/api/matches").json()
+    listed = client.get("/api/lobby").json()["mine"]
     assert any(m["id"] == match["id"] and m["game"] == "zrf:chess/chess@2" for m in listed)
     record = client.get(f"/api/matches/{match['id']}/record")
     assert record.status_code == 200 and record.json()["game"] == "zrf:chess/chess@2"

@@ -625,6 +625,14 @@ def serve(
              "X-Forwarded-For and X-Forwarded-Proto are believed, so rate limits count "
              "the real clients. Repeat for several; default none: the connecting address "
              "is the client.")] = None,
+    bot_workers: Annotated[int, typer.Option(
+        "--bot-workers", min=0, max=64,
+        help="Worker processes the bots think in, each move stopped at its time budget "
+             "plus 2 s (a random legal move is played instead); 0 thinks in the "
+             "server's own threads, without hard limits.")] = 2,
+    bot_memory: Annotated[int, typer.Option(
+        "--bot-memory", metavar="MIB", min=256, max=1 << 20,
+        help="The memory cap of each bot worker process, in MiB.")] = 1024,
 ) -> None:
     """Run the web app: every game in the browser, with the JSON API under /api.
 
@@ -633,13 +641,17 @@ def serve(
     load; a file that does not load is listed with its reason. Request bodies over
     1 MB are refused, and every answer carries security headers (a content security
     policy of the server's own files, no framing, no sniffing, no referrer).
+
+    Matches are played live: a match's seats are held by secret tokens (each browser
+    keeps one), every seat and spectator follows it over a WebSocket, and the server
+    moves the bots itself, in worker processes with limits on time and memory.
     """
     from boardlab.web.app import serve as run_server
 
     with _edge():
         run_server(host, port, db, data, games_dir=games, public_url=public_url,
                    cors_origins=cors_origin or (), trusted_proxies=trusted_proxy or (),
-                   echo=typer.echo)
+                   bot_workers=bot_workers, bot_memory_mb=bot_memory, echo=typer.echo)
 
 
 if __name__ == "__main__":

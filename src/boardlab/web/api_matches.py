@@ -1,79 +1,186 @@
-"""``/api/matches``: create a match, look at it, play moves, ask the bot, undo, download
-the record, and select groups of pieces for group moves.
+"""``/api/matches`` and ``/api/lobby``: create and join matches, play moves, let bots
+move, resign, offer draws, take back, rematch, replay, watch live over a WebSocket, and
+select groups of pieces for group moves.
 
-Every route answers the match's view (see :meth:`Matches.view
-<boardlab.web.matches.Matches.view>`) unless it says otherwise. A bot thinks in a worker
-thread, so the server goes on answering other requests meanwhile.
+A seat's token goes in the ``Authorization: Bearer TOKEN`` header (see
+:mod:`boardlab.web.matches`): creating a match or joining one answers it (``token``),
+or adopts the caller's own. Reading a match needs no token; acting for a seat does (403
+otherwise). Every route answers the match's view (see :meth:`Matches.view
+<boardlab.web.matches.Matches.view>`) unless it says otherwise.
+
+``/api/matches/{id}/live`` is a WebSocket: the server sends ``{"type": "match", ...}``
+(the view) at once and after every change of the match; the client may send
+``{"type": "hello", "token": TOKEN}`` to be told its seats (``you``) and
+``{"type": "ping"}`` (answered ``{"type": "pong"}``). A closed connection is
+reopened by the client; the first message after it is the current view, so nothing is
+missed.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
 import re
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Query, Request
+from fastapi import APIRouter, Body, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
-from starlette.concurrency import run_in_threadpool
 
-from boardlab.web.errors import documented
+from boardlab.web.errors import ApiError, documented
+from boardlab.web.live import Live
 from boardlab.web.matches import Matches
 from boardlab.web.schemas import (
     BotRequest,
     ClosureRequest,
     GroupRequest,
+    JoinRequest,
     MoveRequest,
     NewMatch,
+    OfferRequest,
+    SeatRequest,
     UndoRequest,
 )
 
 router = APIRouter(prefix="/api/matches", tags=["matches"])
+lobby_router = APIRouter(prefix="/api/lobby", tags=["matches"])
+
+#: The largest message a live client may send (a hello with its token is far smaller).
+MAX_MESSAGE = 4096
+#: Seconds a new live connection may take to say hello before it watches as a spectator.
+HELLO_SECONDS = 2.0
+#: Seconds of silence after which the server pings a live client's connection.
+LIVE_PING_SECONDS = 25.0
 
 
 def _matches(request: Request) -> Matches:
     return request.app.state.matches
 
 
-@router.get("", summary="Recent matches", responses=documented(422))
+def _live(request: Request) -> Live:
+    return request.app.state.live
+
+
+def seat_token(request: Request) -> str | None:
+    """The seat token of ``Authorization: Bearer TOKEN``, or ``None``."""
+    header = request.headers.get("authorization", "")
+    scheme, _, value = header.partition(" ")
+    if scheme.lower() != "bearer" or not value.strip():
+        return None
+    return value.strip()
+
+
+@router.get("", summary="Recent public matches", responses=documented(422))
 def list_matches(request: Request,
                  limit: Annotated[int, Query(ge=1, le=500)] = 50) -> list[dict[str, Any]]:
-    """The most recently played matches, newest first (no replay: stored facts only)."""
+    """The most recently played public matches, newest first (stored facts only; a
+    private match is reached only by its link)."""
     return _matches(request).summaries(limit)
+
+
+@lobby_router.get("", summary="The lobby", responses=documented(422))
+def lobby(request: Request,
+          limit: Annotated[int, Query(ge=1, le=200)] = 50) -> dict[str, list[dict[str, Any]]]:
+    """Public games ``open`` for an opponent, ``playing`` ones to watch and ``finished``
+    ones to replay, and ``mine``: the caller's own matches (by its seat token)."""
+    return _matches(request).lobby(limit, seat_token(request))
 
 
 @router.post("", status_code=201, summary="Start a match", responses=documented(404, 422))
 def create_match(request: Request, body: NewMatch) -> dict[str, Any]:
-    """A new match of ``game`` with ``options`` and ``players``."""
-    return _matches(request).create(body)
+    """A new match of ``game`` with ``options`` and ``players``; the caller holds its
+    human seats with the answer's ``token`` (its own, if it sent one)."""
+    return _matches(request).create(body, seat_token(request))
 
 
 @router.get("/{match_id}", summary="A match", responses=documented(404, 409, 422))
 def get_match(request: Request, match_id: str) -> dict[str, Any]:
-    """The match: moves, position, side to move, outcome, legal moves and the view."""
+    """The match: moves, position, side to move, outcome, legal moves, clocks, offers,
+    and ``you``, the seats the caller's token holds."""
     matches = _matches(request)
-    return matches.view(matches.get(match_id))
+    return matches.view(matches.get(match_id), None, seat_token(request))
+
+
+@router.post("/{match_id}/join", summary="Take an open seat",
+             responses=documented(403, 404, 409, 422))
+def join(request: Request, match_id: str,
+         body: Annotated[JoinRequest | None, Body()] = None) -> dict[str, Any]:
+    """Take the open ``seat`` (by default the first) under ``name``; the answer's
+    ``token`` holds it."""
+    body = body or JoinRequest()
+    return _matches(request).join(match_id, seat_token(request), body.name, body.seat)
 
 
 @router.post("/{match_id}/moves", summary="Play a move",
-             responses=documented(400, 404, 409, 422))
+             responses=documented(400, 403, 404, 409, 422))
 def play_move(request: Request, match_id: str, body: MoveRequest) -> dict[str, Any]:
-    """Play ``move`` (the game's notation); 400 naming it when it is not legal."""
-    return _matches(request).play(match_id, body.move)
+    """Play ``move`` (the game's notation) for the seat to move, which the caller must
+    hold; 400 naming it when it is not legal, 409 when the match is past ``revision``."""
+    return _matches(request).play(match_id, body.move, seat_token(request), body.revision)
 
 
-@router.post("/{match_id}/bot", summary="Let the bot move", responses=documented(404, 409, 422))
+@router.post("/{match_id}/bot", summary="Let the bot move",
+             responses=documented(403, 404, 409, 422))
 async def bot_move(request: Request, match_id: str,
                    body: Annotated[BotRequest | None, Body()] = None) -> dict[str, Any]:
-    """The bot of the side to move (or ``player`` in the body) chooses and plays, in a
-    worker thread."""
-    player = None if body is None else body.player
-    return await run_in_threadpool(_matches(request).bot_move, match_id, player)
+    """The match once the bot of the seat to move has moved (the server moves bots by
+    itself; this waits for it), or with ``player``, that bot's move for the caller's
+    own seat. Bots think in worker processes with limits on time and memory."""
+    body = body or BotRequest()
+    return await _live(request).bot_turn(match_id, body.player, seat_token(request),
+                                         body.revision)
 
 
-@router.post("/{match_id}/undo", summary="Take back a move", responses=documented(404, 409, 422))
+@router.post("/{match_id}/undo", summary="Take back a move",
+             responses=documented(403, 404, 409, 422))
 def undo(request: Request, match_id: str,
          body: Annotated[UndoRequest | None, Body()] = None) -> dict[str, Any]:
-    """Take back the last move (``{"to_human": true}``: back to a human's turn)."""
-    return _matches(request).undo(match_id, body is not None and body.to_human)
+    """Take back the last move (``{"to_human": true}``: back to a human's turn); only
+    for a caller holding every human seat (against bots, or hot-seat)."""
+    return _matches(request).undo(match_id, body is not None and body.to_human,
+                                  seat_token(request))
+
+
+@router.post("/{match_id}/resign", summary="Resign", responses=documented(403, 404, 409, 422))
+def resign(request: Request, match_id: str,
+           body: Annotated[SeatRequest | None, Body()] = None) -> dict[str, Any]:
+    """The caller's seat (``seat``, by default its seat to move or its only one)
+    resigns."""
+    return _matches(request).resign(match_id, seat_token(request),
+                                    None if body is None else body.seat)
+
+
+@router.post("/{match_id}/draw", summary="Offer, accept or decline a draw",
+             responses=documented(403, 404, 409, 422))
+def draw(request: Request, match_id: str, body: OfferRequest) -> dict[str, Any]:
+    """``offer`` a draw, ``accept`` the opponent's offer (the game ends drawn) or
+    ``decline`` it."""
+    return _matches(request).draw(match_id, seat_token(request), body.action, body.seat)
+
+
+@router.post("/{match_id}/takeback", summary="Ask for, accept or decline a take-back",
+             responses=documented(403, 404, 409, 422))
+def takeback(request: Request, match_id: str, body: OfferRequest) -> dict[str, Any]:
+    """``request`` taking back one's last move, the opponent's ``accept`` (the moves go)
+    or ``decline``."""
+    return _matches(request).takeback(match_id, seat_token(request), body.action, body.seat)
+
+
+@router.post("/{match_id}/rematch", summary="Play again, seats turned round",
+             responses=documented(403, 404, 409, 422))
+def rematch(request: Request, match_id: str) -> dict[str, Any]:
+    """The rematch of a finished match (created by the first player to ask), with the
+    colours swapped; every seat keeps its holder."""
+    return _matches(request).rematch(match_id, seat_token(request))
+
+
+@router.get("/{match_id}/positions/{ply}", summary="A position of the match",
+            responses=documented(404, 409, 422))
+def position(request: Request, match_id: str, ply: int) -> dict[str, Any]:
+    """The position after the first ``ply`` moves, for a replay: drawing, text, side
+    to move and the move that led there (404 past the match's last move)."""
+    matches = _matches(request)
+    return matches.position(matches.get(match_id), ply)
 
 
 @router.get("/{match_id}/record", summary="Download the record",
@@ -101,3 +208,84 @@ def group_moves(request: Request, match_id: str, body: GroupRequest) -> dict[str
     """The legal moves moving exactly ``group`` (``moves``) and at least it
     (``moves_using``)."""
     return _matches(request).group_moves(match_id, body.group)
+
+
+async def _listen(websocket: WebSocket, live: Live, match_id: str, watcher: Any) -> None:
+    """Read the client's messages: a hello with its token, pings."""
+    while True:
+        text = await websocket.receive_text()
+        if len(text) > MAX_MESSAGE:
+            await websocket.close(code=1009, reason="message too big")
+            return
+        try:
+            message = json.loads(text)
+        except ValueError:
+            message = None
+        if not isinstance(message, dict):
+            await websocket.send_json({"type": "error", "error": "messages are JSON "
+                                       "objects with a type"})
+            continue
+        kind = message.get("type")
+        if kind == "ping":
+            await websocket.send_json({"type": "pong"})
+        elif kind == "pong":
+            pass    # the answer to the server's own ping
+        elif kind == "hello":
+            token = message.get("token")
+            watcher.token = token if isinstance(token, str) else None
+            matches = live.matches
+            match = await asyncio.to_thread(matches.get, match_id)
+            view = await asyncio.to_thread(matches.view, match)
+            live.send(match, watcher, view)
+        else:
+            await websocket.send_json({"type": "error", "error": f"unknown type {kind!r}"})
+
+
+@router.websocket("/{match_id}/live")
+async def live_match(websocket: WebSocket, match_id: str) -> None:
+    """Watch a match live (see the module's docstring)."""
+    live: Live = websocket.app.state.live
+    await websocket.accept()
+    # A client says who it is first, so that its first view already names its seats;
+    # one that says nothing for a moment watches as a spectator.
+    token = None
+    try:
+        first = await asyncio.wait_for(websocket.receive_text(), HELLO_SECONDS)
+    except TimeoutError:
+        first = None
+    except WebSocketDisconnect:
+        return
+    if first is not None and len(first) <= MAX_MESSAGE:
+        with contextlib.suppress(ValueError, AttributeError):
+            hello = json.loads(first)
+            if hello.get("type") == "hello" and isinstance(hello.get("token"), str):
+                token = hello["token"]
+    try:
+        watcher = await live.watch(match_id, token)
+    except ApiError as e:
+        await websocket.send_json({"type": "error", "error": e.message, "where": e.where})
+        await websocket.close(code={404: 4404, 503: 1013}.get(e.status, 4409))
+        return
+    listener = asyncio.ensure_future(_listen(websocket, live, match_id, watcher))
+    try:
+        while not listener.done():
+            getter = asyncio.ensure_future(watcher.queue.get())
+            done, _ = await asyncio.wait({getter, listener}, timeout=LIVE_PING_SECONDS,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            if getter not in done:
+                getter.cancel()
+                if not done:
+                    await websocket.send_json({"type": "ping"})
+                continue
+            message = getter.result()
+            if message is None:     # fell behind, or the server stops: reconnect
+                await websocket.close(code=1013)
+                return
+            await websocket.send_json(message)
+    except (WebSocketDisconnect, RuntimeError, ConnectionError):
+        pass
+    finally:
+        live.unwatch(match_id, watcher)
+        listener.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await listener

@@ -8,8 +8,9 @@ the lobby, ``static/index.html``, at ``/``; nothing is fetched from the network.
 interactive reference is at ``/docs`` (Swagger UI, its files from the ``swagger-ui-bundle``
 package under ``/docs/assets``) and its schema at ``/openapi.json``.
 
-Routes: ``/api/games`` and ``/api/imports`` (:mod:`boardlab.web.api_games`) and
-``/api/matches`` (:mod:`boardlab.web.api_matches`); errors are JSON ``{"error", "where"}``
+Routes: ``/api/games`` and ``/api/imports`` (:mod:`boardlab.web.api_games`),
+``/api/matches`` and ``/api/lobby`` (:mod:`boardlab.web.api_matches`, with live play
+over WebSockets, :mod:`boardlab.web.live`); errors are JSON ``{"error", "where"}``
 (:mod:`boardlab.web.errors`). The imported games are the rule files of the games folder
 (:mod:`boardlab.web.library`), read in the background from the server's start.
 
@@ -44,7 +45,9 @@ from boardlab.errors import BoardlabError
 from boardlab.store.db import Store, default_url, open_store
 from boardlab.web import api_games, api_matches, api_triplex, errors
 from boardlab.web.api_pipes import router as pipes_router
+from boardlab.web.botpool import MEMORY_MB, BotPool
 from boardlab.web.library import Library, games_folder
+from boardlab.web.live import Live
 from boardlab.web.matches import Matches
 from boardlab.web.security import (
     MAX_BODY_BYTES,
@@ -101,10 +104,12 @@ def create_app(db_url: str | None = None, data_dir: str | Path | None = None,
                games_dir: str | Path | None = None, *,
                max_body_bytes: int = MAX_BODY_BYTES, public_url: str | None = None,
                cors_origins: Iterable[str] = (),
-               trusted_proxies: Iterable[str] = ()) -> FastAPI:
+               trusted_proxies: Iterable[str] = (), bot_workers: int = 2,
+               bot_memory_mb: int = MEMORY_MB) -> FastAPI:
     """The web application on the database chosen as by :func:`open_database`, with the
     imported games of ``games_dir`` (default: ``games`` in the data folder, when there is
-    one).
+    one). Bots think in ``bot_workers`` worker processes (0: in threads of the server),
+    each capped at ``bot_memory_mb`` MiB (see :mod:`boardlab.web.botpool`).
 
     ``max_body_bytes`` bounds request bodies (413 past it); ``public_url`` is the address
     the server is reached at, written into pages that need an absolute one (otherwise
@@ -124,11 +129,15 @@ def create_app(db_url: str | None = None, data_dir: str | Path | None = None,
     folder = games_folder(games_dir, data_dir)
     store = open_database(db_url, data_dir)
     library = Library(folder)
+    matches = Matches(store, library)
+    live_play = Live(matches, BotPool(bot_workers, bot_memory_mb))
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         library.refresh()
+        await live_play.start()
         yield
+        await live_play.stop()
         library.close()
         store.close()
 
@@ -138,7 +147,8 @@ def create_app(db_url: str | None = None, data_dir: str | Path | None = None,
                redoc_url=None, lifespan=lifespan, description=API_DESCRIPTION)
     app.state.store = store
     app.state.library = library
-    app.state.matches = Matches(store, library)
+    app.state.matches = matches
+    app.state.live = live_play
     app.state.public_url = public
     errors.install(app)
     # The last added runs first: the client's real address is known before anything
@@ -153,6 +163,7 @@ def create_app(db_url: str | None = None, data_dir: str | Path | None = None,
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=proxies)
     app.include_router(api_games.router)
     app.include_router(api_matches.router)
+    app.include_router(api_matches.lobby_router)
     api_triplex.install(app, data_dir)
     app.include_router(pipes_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -216,15 +227,17 @@ def url_of(sock: socket.socket) -> str:
 def serve(host: str = "127.0.0.1", port: int = 8000, db_url: str | None = None,
           data_dir: str | Path | None = None, *, games_dir: str | Path | None = None,
           public_url: str | None = None, cors_origins: Iterable[str] = (),
-          trusted_proxies: Iterable[str] = (), echo: Callable[[str], object] = print,
+          trusted_proxies: Iterable[str] = (), bot_workers: int = 2,
+          bot_memory_mb: int = MEMORY_MB, echo: Callable[[str], object] = print,
           log_level: str = "info") -> None:
     """Open the database, bind the address, say where the app is and run it until
-    interrupted (Ctrl-C). ``public_url``, ``cors_origins`` and ``trusted_proxies`` are
-    those of :func:`create_app`."""
+    interrupted (Ctrl-C). ``public_url``, ``cors_origins``, ``trusted_proxies``,
+    ``bot_workers`` and ``bot_memory_mb`` are those of :func:`create_app`."""
     import uvicorn
 
     app = create_app(db_url, data_dir, games_dir, public_url=public_url,
-                     cors_origins=cors_origins, trusted_proxies=trusted_proxies)
+                     cors_origins=cors_origins, trusted_proxies=trusted_proxies,
+                     bot_workers=bot_workers, bot_memory_mb=bot_memory_mb)
     try:
         sock = bind(host, port)
     except ServeError:

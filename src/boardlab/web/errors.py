@@ -36,6 +36,7 @@ log = logging.getLogger("boardlab.web")
 #: What each error status means in this API, for the OpenAPI schema.
 MEANINGS = {
     400: "Malformed or illegal: a move, a code, a solution, a board or malformed JSON",
+    403: "Not yours to do: the seat token (Authorization: Bearer) does not hold the seat",
     404: "No such game, match, pack, level or pipe level",
     409: "Not possible in the match's state (over, nothing to undo, changed meanwhile)",
     422: "The request does not validate (``details`` lists every problem)",

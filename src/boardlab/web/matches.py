@@ -1,4 +1,4 @@
-"""Matches of the web app: create, replay, play, let a bot move, undo, select groups.
+"""Matches of the web app: seats, moves, clocks, offers, undo, rematch, group selection.
 
 A match lives in the database (:mod:`boardlab.store.web`) as its game, options, players
 and move notations; every request rebuilds the position by replaying the moves from the
@@ -8,19 +8,38 @@ A small in-memory cache keeps the latest position of recently used matches, so a
 replays only the moves it has not seen; it holds private copies, and every caller gets
 its own clone.
 
+**Seats.** Every seat is a human, a bot or open (waiting for someone to join). A human
+seat is held by a secret *seat token*: whoever creates a match holds its human seats,
+whoever joins an open seat holds that one, and only the holder moves, resigns, offers a
+draw or asks for a take-back for it. The database keeps only the token's SHA-256. A
+browser may bring its own token (one per browser, at least :data:`MIN_TOKEN` characters)
+so that one secret serves all its matches; otherwise the server makes one and answers it
+once. Undo is free when the caller holds every human seat (against bots, or hot-seat);
+between people it takes the opponent's consent (a take-back request and its
+acceptance). A finished match never changes again.
+
+**Clocks.** A match with a time control keeps, per seat, the milliseconds left and whose
+time runs since when; a move costs its mover the time since the previous one and adds
+the increment. Time that has run out is noticed on every read of the match (and by the
+live service's timer), and ends the game as a loss on time.
+
 Writes are optimistic: a change is saved only if the match's revision is still the one
 the change was computed from, so a bot that thought while someone undid a move, or two
-tabs playing at once, get 409 instead of a corrupted history.
+tabs playing at once, get 409 instead of a corrupted history. A move may carry the
+revision it was chosen on; if the match has changed since, it is refused (409).
 """
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 import threading
+import time
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from boardlab.ai.bots import Bot, bot_kind, make_bot
+from boardlab.ai.bots import bot_kind, make_bot
 from boardlab.core.game import Game, State
 from boardlab.core.registry import game_class
 from boardlab.core.selection import moved_pieces, moves_using
@@ -35,6 +54,7 @@ from boardlab.web.schemas import (
     BotPlayer,
     HumanPlayer,
     NewMatch,
+    OpenSeat,
     player_json,
 )
 from boardlab.web.views import move_json, points, state_json
@@ -42,6 +62,61 @@ from boardlab.web.views import move_json, points, state_json
 #: A bot given no time and no budget of its own (depth, iterations) thinks this long.
 DEFAULT_BOT_SECONDS = 1.0
 CACHED_MATCHES = 128
+#: How many recently changed matches the lobby looks through for the caller's own.
+RECENT_OWN = 1000
+#: The shortest seat token a browser may bring of its own.
+MIN_TOKEN = 16
+#: The longest seat token accepted (a longer one is refused before it is hashed).
+MAX_TOKEN = 200
+
+
+def digest(token: str) -> str:
+    """What the database keeps of a seat token: its SHA-256, in hex."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    """A fresh secret seat token (192 random bits, URL-safe)."""
+    return secrets.token_urlsafe(24)
+
+
+def now_ms() -> int:
+    """The wall clock in milliseconds since the epoch (what clocks are kept in)."""
+    return int(time.time() * 1000)
+
+
+def loss(seats: int, loser: int) -> list[str]:
+    """The result of a game that ``loser`` lost by resigning or on time: 0 for it and
+    1 for every other seat."""
+    return ["0" if seat == loser else "1" for seat in range(seats)]
+
+
+def status(match: StoredMatch) -> str:
+    """``"over"``, ``"waiting"`` (a seat is still open) or ``"playing"``."""
+    if match.result is not None:
+        return "over"
+    if any(p.get("type") == "open" for p in match.players):
+        return "waiting"
+    return "playing"
+
+
+def clock_left(clock: Mapping[str, Any], at: int) -> list[int]:
+    """Milliseconds left per seat at time ``at`` (the running seat's time counted down,
+    never below 0)."""
+    left = list(clock["remaining"])
+    turn = clock.get("turn")
+    if turn is not None and clock.get("since") is not None:
+        left[turn] = max(0, left[turn] - (at - clock["since"]))
+    return left
+
+
+def clock_json(clock: Mapping[str, Any] | None, at: int) -> dict[str, Any] | None:
+    """A clock as the browser sees it: the time control, milliseconds ``left`` per seat
+    at ``at`` (the server's time, also given), and the seat whose time runs."""
+    if clock is None:
+        return None
+    return {"base": clock["base"], "increment": clock["increment"],
+            "left": clock_left(clock, at), "running": clock.get("turn"), "at": at}
 
 
 def build_game(cls: type[Game], options: Mapping[str, Any], name: str) -> Game:
@@ -83,17 +158,25 @@ def bot_options(player: BotPlayer) -> dict[str, Any]:
             "time": min(seconds, MAX_BOT_SECONDS)}
 
 
-def _player(data: Mapping[str, Any]) -> HumanPlayer | BotPlayer:
-    return HumanPlayer(type="human") if data.get("type") == "human" else \
-        BotPlayer.model_validate(dict(data))
+def _player(data: Mapping[str, Any]) -> HumanPlayer | OpenSeat | BotPlayer:
+    kind = data.get("type")
+    if kind == "human":
+        return HumanPlayer(type="human")
+    if kind == "open":
+        return OpenSeat(type="open")
+    return BotPlayer.model_validate(dict(data))
 
 
 class Matches:
-    """The matches of one database, with a cache of their latest positions."""
+    """The matches of one database, with a cache of their latest positions.
+
+    ``on_change`` (set by the live service) is called with every match this object
+    saves, from whatever thread saved it."""
 
     def __init__(self, store: Store, library: Library | None = None):
         self.store = store
         self.library = library
+        self.on_change: Callable[[StoredMatch], None] | None = None
         self._positions: OrderedDict[str, tuple[tuple[str, ...], State]] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -119,28 +202,32 @@ class Matches:
                            match.game) from None
 
     def get(self, match_id: str) -> StoredMatch:
-        """The stored match; 404 if there is none."""
+        """The stored match as it is now (a clock that ran out ends the game here);
+        404 if there is none."""
         match = match_store.get_match(self.store, match_id)
         if match is None:
             raise ApiError(404, f"no match {match_id!r}", match_id)
-        return match
+        return self.settle_clock(match)
 
-    def replay(self, match: StoredMatch) -> State:
-        """The match's current position (a fresh copy the caller owns)."""
+    def replay(self, match: StoredMatch, ply: int | None = None) -> State:
+        """The match's current position, or the one after its first ``ply`` moves (a
+        fresh copy the caller owns)."""
         game = self.rebuild(match)
+        moves = match.moves if ply is None else match.moves[:ply]
         with self._lock:
             cached = self._positions.get(match.id)
         done: tuple[str, ...] = ()
         state = game.initial_state()
-        if cached is not None and cached[0] == match.moves[:len(cached[0])] \
+        if cached is not None and cached[0] == moves[:len(cached[0])] \
                 and cached[1].game == game:
             done, state = cached[0], cached[1].clone()
         try:
-            state = state.play_all(match.moves[len(done):])
+            state = state.play_all(moves[len(done):])
         except (IllegalMoveError, NotationError) as e:
             raise ApiError(409, f"the stored moves of match {match.id} no longer replay: {e}",
                            match.id) from None
-        self._remember(match.id, match.moves, state)
+        if ply is None:
+            self._remember(match.id, moves, state)
         return state.clone()
 
     def _remember(self, match_id: str, moves: tuple[str, ...], state: State) -> None:
@@ -150,35 +237,203 @@ class Matches:
             while len(self._positions) > CACHED_MATCHES:
                 self._positions.popitem(last=False)
 
-    def view(self, match: StoredMatch, state: State | None = None) -> dict[str, Any]:
-        """The match as the browser sees it: the stored facts and the position."""
+    def seats_of(self, match: StoredMatch, token: str | None) -> list[int]:
+        """The seats ``token`` holds in ``match`` (none without a token, or in a match
+        made before seats existed)."""
+        if not token or match.tokens is None or len(token) > MAX_TOKEN:
+            return []
+        mine = digest(token)
+        return [seat for seat, held in enumerate(match.tokens)
+                if held is not None and secrets.compare_digest(held, mine)]
+
+    def view(self, match: StoredMatch, state: State | None = None,
+             token: str | None = None) -> dict[str, Any]:
+        """The match as the browser sees it: the stored facts, the position, the
+        clocks, pending offers, and ``you``, the seats ``token`` holds. A game that
+        ended by resignation, agreement or time shows that result; no legal moves are
+        listed once it is over, nor while a seat is still open."""
         if state is None:
             state = self.replay(match)
         game = state.game
+        position = state_json(state)
+        if match.result is not None:
+            position.update(outcome=list(match.result), to_move=None, legal_moves=[])
+        elif status(match) == "waiting":
+            position["legal_moves"] = []
         return {"id": match.id, "game": match.game, "options": dict(game.options),
                 "players": [dict(p) for p in match.players],
                 "player_names": list(game.player_names), "moves": list(match.moves),
-                "ply": match.ply, "revision": match.revision,
+                "ply": match.ply, "revision": match.revision, "status": status(match),
+                "reason": match.reason, "public": match.public,
+                "seated": match.tokens is not None,
+                "clock": clock_json(match.clock, now_ms()),
+                "offers": dict(match.offers or {}), "rematch": match.rematch,
+                "you": self.seats_of(match, token),
                 "created": match.created_at.isoformat(),
-                "updated": match.updated_at.isoformat(), **state_json(state)}
+                "updated": match.updated_at.isoformat(), **position}
+
+    def position(self, match: StoredMatch, ply: int) -> dict[str, Any]:
+        """The position after the first ``ply`` moves (0 to the match's ply), for a
+        replay: its drawing, text, side to move and the move that led to it."""
+        if not 0 <= ply <= match.ply:
+            raise ApiError(404, f"match {match.id} has no position after {ply} moves "
+                                f"(it has {match.ply})", ply)
+        move = None
+        if ply == 0:
+            state = self.replay(match, 0)
+        else:
+            before = self.replay(match, ply - 1)
+            played = before.parse_move(match.moves[ply - 1])
+            move = move_json(before.game.board, played)
+            state = before.play(played)
+        data = state_json(state)
+        del data["legal_moves"]
+        if ply == match.ply and match.result is not None:
+            data.update(outcome=list(match.result), to_move=None)
+        return {"id": match.id, "ply": ply, "of": match.ply, "move": move, **data}
 
     def record(self, match: StoredMatch) -> dict[str, Any]:
         """The match as a downloadable record: game, options, players, moves, result."""
         state = self.replay(match)
         outcome = state.outcome()
+        result = list(match.result) if match.result is not None else \
+            None if outcome is None else points(outcome)
         return {"game": match.game, "options": dict(state.game.options),
                 "players": [dict(p) for p in match.players], "moves": list(match.moves),
-                "result": None if outcome is None else points(outcome),
-                "position": str(state), "created": match.created_at.isoformat(),
+                "result": result, "reason": match.reason, "position": str(state),
+                "created": match.created_at.isoformat(),
                 "updated": match.updated_at.isoformat()}
 
     def summaries(self, limit: int) -> list[dict[str, Any]]:
-        """The most recently updated matches, newest first."""
-        return [m.summary() for m in match_store.list_matches(self.store, limit)]
+        """The most recently updated public matches, newest first (a private match is
+        reached only by its link)."""
+        return [m.summary() for m in match_store.list_matches(self.store, limit,
+                                                             public_only=True)]
 
-    # --- changing ---------------------------------------------------------------------
-    def create(self, request: NewMatch) -> dict[str, Any]:
-        """Store a new match and return its view."""
+    def lobby(self, limit: int, token: str | None = None) -> dict[str, list[dict[str, Any]]]:
+        """The lobby: public games ``open`` for an opponent (oldest first), games
+        ``playing`` to watch and ``finished`` ones to replay (newest first), and ``mine``,
+        the recent matches where ``token`` holds a seat (private ones too, newest
+        first), at most ``limit`` each."""
+        groups: dict[str, list[dict[str, Any]]] = {"open": [], "playing": [], "finished": [],
+                                                   "mine": []}
+        names = {"waiting": "open", "playing": "playing", "over": "finished"}
+        for match in match_store.list_matches(self.store, 3 * limit, public_only=True):
+            match = self.settle_clock(match)
+            group = groups[names[status(match)]]
+            if len(group) < limit:
+                group.append({**match.summary(), "status": status(match)})
+        groups["open"].reverse()
+        if token:
+            for match in match_store.list_matches(self.store, RECENT_OWN):
+                seats = self.seats_of(match, token)
+                if seats and len(groups["mine"]) < limit:
+                    groups["mine"].append({**match.summary(), "status": status(match),
+                                           "you": seats})
+        return groups
+
+    # --- saving ---------------------------------------------------------------------------
+    def _update(self, match: StoredMatch, **changes: Any) -> StoredMatch:
+        saved = match_store.update_match(self.store, match.id,
+                                         expected_revision=match.revision, **changes)
+        if saved is None:
+            raise ApiError(409, f"match {match.id} changed meanwhile; reload it", match.id)
+        if self.on_change is not None:
+            self.on_change(saved)
+        return saved
+
+    def settle_clock(self, match: StoredMatch) -> StoredMatch:
+        """``match``, ended as a loss on time if the running clock has run out (saved;
+        when someone else saved first, the match as they left it)."""
+        for _ in range(5):
+            clock = match.clock
+            if match.result is not None or clock is None or clock.get("turn") is None:
+                return match
+            turn = clock["turn"]
+            if clock_left(clock, now_ms())[turn] > 0:
+                return match
+            stopped = {**clock, "remaining": clock_left(clock, now_ms()), "turn": None,
+                       "since": None}
+            saved = match_store.update_match(
+                self.store, match.id, expected_revision=match.revision, clock=stopped,
+                result=loss(len(match.players), turn), reason="time", offers=None)
+            if saved is not None:
+                if self.on_change is not None:
+                    self.on_change(saved)
+                return saved
+            fresh = match_store.get_match(self.store, match.id)
+            if fresh is None:
+                raise ApiError(404, f"no match {match.id!r}", match.id)
+            match = fresh
+        raise ApiError(409, f"match {match.id} keeps changing; reload it", match.id)
+
+    def _running(self, match: StoredMatch) -> None:
+        if match.result is not None:
+            raise ApiError(409, f"the game is over ({match.reason or 'finished'}); a "
+                                "finished match never changes", match.id)
+        if status(match) == "waiting":
+            raise ApiError(409, "the match is waiting for an opponent to join", match.id)
+
+    def _holder(self, match: StoredMatch, token: str | None, seat: int | None,
+                state: State | None = None) -> int:
+        """The seat the caller acts for: ``seat`` if they hold it, else their seat to
+        move, else their only seat; 403 when they hold none of it."""
+        mine = self.seats_of(match, token)
+        if match.tokens is None:
+            raise ApiError(403, "this match was made before seats existed: nobody can "
+                                "play it any more; start a new one", match.id)
+        if not mine:
+            raise ApiError(403, "you hold no seat in this match (a seat's token goes in "
+                                "the Authorization header)", match.id)
+        if seat is not None:
+            if seat not in mine:
+                raise ApiError(403, f"you do not hold seat {seat}", seat)
+            return seat
+        if len(mine) == 1:
+            return mine[0]
+        if state is None:
+            state = self.replay(match)
+        return state.to_move if state.to_move in mine else mine[0]
+
+    def _humans(self, match: StoredMatch) -> list[int]:
+        return [seat for seat, p in enumerate(match.players) if p.get("type") == "human"]
+
+    def _after_move(self, match: StoredMatch, moves: Sequence[str], state: State,
+                    mover: int) -> StoredMatch:
+        """Save ``moves`` leading to ``state``, played by ``mover``: its clock is
+        charged (a move made after its time ran out is refused and the game lost on
+        time), offers lapse and an ended game gets its result."""
+        outcome = state.outcome()
+        clock = match.clock
+        if clock is not None and clock.get("turn") is not None:
+            at = now_ms()
+            left = clock_left(clock, at)
+            if left[mover] <= 0:
+                self.settle_clock(match)
+                raise ApiError(409, f"{state.game.player_names[mover]}'s time ran out "
+                                    "before the move", match.id)
+            left[mover] += round(clock["increment"] * 1000)
+            over = outcome is not None
+            clock = {**clock, "remaining": left, "turn": None if over else state.to_move,
+                     "since": None if over else at}
+        return self._update(match, moves=list(moves), clock=clock, offers=None,
+                            result=None if outcome is None else points(outcome),
+                            reason=None if outcome is None else "rules")
+
+    def _restart_clock(self, match: StoredMatch, state: State) -> dict[str, Any] | None:
+        """The clock after the moves were taken back to ``state``: the side to move's
+        time runs from now (time already spent stays spent)."""
+        clock = match.clock
+        if clock is None or clock.get("turn") is None:
+            return clock
+        at = now_ms()
+        return {**clock, "remaining": clock_left(clock, at), "turn": state.to_move,
+                "since": at}
+
+    # --- creating and joining --------------------------------------------------------------
+    def create(self, request: NewMatch, token: str | None = None) -> dict[str, Any]:
+        """Store a new match and return its view, with ``token`` (the caller's, or a
+        new one) holding every human seat; the answer names it once."""
         name, game = self.load(request.game, request.options)
         players = request.players
         if players is None:
@@ -191,70 +446,284 @@ class Matches:
         for player in players:
             if isinstance(player, BotPlayer):
                 make_bot(player.bot, **bot_options(player))  # refuses bad budgets now
-        match = match_store.create_match(self.store, name, dict(game.options),
-                                         [player_json(p) for p in players])
-        return self.view(match, game.initial_state())
+        token = self._usable(token)
+        stored = []
+        for player in players:
+            data = player_json(player)
+            if isinstance(player, HumanPlayer) and player.name is None and request.name:
+                data["name"] = request.name
+            stored.append(data)
+        tokens = [digest(token) if isinstance(p, HumanPlayer) else None for p in players]
+        clock = None
+        if request.time_control is not None:
+            waiting = any(isinstance(p, OpenSeat) for p in players)
+            clock = {"base": request.time_control.base,
+                     "increment": request.time_control.increment,
+                     "remaining": [round(request.time_control.base * 1000)] * len(players),
+                     "turn": None if waiting else game.initial_state().to_move,
+                     "since": None if waiting else now_ms()}
+        match = match_store.create_match(self.store, name, dict(game.options), stored,
+                                         tokens=tokens, public=request.public, clock=clock)
+        if self.on_change is not None:
+            self.on_change(match)
+        return {**self.view(match, game.initial_state(), token), "token": token}
 
-    def _save(self, match: StoredMatch, moves: Sequence[str], state: State) -> dict[str, Any]:
-        outcome = state.outcome()
-        saved = match_store.save_moves(self.store, match.id, moves,
-                                       None if outcome is None else points(outcome),
-                                       expected_revision=match.revision)
-        if saved is None:
-            raise ApiError(409, f"match {match.id} changed meanwhile; reload it", match.id)
-        self._remember(saved.id, saved.moves, state)
-        return self.view(saved, state)
+    @staticmethod
+    def _usable(token: str | None) -> str:
+        if token is None:
+            return new_token()
+        if not MIN_TOKEN <= len(token) <= MAX_TOKEN:
+            raise ApiError(422, f"a seat token has {MIN_TOKEN} to {MAX_TOKEN} characters",
+                           "authorization")
+        return token
 
-    def play(self, match_id: str, notation: str) -> dict[str, Any]:
-        """Play a move given in the game's notation (any seat may move: the browser
-        decides whose clicks count); 400 naming the move if it is not legal."""
+    def join(self, match_id: str, token: str | None, name: str | None,
+             seat: int | None) -> dict[str, Any]:
+        """Take an open seat (``seat``, or the first) under ``name`` with ``token`` (or a
+        new one, answered once); the clock starts when the last seat is taken."""
         match = self.get(match_id)
+        if match.result is not None:
+            raise ApiError(409, "the game is over", match.id)
+        if match.tokens is None:
+            raise ApiError(409, "this match was made before seats existed", match.id)
+        open_seats = [i for i, p in enumerate(match.players) if p.get("type") == "open"]
+        if not open_seats:
+            raise ApiError(409, "no seat of this match is open", match.id)
+        if seat is None:
+            seat = open_seats[0]
+        elif seat not in open_seats:
+            raise ApiError(409, f"seat {seat} is not open", seat)
+        token = self._usable(token)
+        players = [dict(p) for p in match.players]
+        players[seat] = {"type": "human", **({"name": name} if name else {})}
+        tokens = list(match.tokens)
+        tokens[seat] = digest(token)
+        clock = match.clock
         state = self.replay(match)
+        if clock is not None and len(open_seats) == 1:
+            clock = {**clock, "turn": state.to_move, "since": now_ms()}
+        saved = self._update(match, players=players, tokens=tokens, clock=clock)
+        return {**self.view(saved, state, token), "token": token}
+
+    # --- playing ----------------------------------------------------------------------------
+    def play(self, match_id: str, notation: str, token: str | None = None,
+             revision: int | None = None) -> dict[str, Any]:
+        """Play a move given in the game's notation for the seat to move, which
+        ``token`` must hold; 400 naming the move if it is not legal, 409 if the match
+        is past ``revision``."""
+        match = self.get(match_id)
+        self._running(match)
+        if revision is not None and revision != match.revision:
+            raise ApiError(409, f"the match has changed since this move was chosen (now at "
+                                f"revision {match.revision}, the move was made on "
+                                f"{revision}); reload it", match.id)
+        state = self.replay(match)
+        mover = state.to_move
+        player = match.players[mover]
+        if player.get("type") != "human":
+            raise ApiError(409, f"{state.game.player_names[mover]} is played by a bot",
+                           match.id)
+        if mover not in self.seats_of(match, token):
+            self._holder(match, token, None, state)   # 403 for a stranger
+            raise ApiError(403, f"it is {state.game.player_names[mover]}'s turn, a seat "
+                                "you do not hold", match.id)
         move = state.parse_move(notation)
         state = state.play(move)
-        return self._save(match, [*match.moves, move.notation], state)
+        saved = self._after_move(match, [*match.moves, move.notation], state, mover)
+        return self.view(saved, state, token)
 
-    def bot_seat(self, match_id: str, override: BotPlayer | None) -> tuple[StoredMatch,
-                                                                          State, Bot]:
-        """The match, its position and the bot to move in it: ``override``, else the
-        bot of the seat to move (409 if the game is over or a human is to move)."""
+    def bot_seat(self, match_id: str, override: BotPlayer | None,
+                 token: str | None = None) -> tuple[StoredMatch, State, BotPlayer]:
+        """The match, its position and the bot to move in it: the bot of the seat to
+        move, or ``override`` playing for the caller's own seat (409 if the game is over
+        or a human is to move and no bot was named)."""
         match = self.get(match_id)
-        state = self.replay(match)
-        if state.is_terminal():
+        if match.result is not None:
             raise ApiError(409, "the game is over", match.id)
-        player = override or _player(match.players[state.to_move])
+        self._running(match)
+        state = self.replay(match)
+        player = _player(match.players[state.to_move])
+        if override is not None and isinstance(player, HumanPlayer):
+            if state.to_move not in self.seats_of(match, token):
+                self._holder(match, token, None, state)
+                raise ApiError(403, "a bot may play only for your own seat", match.id)
+            return match, state, override
         if not isinstance(player, BotPlayer):
             name = state.game.player_names[state.to_move]
             raise ApiError(409, f"{name} is played by a human; name a bot to ask for a "
                                 "bot move", match.id)
-        return match, state, make_bot(player.bot, **bot_options(player))
+        return match, state, override or player
 
-    def bot_move(self, match_id: str, override: BotPlayer | None = None) -> dict[str, Any]:
-        """Let the bot of the side to move choose and play (blocking: call it in a
-        worker thread)."""
-        match, state, bot = self.bot_seat(match_id, override)
-        move = bot.choose(state)
-        state = state.play(move)
-        return self._save(match, [*match.moves, move.notation], state)
+    def play_bot(self, match: StoredMatch, state: State, notation: str) -> StoredMatch:
+        """Save the bot's move ``notation`` in ``state`` (the position of ``match`` it
+        thought on); 409 if the match changed meanwhile."""
+        mover = state.to_move
+        move = state.parse_move(notation)
+        after = state.play(move)
+        return self._after_move(match, [*match.moves, move.notation], after, mover)
 
-    def undo(self, match_id: str, to_human: bool) -> dict[str, Any]:
-        """Take back the last move, or with ``to_human`` every move back to the latest
-        earlier position where a human is to move (a human move and the bot replies)."""
+    # --- resigning, offers, undo, rematch -----------------------------------------------
+    def resign(self, match_id: str, token: str | None, seat: int | None) -> dict[str, Any]:
+        """The caller's seat resigns: it scores 0 and every other seat 1."""
         match = self.get(match_id)
-        if not match.moves:
-            raise ApiError(409, "no move to undo", match.id)
-        game = self.rebuild(match)
+        self._running(match)
+        state = self.replay(match)
+        seat = self._holder(match, token, seat, state)
+        at = now_ms()
+        clock = None if match.clock is None else \
+            {**match.clock, "remaining": clock_left(match.clock, at), "turn": None,
+             "since": None}
+        saved = self._update(match, result=loss(len(match.players), seat),
+                             reason="resignation", offers=None, clock=clock)
+        return self.view(saved, state, token)
+
+    def draw(self, match_id: str, token: str | None, action: str,
+             seat: int | None) -> dict[str, Any]:
+        """Offer a draw, accept the offer or decline it; the game is drawn once every
+        seat has agreed (bots never do: a draw is for games between people)."""
+        match = self.get(match_id)
+        self._running(match)
+        if action not in ("offer", "accept", "decline"):
+            raise ApiError(422, f"a draw is offered, accepted or declined, not {action!r}",
+                           "body.action")
+        state = self.replay(match)
+        seat = self._holder(match, token, seat, state)
+        if len(self._humans(match)) != len(match.players):
+            raise ApiError(409, "bots do not take draw offers", match.id)
+        agreed = list((match.offers or {}).get("draw") or [])
+        if action == "decline":
+            if not agreed:
+                raise ApiError(409, "no draw is offered", match.id)
+            saved = self._update(match, offers={**(match.offers or {}), "draw": None})
+            return self.view(saved, state, token)
+        if action == "accept" and not agreed:
+            raise ApiError(409, "no draw is offered", match.id)
+        agreed = sorted(set(agreed) | set(self.seats_of(match, token)) | {seat})
+        if len(agreed) == len(match.players):
+            at = now_ms()
+            clock = None if match.clock is None else \
+                {**match.clock, "remaining": clock_left(match.clock, at), "turn": None,
+                 "since": None}
+            saved = self._update(match, result=["1/2"] * len(match.players),
+                                 reason="agreement", offers=None, clock=clock)
+        else:
+            saved = self._update(match, offers={**(match.offers or {}), "draw": agreed})
+        return self.view(saved, state, token)
+
+    def _back_to(self, match: StoredMatch, seats: Sequence[int], game: Game,
+                 strict: bool = True) -> int:
+        """How many moves stay when taking back to the latest earlier position where one
+        of ``seats`` was to move (the move made there undone too); without such a
+        position, 409 when ``strict``, else all of them go."""
         state = game.initial_state()
         movers = []
         for notation in match.moves:
             movers.append(state.to_move)
             state = state.play(notation)
         keep = len(match.moves) - 1
-        if to_human:
-            while keep > 0 and match.players[movers[keep]].get("type") != "human":
-                keep -= 1
+        while keep > 0 and movers[keep] not in seats:
+            keep -= 1
+        if strict and movers[keep] not in seats:
+            raise ApiError(409, "you have no move to take back", match.id)
+        return keep
+
+    def _take_back(self, match: StoredMatch, keep: int, game: Game,
+                   token: str | None) -> dict[str, Any]:
         moves = match.moves[:keep]
-        return self._save(match, moves, game.initial_state().play_all(moves))
+        state = game.initial_state().play_all(moves)
+        saved = self._update(match, moves=list(moves), offers=None,
+                             clock=self._restart_clock(match, state))
+        self._remember(saved.id, saved.moves, state)
+        return self.view(saved, state, token)
+
+    def undo(self, match_id: str, to_human: bool, token: str | None = None) -> dict[str, Any]:
+        """Take back the last move, or with ``to_human`` every move back to the latest
+        earlier position where a human is to move (a human move and the bot replies).
+        Free when the caller holds every human seat (against bots, hot-seat); between
+        people it needs a take-back request and its acceptance (409 says so)."""
+        match = self.get(match_id)
+        self._running(match)
+        if not match.moves:
+            raise ApiError(409, "no move to undo", match.id)
+        self._holder(match, token, None)
+        humans = self._humans(match)
+        if not set(humans) <= set(self.seats_of(match, token)):
+            raise ApiError(409, "your opponent must agree: ask for a take-back instead",
+                           match.id)
+        game = self.rebuild(match)
+        keep = len(match.moves) - 1
+        if to_human:
+            keep = self._back_to(match, humans, game, strict=False)
+        return self._take_back(match, keep, game, token)
+
+    def takeback(self, match_id: str, token: str | None, action: str,
+                 seat: int | None) -> dict[str, Any]:
+        """Between people: ``request`` taking back one's last move (with the moves
+        after it), the opponent's ``accept`` (the moves are taken back) or either side's
+        ``decline``."""
+        match = self.get(match_id)
+        self._running(match)
+        if action not in ("request", "accept", "decline"):
+            raise ApiError(422, "a take-back is requested, accepted or declined, not "
+                                f"{action!r}", "body.action")
+        state = self.replay(match)
+        seat = self._holder(match, token, seat, state)
+        mine = self.seats_of(match, token)
+        pending = (match.offers or {}).get("takeback")
+        if action == "request":
+            if set(self._humans(match)) <= set(mine):
+                raise ApiError(409, "nobody else plays here: undo needs no consent",
+                               match.id)
+            self._back_to(match, [seat], self.rebuild(match))   # 409 without a move
+            saved = self._update(match, offers={**(match.offers or {}), "takeback": seat})
+            return self.view(saved, state, token)
+        if pending is None:
+            raise ApiError(409, "no take-back is asked for", match.id)
+        if action == "decline":
+            saved = self._update(match, offers={**(match.offers or {}), "takeback": None})
+            return self.view(saved, state, token)
+        if pending in mine:
+            raise ApiError(409, "your opponent must accept your take-back", match.id)
+        game = self.rebuild(match)
+        return self._take_back(match, self._back_to(match, [pending], game), game, token)
+
+    def rematch(self, match_id: str, token: str | None) -> dict[str, Any]:
+        """A new match of a finished one with the seats turned round (in a two-player
+        game, colours swapped); every seat keeps its holder, bot or token. Asked twice
+        (by either player) it answers the same rematch."""
+        match = self.get(match_id)
+        if match.result is None:
+            raise ApiError(409, "the game is not over yet", match.id)
+        self._holder(match, token, None)
+        if match.rematch is None:
+            game = self.rebuild(match)
+            players = [*match.players[1:], match.players[0]]
+            tokens = None if match.tokens is None else [*match.tokens[1:], match.tokens[0]]
+            clock = None
+            if match.clock is not None:
+                waiting = any(p.get("type") == "open" for p in players)
+                clock = {"base": match.clock["base"], "increment": match.clock["increment"],
+                         "remaining": [round(match.clock["base"] * 1000)] * len(players),
+                         "turn": None if waiting else game.initial_state().to_move,
+                         "since": None if waiting else now_ms()}
+            # Made first and linked after, so that whoever hears of the link finds the
+            # match; if the other player linked one first, this one goes again.
+            created = match_store.create_match(self.store, match.game, dict(match.options),
+                                               players, tokens=tokens, public=match.public,
+                                               clock=clock)
+            linked = match_store.update_match(self.store, match.id,
+                                              expected_revision=match.revision,
+                                              rematch=created.id)
+            if linked is not None:
+                if self.on_change is not None:
+                    self.on_change(created)
+                    self.on_change(linked)
+                return self.view(created, game.initial_state(), token)
+            match_store.delete_match(self.store, created.id)
+            match = self.get(match.id)
+        if match.rematch is None:
+            raise ApiError(409, f"match {match.id} changed meanwhile; reload it", match.id)
+        return self.view(self.get(match.rematch), None, token)
 
     # --- group selection -------------------------------------------------------------
     def _group(self, state: State, names: Sequence[str]) -> list[int]:

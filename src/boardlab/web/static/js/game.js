@@ -1,9 +1,11 @@
-// The game page (game.html?match=ID): draws the match's board, lets the humans move by
-// clicking (a piece, then a highlighted target; empty cells for placements; shift- or
-// ctrl-click for a group of pieces grown by the server's closure) or by notation, asks
-// the server's bot when a bot is to move (without blocking the page), undoes, lists the
-// moves, shows the outcome and offers the record for download. The match id lives in the
-// URL and in localStorage, so a reload (or coming back later) resumes the match.
+// The game page (game.html?match=ID): draws the match's board, lets the seats this
+// browser holds (seat.js) move by clicking (a piece, then a highlighted target; empty
+// cells for placements; shift- or ctrl-click for a group of pieces grown by the server's
+// closure) or by notation, follows the match live over a WebSocket (the other side's
+// moves, the server's bots, the result), undoes, lists the moves, shows the outcome and
+// offers the record for download. Every move carries the revision it was chosen on; one
+// the server refuses as out of date makes the page load the match again. The match id
+// lives in the URL and in localStorage, so a reload (or coming back later) resumes it.
 // Every phrase comes from i18n.js (loaded by game.html before this module).
 
 import {BoardView} from "./board.js";
@@ -22,12 +24,16 @@ const page = {
   busy: false,
   generation: 0,      // bumped by undo so a stale bot answer is ignored
   selection: null,    // {mode, cells, anchor, moves, exact, targets: Map name -> moves}
+  socket: null,       // the live connection, reopened when it drops
+  retry: 500,         // ms before reopening it (doubles up to 10 s)
+  replay: null,       // {ply, data}: an earlier position shown instead of the live one
+  clockAt: 0,         // Date.now() when the clocks shown were read from the server
 };
 
 async function api(path, body) {
   const options = body === undefined ? {} : {method: "POST",
     headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)};
-  const response = await fetch(path, options);
+  const response = await fetch(path, globalThis.BoardlabSeat.authorize(options));
   let data = null;
   try {
     data = await response.json();
@@ -51,9 +57,15 @@ function matchUrl(suffix = "") {
 }
 
 // --- who is to move ------------------------------------------------------------------
+function colourName(seat) {
+  return page.match.player_names[seat] || t("playerN", {n: seat + 1});
+}
+
 function playerLabel(seat) {
   const player = page.match.players[seat] || {type: "human"};
-  const name = page.match.player_names[seat] || t("playerN", {n: seat + 1});
+  const colour = colourName(seat);
+  if (player.type === "open") return `${colour}: ${t("openSeat")}`;
+  const name = player.name ? `${colour} · ${player.name}` : colour;
   if (player.type === "human") return t("humanPlayer", {name});
   const budget = player.time ? t("budgetTime", {time: player.time}) : player.depth
     ? t("budgetDepth", {depth: player.depth}) : "";
@@ -68,12 +80,20 @@ function humanToMove() {
   const match = page.match;
   if (!match || isOver() || match.to_move === null) return false;
   const player = match.players[match.to_move];
-  return !player || player.type === "human";
+  return (!player || player.type === "human") && (match.you || []).includes(match.to_move);
+}
+
+// every human seat is this browser's: against bots, or hot-seat (undo needs no consent)
+function ownsEveryHuman() {
+  const match = page.match;
+  return match.players.every((p, seat) => p.type !== "human" || match.you.includes(seat));
 }
 
 function botToMove() {
   const match = page.match;
-  return match && !isOver() && match.to_move !== null && !humanToMove();
+  if (!match || isOver() || match.to_move === null || match.status !== "playing") return false;
+  const player = match.players[match.to_move];
+  return !!player && player.type === "bot";
 }
 
 function outcomeText(outcome) {
@@ -113,32 +133,233 @@ function render() {
     const swatch = document.createElement("span");
     swatch.className = `swatch owner-${seat}`;
     row.append(swatch, document.createTextNode(playerLabel(seat)));
+    if (match.clock) {
+      const clock = document.createElement("span");
+      clock.className = "clock";
+      clock.dataset.seat = seat;
+      row.appendChild(clock);
+    }
     players.appendChild(row);
   });
+  showClocks();
   const moves = $("moves");
   moves.replaceChildren();
   for (const notation of match.moves) {
     const item = document.createElement("li");
-    item.textContent = notation;
-    item.dataset.ply = moves.children.length + 1;
+    const step = document.createElement("button");
+    step.type = "button";
+    step.className = "link";
+    step.textContent = notation;
+    const ply = moves.children.length + 1;
+    item.dataset.ply = ply;
+    if (page.replay && page.replay.ply === ply) item.className = "shown";
+    step.addEventListener("click", () => showPosition(ply));
+    item.appendChild(step);
     moves.appendChild(item);
   }
-  moves.scrollTop = moves.scrollHeight;
+  if (!page.replay) moves.scrollTop = moves.scrollHeight;
   setText($("move-count"), "moves", {n: match.moves.length});
   $("text").textContent = match.text || "";
   $("record").href = matchUrl("/record");
   const outcome = $("outcome");
   if (isOver()) {
     outcome.hidden = false;
-    outcome.textContent = outcomeText(match.outcome);
+    outcome.textContent = [reasonText(), outcomeText(match.outcome)].filter(Boolean)
+      .join(" ");
   } else {
     outcome.hidden = true;
     outcome.textContent = "";
   }
   renderLegal();
   renderStatus();
+  renderSeats();
+  renderReplay();
   drawBoard();
-  $("undo").disabled = page.thinking || page.busy || !match.moves.length;
+  $("undo").hidden = !ownsEveryHuman() || !match.you.length;
+  $("undo").disabled = page.thinking || page.busy || !match.moves.length || isOver();
+}
+
+// who resigned, whose time ran out, or that both agreed
+function reasonText() {
+  const match = page.match;
+  const losers = (match.outcome || []).map((p, seat) => [p, seat]).filter(([p]) => p === "0");
+  const loser = losers.length === 1 ? colourName(losers[0][1]) : "";
+  if (match.reason === "time") return t("reasonTime", {name: loser});
+  if (match.reason === "resignation") return t("reasonResignation", {name: loser});
+  if (match.reason === "agreement") return t("reasonAgreement");
+  return "";
+}
+
+function isPeople() {
+  return page.match.players.every((p) => p.type !== "bot");
+}
+
+// joining, the invitation, watching, offers and the buttons that act for a seat
+function renderSeats() {
+  const match = page.match;
+  const you = match.you || [];
+  const waiting = match.status === "waiting";
+  const openSeats = match.players.map((p, seat) => [p, seat]).filter(([p]) => p.type === "open");
+  $("join-form").hidden = !(waiting && !you.length);
+  const joins = $("join-buttons");
+  joins.replaceChildren();
+  if (waiting && !you.length) {
+    setText($("seat-open"), "seatOpen", {name: openSeats.map(([, s]) => colourName(s))
+      .join(t("or"))});
+    for (const [, seat] of openSeats) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "join";
+      button.dataset.seat = seat;
+      setText(button, "joinAs", {name: colourName(seat)});
+      button.addEventListener("click", () => join(seat));
+      joins.appendChild(button);
+    }
+  }
+  $("waiting").hidden = !(waiting && you.length);
+  $("invite").hidden = !(waiting && you.length);
+  $("invite-link").value = `${location.origin}/game?match=${encodeURIComponent(match.id)}`;
+  $("spectating").hidden = !!you.length || waiting;
+  const playing = match.status === "playing";
+  const others = match.players.some((p, seat) => p.type === "human" && !you.includes(seat));
+  $("resign").hidden = !(playing && you.length);
+  $("offer-draw").hidden = !(playing && you.length && isPeople() && others);
+  $("ask-takeback").hidden = !(playing && you.length && others && match.moves.length);
+  $("rematch").hidden = !(isOver() && you.length);
+  $("new-game").hidden = !isOver();
+  renderOffers(you);
+}
+
+function renderOffers(you) {
+  const offers = page.match.offers || {};
+  const box = $("offers");
+  const buttons = $("offer-buttons");
+  buttons.replaceChildren();
+  const answer = (kind, key) => buttons.appendChild(actionButton(key, () => offer(kind, key)));
+  const draw = offers.draw || [];
+  const takeback = offers.takeback;
+  box.hidden = true;
+  if (draw.length) {
+    box.hidden = false;
+    const mine = draw.every((seat) => you.includes(seat));
+    if (mine) setText($("offer-text"), "waitingForAnswer");
+    else {
+      setText($("offer-text"), "drawOffered", {name: draw.map(colourName).join(", ")});
+      if (you.length) { answer("draw", "accept"); answer("draw", "decline"); }
+    }
+  } else if (takeback !== null && takeback !== undefined) {
+    box.hidden = false;
+    if (you.includes(takeback)) setText($("offer-text"), "waitingForAnswer");
+    else {
+      setText($("offer-text"), "takebackAsked", {name: colourName(takeback)});
+      if (you.length) { answer("takeback", "accept"); answer("takeback", "decline"); }
+    }
+  }
+}
+
+function actionButton(key, onClick) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.dataset.action = key;
+  setText(button, key);
+  button.addEventListener("click", onClick);
+  return button;
+}
+
+// --- clocks -------------------------------------------------------------------------------
+function clockText(ms) {
+  const seconds = Math.max(0, ms) / 1000;
+  if (seconds < 10) return seconds.toFixed(1);
+  const whole = Math.ceil(seconds);
+  const h = Math.floor(whole / 3600);
+  const m = Math.floor((whole % 3600) / 60);
+  const s = String(whole % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}
+
+function showClocks() {
+  const match = page.match;
+  if (!match || !match.clock) return;
+  const clock = match.clock;
+  const since = Date.now() - (page.clockAt || Date.now());
+  for (const span of document.querySelectorAll("#players .clock")) {
+    const seat = Number(span.dataset.seat);
+    const running = clock.running === seat;
+    const left = clock.left[seat] - (running ? since : 0);
+    span.textContent = clockText(left);
+    span.classList.toggle("running", running);
+    span.classList.toggle("low", running && left < 10000);
+  }
+}
+
+// --- acting for a seat -------------------------------------------------------------------
+async function join(seat) {
+  showError(null);
+  try {
+    const name = $("join-name").value.trim();
+    accept(await api(matchUrl("/join"), {seat, ...(name ? {name} : {})}));
+    localStorage.setItem("boardlab.name", name);
+    hello();
+  } catch (error) {
+    showError(error);
+    await resync();
+  }
+}
+
+async function act(path, body) {
+  showError(null);
+  try {
+    accept(await api(matchUrl(path), body));
+  } catch (error) {
+    showError(error);
+    await resync();
+  }
+}
+
+function offer(kind, action) {
+  return act(`/${kind}`, {action});
+}
+
+async function rematch() {
+  showError(null);
+  try {
+    const next = page.match.rematch ? {id: page.match.rematch}
+      : await api(matchUrl("/rematch"), {});
+    window.location.href = `/game?match=${encodeURIComponent(next.id)}`;
+  } catch (error) {
+    showError(error);
+  }
+}
+
+// --- replay ---------------------------------------------------------------------------------
+async function showPosition(ply) {
+  const total = page.match.moves.length;
+  if (ply === null || ply >= total) {
+    page.replay = null;
+    render();
+    return;
+  }
+  ply = Math.max(0, ply);
+  try {
+    const data = await api(matchUrl(`/positions/${ply}`));
+    page.replay = {ply, data};
+    clearSelection();
+    render();
+  } catch (error) {
+    showError(error);
+  }
+}
+
+function renderReplay() {
+  const total = page.match.moves.length;
+  const ply = page.replay ? page.replay.ply : total;
+  $("replay-first").disabled = ply === 0;
+  $("replay-back").disabled = ply === 0;
+  $("replay-forward").disabled = ply >= total;
+  $("replay-last").disabled = ply >= total;
+  if (page.replay) setText($("replay-at"), "replayAt", {n: ply, of: total});
+  else $("replay-at").textContent = "";
+  document.body.classList.toggle("replaying", !!page.replay);
 }
 
 function renderStatus() {
@@ -187,6 +408,12 @@ function moveButton(move, onChoose) {
 
 function drawBoard(preview) {
   if (!page.boardView) return;
+  if (page.replay) {
+    const move = page.replay.data.move;
+    page.boardView.draw(page.replay.data.view, {selected: new Set(), picked: new Set(),
+      targets: new Set(), last: new Set(move ? move.cells : [])});
+    return;
+  }
   const selection = page.selection;
   page.boardView.draw(page.match.view, {
     selected: new Set(selection && selection.mode !== "drop" ? selection.cells : []),
@@ -327,7 +554,7 @@ async function pickCell(name) {
 }
 
 async function onCell(name, event) {
-  if (!humanToMove() || page.thinking || page.busy) return;
+  if (!humanToMove() || page.thinking || page.busy || page.replay) return;
   showError(null);
   try {
     const match = page.match;
@@ -373,12 +600,15 @@ async function playMove(notation) {
   showError(null);
   try {
     const before = page.match.legal_moves.find((m) => m.notation === notation);
-    const match = await api(matchUrl("/moves"), {move: notation});
+    const match = await api(matchUrl("/moves"), {move: notation,
+      revision: page.match.revision});
     page.lastMove = before || null;
     $("notation").value = "";
     accept(match);
   } catch (error) {
     showError(error);
+    // out of date (the other side moved, the clock fell): show the match as it is
+    if (error.status === 409) await resync();
   } finally {
     page.busy = false;
     render();
@@ -387,10 +617,75 @@ async function playMove(notation) {
 }
 
 function accept(match) {
+  if (page.match && match.revision < page.match.revision) return;   // an older answer
   page.match = match;
+  page.clockAt = Date.now();
   page.selection = null;
   hideChooser();
   render();
+}
+
+async function resync() {
+  try {
+    accept(await api(matchUrl()));
+  } catch (_) { /* the error shown already says enough */ }
+}
+
+// A change pushed by the server: the other side's move, a bot's, an undo, the result.
+function onLive(message) {
+  if (message.type !== "match" || !page.match) return;
+  if (message.error) {
+    showError(message.error);
+    return;
+  }
+  const old = page.match;
+  if (message.revision < old.revision) return;
+  if (message.revision === old.revision && String(message.you) === String(old.you)) return;
+  const grew = message.moves.length === old.moves.length + 1
+    && old.moves.every((m, i) => m === message.moves[i]);
+  const notation = message.moves[message.moves.length - 1];
+  page.lastMove = grew ? old.legal_moves.find((m) => m.notation === notation) || null
+    : message.moves.length ? page.lastMove : null;
+  if (page.thinking && message.moves.length !== old.moves.length) page.thinking = false;
+  page.generation += 1;
+  accept(message);
+}
+
+function hello() {
+  const socket = page.socket;
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify({type: "hello", token: globalThis.BoardlabSeat.token()}));
+  }
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const socket = new WebSocket(`${scheme}//${location.host}${matchUrl("/live")}`);
+  page.socket = socket;
+  socket.addEventListener("open", () => {
+    page.retry = 500;
+    hello();
+    $("connection").hidden = true;
+    document.body.dataset.live = "1";
+  });
+  socket.addEventListener("message", (event) => {
+    let message = null;
+    try {
+      message = JSON.parse(event.data);
+    } catch (_) {
+      return;
+    }
+    if (message.type === "ping") socket.send(JSON.stringify({type: "pong"}));
+    else onLive(message);
+  });
+  socket.addEventListener("close", (event) => {
+    delete document.body.dataset.live;
+    if (page.socket !== socket || event.code === 4404) return;
+    $("connection").hidden = false;
+    // dropped: open again; the first message then is the match as it is now
+    setTimeout(connect, page.retry);
+    page.retry = Math.min(page.retry * 2, 10000);
+  });
 }
 
 async function maybeBot() {
@@ -401,7 +696,7 @@ async function maybeBot() {
   render();
   try {
     const legal = page.match.legal_moves;
-    const match = await api(matchUrl("/bot"), {});
+    const match = await api(matchUrl("/bot"), {revision: page.match.revision});
     if (generation !== page.generation) return;
     const notation = match.moves[match.moves.length - 1];
     page.lastMove = legal.find((m) => m.notation === notation) || null;
@@ -469,6 +764,7 @@ async function load() {
   }
   render();
   document.body.dataset.ready = "1";
+  connect();
   maybeBot();
 }
 
@@ -478,6 +774,28 @@ $("notation-form").addEventListener("submit", (event) => {
   if (notation && humanToMove() && !page.thinking) playMove(notation);
 });
 $("undo").addEventListener("click", undo);
+$("resign").addEventListener("click", () => {
+  if (window.confirm(t("resignConfirm"))) act("/resign", {});
+});
+$("offer-draw").addEventListener("click", () => offer("draw", "offer"));
+$("ask-takeback").addEventListener("click", () => offer("takeback", "request"));
+$("rematch").addEventListener("click", rematch);
+$("copy-invite").addEventListener("click", async () => {
+  $("invite-link").select();
+  try {
+    await navigator.clipboard.writeText($("invite-link").value);
+    setText($("copy-invite"), "copied");
+  } catch (_) { /* the link stays selected for a manual copy */ }
+});
+$("join-form").addEventListener("submit", (event) => event.preventDefault());
+$("join-name").value = localStorage.getItem("boardlab.name") || "";
+$("replay-first").addEventListener("click", () => showPosition(0));
+$("replay-back").addEventListener("click", () => showPosition(
+  (page.replay ? page.replay.ply : page.match.moves.length) - 1));
+$("replay-forward").addEventListener("click", () => showPosition(
+  page.replay ? page.replay.ply + 1 : null));
+$("replay-last").addEventListener("click", () => showPosition(null));
+setInterval(showClocks, 200);
 i18n.onChange(() => {
   if (!page.match) return;
   // the board's labels and tooltips are drawn in the language of the moment
