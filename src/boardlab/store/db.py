@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 from sqlalchemy import Engine, MetaData, create_engine, event, make_url, text
@@ -114,6 +115,8 @@ class Store:
         self.url = url                      # masked: safe to print
         self.engine = engine
         self._sessions = sessionmaker(engine, expire_on_commit=False)
+        self._serial_writes = engine.dialect.name == "sqlite"
+        self._write_lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"Store({self.url!r})"
@@ -140,8 +143,12 @@ class Store:
         ``write`` says the transaction will write: on SQLite it then takes the write lock
         at its start (``BEGIN IMMEDIATE``), waiting its turn behind other writers, instead
         of failing with "database is locked" when it reads first and writes later."""
+        # SQLite lets one writer in at a time and makes the others poll, sleeping up to
+        # 100 ms between tries, so under load an unlucky writer waits for seconds. The
+        # writers of this process queue on a lock instead, and are woken at once.
+        serial = self._write_lock if write and self._serial_writes else nullcontext()
         try:
-            with self._sessions() as session, session.begin():
+            with serial, self._sessions() as session, session.begin():
                 if write:
                     session.connection(execution_options={WRITE_OPTION: True})
                 yield session

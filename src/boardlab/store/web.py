@@ -200,14 +200,14 @@ def update_match(store: Store, match_id: str, *, expected_revision: int,
         values["ply"] = len(values["moves"])
     values.update(revision=expected_revision + 1, updated_at=datetime.now(UTC))
     with store.session(write=True) as session:
-        done = session.execute(
+        # One statement that changes and answers the row: the write lock is held for as
+        # short a time as possible.
+        row = session.execute(
             update(MatchRow)
             .where(MatchRow.id == match_id, MatchRow.revision == expected_revision)
             .values(**values)
-            .execution_options(synchronize_session=False))
-        if done.rowcount != 1:
-            return None
-        row = session.get(MatchRow, match_id, populate_existing=True)
+            .returning(MatchRow)
+            .execution_options(synchronize_session=False)).scalar_one_or_none()
         return None if row is None else _stored(row)
 
 
