@@ -13,7 +13,9 @@ Limits, for every bot kind (``exact`` included, whose search ignores time):
   the position is ready (building a game may compile its kernel, which has a limit of
   its own, :data:`PREPARE_SECONDS` (``prepare_seconds``));
 - *memory*: the worker's address space is capped (``RLIMIT_AS``) at
-  :data:`MEMORY_MB` (``memory_mb``), so a search that grows too large fails inside the worker.
+  :data:`MEMORY_MB` (``memory_mb``), so a search that grows too large fails inside the worker;
+- *CPU*: workers run at a lower priority (:data:`NICENESS`), so bots thinking on every
+  core never slow the server's answers.
 
 A worker that overruns is killed and replaced, and the seat plays a random legal move
 (seeded by the bot's seed), so a match never stalls on a bot. :class:`Choice` says how
@@ -25,9 +27,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
+import os
 import random
 import resource
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
@@ -40,6 +44,9 @@ PREPARE_SECONDS = 120.0
 GRACE_SECONDS = 2.0
 #: The default cap of a worker's address space, in MiB.
 MEMORY_MB = 1024
+#: How much lower a worker's CPU priority is than the server's (``nice``), so that a
+#: machine busy with bots still answers requests at once.
+NICENESS = 10
 
 
 @dataclass(frozen=True)
@@ -63,6 +70,8 @@ def _serve(connection: Connection, megabytes: int) -> None:
     """A worker's loop: one job at a time until told to stop (``None``) or until the
     server is gone (its end of the pipe closed, also when it was killed)."""
     _limit_memory(megabytes)
+    with contextlib.suppress(OSError):
+        os.nice(NICENESS)
     try:
         while _one_job(connection):
             pass
@@ -148,6 +157,9 @@ class BotPool:
         self._idle: list[_Worker] = []
         self._slots: asyncio.Semaphore | None = None
         self._closed = False
+        # Waiting on a worker blocks a thread for the whole move: these threads are the
+        # pool's own, so the shared executor stays free for the server's other work.
+        self._waiting = ThreadPoolExecutor(max(workers, 1) + 1, "boardlab-bot-wait")
 
     def _semaphore(self) -> asyncio.Semaphore:
         if self._slots is None:
@@ -163,15 +175,17 @@ class BotPool:
         if self.workers == 0 or recipe is None:
             return await asyncio.to_thread(self._in_thread, state, bot, options)
         async with self._semaphore():
+            loop = asyncio.get_running_loop()
             try:
-                worker = self._idle.pop() if self._idle else await asyncio.to_thread(
-                    _Worker, self._context, self.memory_mb)
+                worker = self._idle.pop() if self._idle else await loop.run_in_executor(
+                    self._waiting, _Worker, self._context, self.memory_mb)
             except (OSError, RuntimeError) as e:
                 return Choice(random_move(state, seed), "failed",
                               f"no worker process for the bot: {e}")
             limit = float(options.get("time") or 0) + self.grace
-            outcome = await asyncio.to_thread(self._run, worker, (recipe, tuple(moves), bot,
-                                                                  dict(options)), limit)
+            outcome = await loop.run_in_executor(
+                self._waiting, self._run, worker, (recipe, tuple(moves), bot, dict(options)),
+                limit)
             kind, detail = outcome
             if kind == "move":
                 self._release(worker)
@@ -179,7 +193,7 @@ class BotPool:
             if kind == "error":
                 self._release(worker)
             else:
-                await asyncio.to_thread(worker.kill)
+                await loop.run_in_executor(self._waiting, worker.kill)
             how = "overran" if kind in ("time", "memory") else "failed"
             return Choice(random_move(state, seed), how, detail)
 
@@ -216,4 +230,5 @@ class BotPool:
         idle, self._idle = self._idle, []
         for worker in idle:
             worker.stop()
+        self._waiting.shutdown(wait=False)
 

@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from boardlab.store.web import StoredMatch
@@ -39,6 +40,8 @@ QUEUE = 64
 BOT_PAUSE = 0.3
 #: How many recently changed matches a starting server resumes.
 RESUME = 500
+#: Threads for the live service's work off the event loop (views, bot seats, saves).
+THREADS = 32
 #: The most live connections the server keeps at once (each holds a queue).
 MAX_WATCHERS = 5000
 
@@ -71,6 +74,9 @@ class Live:
         """Listen to the matches' changes and resume the unfinished matches."""
         self._loop = asyncio.get_running_loop()
         self._thread = threading.get_ident()
+        # Views, bot seats and saves run in the loop's default executor; its default size
+        # (the cores plus 4) would queue them behind each other under load.
+        self._loop.set_default_executor(ThreadPoolExecutor(THREADS, "boardlab-live"))
         self.matches.on_change = self.changed
         from boardlab.store import web as match_store
 
