@@ -4,8 +4,9 @@ Starts ``boardlab serve`` on 127.0.0.1 (a fresh SQLite file, or ``--db`` such as
 PostgreSQL URL, whose web tables are emptied first), then for ``--seconds``:
 
 * ``--matches`` players, one per match against an MCTS bot (``--bot-time`` s a move),
-  each a loop of: read the match, play a random legal move on its revision, wait for the
-  bot's reply (``POST /bot`` with the revision), now and then read the lobby;
+  arriving at random moments of the first ``--ramp`` seconds, each a loop of: play a
+  random legal move on its revision, wait for the bot's reply (``POST /bot`` with the
+  revision), read the match, now and then read the lobby;
 * ``--watchers`` WebSocket clients spread over those matches, each checking that the
   revisions it is sent never go back.
 
@@ -16,7 +17,7 @@ requests under 1 s, every acknowledged move present. It prints the figures and w
 each target is met, and exits 1 if one is not.
 
 Usage: ``python benchmarks/web_load.py [--matches 200] [--watchers 300] [--seconds 120]
-[--db URL] [--bot-time 0.2]``. Bounded: the run stops at ``--seconds`` plus a minute of
+[--db URL] [--bot-time 0.2] [--ramp 10]``. Bounded: the run stops at ``--seconds`` plus a minute of
 draining, whatever the server does.
 """
 
@@ -50,15 +51,21 @@ def start_server(db: str | None, data: Path) -> tuple[subprocess.Popen, str]:
                "--port", "0", "--data", str(data)]
     if db:
         command += ["--db", db]
-    # The server's own log (uvicorn's access lines) goes to a file beside the data.
-    log = (data / "server.log").open("w")
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log, text=True,
-                               env={**os.environ, "BOARDLAB_DATA": str(data)})
-    assert process.stdout is not None
-    line = process.stdout.readline()
-    if " on http://" not in line:
-        process.kill()
-        raise SystemExit(f"the server did not start: {line!r}")
+    # The server's output (its address, then uvicorn's access lines) goes to a file: a
+    # pipe that nobody reads would fill up and stop the server.
+    log_path = data / "server.log"
+    with log_path.open("w") as log:
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, text=True,
+                                   env={**os.environ, "BOARDLAB_DATA": str(data)})
+    deadline = time.monotonic() + 120
+    line = ""
+    while " on http://" not in line:
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            raise SystemExit(f"the server did not start: {log_path.read_text()[-2000:]}")
+        time.sleep(0.1)
+        line = next((text for text in log_path.read_text().splitlines()
+                     if " on http://" in text), "")
     return process, line.split(" on ")[1].split(" ")[0]
 
 
@@ -95,9 +102,21 @@ class Figures:
         return response
 
 
-async def player(client: httpx.AsyncClient, figures: Figures, match: dict, stop: float,
-                 rng: random.Random, bot_time: float) -> None:
-    """Plays one match against its bot until ``stop``, starting again when it ends."""
+async def player(url: str, figures: Figures, match: dict, stop: float,
+                 rng: random.Random, bot_time: float, ramp: float) -> None:
+    """Plays one match against its bot until ``stop``, starting again when it ends.
+    Each player has a client (a connection) of its own, as a browser would: one pool
+    shared by hundreds of requests at once would time its own queueing, not the
+    server (httpx's pool is slow with hundreds of waiting requests)."""
+    # Players arrive during the ramp, not all in the same millisecond.
+    await asyncio.sleep(rng.uniform(0, ramp))
+    async with httpx.AsyncClient(base_url=url, headers=HEADERS,
+                                 timeout=httpx.Timeout(120)) as client:
+        await _play(client, figures, match, stop, rng, bot_time)
+
+
+async def _play(client: httpx.AsyncClient, figures: Figures, match: dict, stop: float,
+                rng: random.Random, bot_time: float) -> None:
     view = match
     while time.monotonic() < stop:
         if view["outcome"] is not None:
@@ -163,7 +182,7 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 async def run(url: str, matches: int, watchers: int, seconds: float, bot_time: float,
-              seed: int) -> Figures:
+              seed: int, ramp: float) -> Figures:
     figures = Figures()
     rng = random.Random(seed)
     limits = httpx.Limits(max_connections=matches + 20, max_keepalive_connections=matches)
@@ -179,8 +198,8 @@ async def run(url: str, matches: int, watchers: int, seconds: float, bot_time: f
             created.append(made.json())
             figures.acknowledged[created[-1]["id"]] = []
         stop = time.monotonic() + seconds
-        tasks = [player(client, figures, match, stop, random.Random(rng.random()), bot_time)
-                 for match in created]
+        tasks = [player(url, figures, match, stop, random.Random(rng.random()), bot_time,
+                        ramp) for match in created]
         tasks += [watcher(url, figures, created[i % len(created)]["id"], stop)
                   for i in range(watchers)]
         try:
@@ -205,6 +224,8 @@ def main() -> None:
     parser.add_argument("--bot-time", type=float, default=0.2)
     parser.add_argument("--db", help="database URL (default: a fresh SQLite file)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ramp", type=float, default=10.0,
+                        help="seconds over which the players arrive (default 10)")
     args = parser.parse_args()
     if args.db:
         empty_web_tables(args.db)
@@ -213,7 +234,7 @@ def main() -> None:
         try:
             started = time.monotonic()
             figures = asyncio.run(run(url, args.matches, args.watchers, args.seconds,
-                                      args.bot_time, args.seed))
+                                      args.bot_time, args.seed, args.ramp))
             wall = time.monotonic() - started
         finally:
             process.terminate()
@@ -221,7 +242,8 @@ def main() -> None:
     database = "PostgreSQL" if args.db and args.db.startswith("postgresql") else "SQLite"
     print(f"boardlab serve on {database}: {args.matches} matches against MCTS "
           f"({args.bot_time:g} s a move), {args.watchers} live watchers, "
-          f"{args.seconds:g} s ({wall:.0f} s with setup and checks)")
+          f"{args.seconds:g} s, players arriving over {args.ramp:g} s "
+          f"({wall:.0f} s with setup and checks)")
     print(f"{'request':<8} {'count':>7} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
     others: list[float] = []
     for kind in sorted(figures.latency):

@@ -22,16 +22,24 @@ HUMAN = {"type": "human"}
 
 
 def start(data: Path) -> tuple[subprocess.Popen, str]:
-    """``boardlab serve`` on a free port with its data in ``data``; the process and URL."""
-    process = subprocess.Popen(
-        [sys.executable, "-c", "from boardlab.cli.main import main; main()", "serve",
-         "--port", "0", "--data", str(data)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env={**os.environ, "BOARDLAB_DATA": str(data)})
-    line = process.stdout.readline()
-    assert "boardlab web app on http://" in line, line
-    url = line.split(" on ")[1].split(" ")[0]
+    """``boardlab serve`` on a free port with its data in ``data``; the process and URL.
+    Its output goes to a file (a pipe nobody reads would fill and stop the server)."""
+    log_path = data / f"server-{time.monotonic_ns()}.log"
+    with log_path.open("w") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-c", "from boardlab.cli.main import main; main()", "serve",
+             "--port", "0", "--data", str(data)],
+            stdout=log, stderr=subprocess.STDOUT, text=True,
+            env={**os.environ, "BOARDLAB_DATA": str(data)})
     deadline = time.monotonic() + 60
+    url = None
+    while url is None:
+        assert process.poll() is None, log_path.read_text()
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.1)
+        for line in log_path.read_text().splitlines():
+            if "boardlab web app on http://" in line:
+                url = line.split(" on ")[1].split(" ")[0]
     while True:
         try:
             if httpx.get(f"{url}/api/games", timeout=5).status_code == 200:
