@@ -252,3 +252,31 @@ def test_solving_a_level_by_clicking_segments(browser, server, shots):
         context.close()
     assert not errors, errors
     assert not outside, outside
+
+
+def test_a_new_random_level_replaces_a_seed_the_server_gives_up_on(browser, server):
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    # The page's first random seed is 298, which at 10x10 the server refuses as too
+    # costly (tests/web/test_security.py); the next one is 7.
+    context.add_init_script("""(() => {
+        const seeds = [0.000298, 0.000007];
+        const random = Math.random;
+        Math.random = () => (seeds.length ? seeds.shift() + 1e-9 : random());
+    })()""")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    refused: list[str] = []
+    page.on("response", lambda r: refused.append(r.url) if r.status == 422 else None)
+    try:
+        page.goto(f"{server}/pipes?level=sample-1&seed=1")
+        page.locator("#board svg").wait_for()
+        page.fill("#size", "10")
+        page.locator("#random").click()
+        page.wait_for_url("**level=random-10-7**", timeout=60000)
+        assert page.locator("#board .cell").count() == 100
+        assert page.locator("#error").inner_text() == ""
+        assert any("random-10-298" in url for url in refused)
+    finally:
+        context.close()
+    assert not errors, errors

@@ -24,7 +24,9 @@ async function getJson(url, options) {
   const response = await fetch(url, options);
   const data = await response.json();
   if (!response.ok) {
-    throw new Error(data.error || `${response.status} ${response.statusText}`);
+    const error = new Error(data.error || `${response.status} ${response.statusText}`);
+    error.status = response.status;
+    throw error;
   }
   return data;
 }
@@ -204,7 +206,9 @@ function turn(r, c) {
   update();
 }
 
-async function load(levelId, seed) {
+// Shows the level; true when it came, false when an error is shown instead (or, with
+// quiet, when the server found this random level too costly to make: 422).
+async function load(levelId, seed, quiet = false) {
   showError("");
   try {
     const level = await getJson(
@@ -228,8 +232,21 @@ async function load(levelId, seed) {
     url.searchParams.set("seed", seed);
     window.history.replaceState(null, "", url);
     render();
+    return true;
   } catch (error) {
-    showError(t("pipesCannotLoad", {id: levelId, error: error.message}));
+    if (!(quiet && error.status === 422)) {
+      showError(t("pipesCannotLoad", {id: levelId, error: error.message}));
+    }
+    return false;
+  }
+}
+
+// A new random level: a seed the server gives up on (a few in a hundred at 10x10 would
+// take it too long) is replaced by another, a few times, before an error is shown.
+async function randomLevel(size) {
+  for (let tries = 0; tries < 5; tries += 1) {
+    const seed = Math.floor(Math.random() * 1_000_000);
+    if (await load(`random-${size}-${seed}`, seed, tries < 4)) return;
   }
 }
 
@@ -251,9 +268,7 @@ async function start() {
   select.addEventListener("change", () => load(select.value, state.seed));
   $("rescramble").addEventListener("click", () => load(state.level.id, state.seed + 1));
   $("random").addEventListener("click", () => {
-    const size = Math.min(10, Math.max(3, Number($("size").value) || 6));
-    const seed = Math.floor(Math.random() * 1_000_000);
-    load(`random-${size}-${seed}`, seed);
+    randomLevel(Math.min(10, Math.max(3, Number($("size").value) || 6)));
   });
   const seed = Number.parseInt(params.get("seed") || "1", 10);
   const first = params.get("level") || (levels[0] && levels[0].id) || "random-6-1";
