@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import os
 import tracemalloc
-import uuid
-from collections.abc import Iterator
 
 import pytest
-from sqlalchemy import create_engine, func, select, text
+from sqlalchemy import func, select
 
 from boardlab.errors import BoardlabError, StoreError
 from boardlab.store.db import DATA_ENV, DEFAULT_FILE, mask_url, open_store
@@ -27,44 +25,16 @@ from boardlab.store.pipes import (
     list_levels,
     remove_level,
 )
-
-POSTGRES_ENV = "BOARDLAB_TEST_POSTGRES_URL"
+from tests.conftest import POSTGRES_ENV
 
 LEVEL_TEXT = "# a level with a comment  \ntap: 1 1 top\nIA LB\nLC LD\nIE LF"  # no final newline
 SOLUTIONS = [("|0-1|1-1|2-1|2-2|3-2|", "ACD"), ("|0-1|1-1|2-1|3-1|", "AC"),
              ("|0-1|1-1|1-2|2-2|3-2|", "ABD")]
 
 
-def _postgres_url_in_fresh_schema(base: str, schema: str) -> str:
-    separator = "&" if "?" in base else "?"
-    return f"{base}{separator}options=-csearch_path%3D{schema}"
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store_url(request, tmp_path) -> Iterator[str]:
-    """A URL of an empty database: an SQLite file, or a fresh schema in the PostgreSQL
-    database of ``BOARDLAB_TEST_POSTGRES_URL`` (dropped afterwards)."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'store.db'}"
-        return
-    base = os.environ.get(POSTGRES_ENV)
-    if not base:
-        pytest.skip(f"{POSTGRES_ENV} is not set")
-    schema = f"test_{uuid.uuid4().hex}"
-    admin = create_engine(base)
-    with admin.begin() as connection:
-        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
-    try:
-        yield _postgres_url_in_fresh_schema(base, schema)
-    finally:
-        with admin.begin() as connection:
-            connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        admin.dispose()
-
-
 @pytest.fixture
-def store(store_url):
-    with open_store(store_url) as opened:
+def store(empty_url):
+    with open_store(empty_url) as opened:
         yield opened
 
 
@@ -91,10 +61,10 @@ def test_text_is_stored_byte_for_byte(store):
     assert get_level(store, "odd").solution_count == 0
 
 
-def test_data_survives_reopening(store_url):
-    with open_store(store_url) as first:
+def test_data_survives_reopening(empty_url):
+    with open_store(empty_url) as first:
         add_level(first, "kept", LEVEL_TEXT, SOLUTIONS)
-    with open_store(store_url) as second:
+    with open_store(empty_url) as second:
         assert [level.name for level in list_levels(second)] == ["kept"]
         assert check_code(second, "kept", "ABD")
 
