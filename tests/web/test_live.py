@@ -336,6 +336,12 @@ def test_the_server_moves_its_bots_and_tells_the_watchers(ann):
     assert len(seen["moves"]) == 1 and seen["to_move"] == 1
     after = wait_for_bot(ann, play(ann, seen, seen["legal_moves"][0]["notation"]))
     assert len(after["moves"]) == 3
+    # the match's driver ends once a human is to move, and leaves nothing behind
+    drivers = ann.app.state.live._drivers
+    deadline = time.monotonic() + 10
+    while match["id"] in drivers:
+        assert time.monotonic() < deadline, "the bot's driver never ended"
+        time.sleep(0.05)
 
 
 def test_live_errors(ann):

@@ -207,7 +207,10 @@ class Live:
         """Make sure the bots of this match move while one is to move."""
         task = self._drivers.get(match_id)
         if task is None or task.done():
-            self._drivers[match_id] = asyncio.ensure_future(self._drive(match_id))
+            task = self._drivers[match_id] = asyncio.ensure_future(self._drive(match_id))
+            # A finished driver leaves no trace (a server runs for months).
+            task.add_done_callback(lambda done: self._drivers.pop(match_id, None)
+                                   if self._drivers.get(match_id) is done else None)
 
     async def _drive(self, match_id: str) -> None:
         moved = False
