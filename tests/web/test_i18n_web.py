@@ -70,6 +70,15 @@ def test_every_phrase_has_all_five_languages_and_the_plural_forms_they_need():
     assert table["forms"] == []
 
 
+def test_no_phrase_is_defined_twice():
+    # A key written twice in the table's object literal silently keeps its last text
+    # (the pipes page once showed the lobby's blurb as its instructions).
+    source = (STATIC / "js" / "i18n.js").read_text(encoding="utf-8")
+    keys = re.findall(r"^    (\w+): \{", source, flags=re.MULTILINE)
+    assert len(keys) > 100
+    assert sorted(k for k in set(keys) if keys.count(k) > 1) == []
+
+
 RUSSIAN_MOVES = {1: "1 ход", 2: "2 хода", 5: "5 ходов", 21: "21 ход", 22: "22 хода",
                  25: "25 ходов", 111: "111 ходов"}
 RUSSIAN_MINUTES = {1: "1 минуту назад", 2: "2 минуты назад", 5: "5 минут назад",
