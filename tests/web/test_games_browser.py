@@ -372,3 +372,12 @@ def test_overlaid_layers_are_drawn_as_panels_for_square_and_hex_boards(page):
         # the same cell of two layers lies side by side, one panel apart
         assert laid["cells"][per_layer]["x"] > laid["cells"][0]["x"]
         assert laid["cells"][per_layer]["y"] == laid["cells"][0]["y"]
+
+
+@browser_only
+def test_an_unknown_match_says_so_and_offers_no_controls(page):
+    page.goto(f"{page.base}/game?match={'0' * 32}")
+    page.wait_for_selector("body[data-failed='1']")
+    assert page.locator("#title").inner_text() == "no match"
+    assert "no match" in page.locator("#error").inner_text()
+    assert page.locator("#undo").is_disabled() and page.locator("#notation").is_disabled()

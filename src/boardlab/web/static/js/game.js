@@ -808,4 +808,13 @@ document.addEventListener("keydown", (event) => {
 });
 
 i18n.init();
-load().catch(showError);
+load().catch((error) => {
+  // no such match (or the server is gone): say so, and leave nothing that seems to work
+  showError(error);
+  setText($("title"), "noMatch");
+  setText($("status"), "startInLobby");
+  for (const control of document.querySelectorAll("aside button, aside input")) {
+    control.disabled = true;
+  }
+  document.body.dataset.failed = "1";
+});
