@@ -378,6 +378,9 @@ def test_the_lobby_and_static_files_need_no_network(client):
     assert client.get("/static/index.html").text == lobby.text
     assert_error(client.get("/static/no-such-file.js"), 404)
     assert client.get("/openapi.json").status_code == 200
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.headers["content-type"] == "image/svg+xml"
+    assert icon.text.startswith("<svg")
 
 
 # --- boardlab serve ---------------------------------------------------------------------------

@@ -35,7 +35,7 @@ def shots(tmp_path_factory):
 def person(browser, server):
     """A factory of browsers, each with its own seat token. A page error fails the test,
     and so does any answer of 400 or more other than the refusals (403, 409) the test
-    provokes (the favicon is issue 15's)."""
+    provokes."""
     contexts, errors = [], []
 
     def open_browser(token: str, width: int = 1100):
@@ -46,8 +46,7 @@ def person(browser, server):
         page.on("console", lambda m: errors.append(m.text) if m.type == "error"
                 and not m.text.startswith("Failed to load resource") else None)
         page.on("response", lambda r: errors.append(f"{r.status} {r.url}")
-                if r.status >= 400 and r.status not in (403, 409)
-                and not r.url.endswith("/favicon.ico") else None)
+                if r.status >= 400 and r.status not in (403, 409) else None)
         contexts.append(context)
         return page
 

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp
@@ -64,6 +64,7 @@ from boardlab.web.security import (
 STATIC = Path(__file__).with_name("static")
 LOBBY = STATIC / "index.html"
 GAME_PAGE = STATIC / "game.html"
+FAVICON = STATIC / "favicon.svg"
 #: Where the app serves Swagger UI's own files.
 SWAGGER_ASSETS = "/docs/assets"
 #: The schema as the /docs page reads it (see :func:`create_app`).
@@ -192,6 +193,12 @@ def create_app(db_url: str | None = None, data_dir: str | Path | None = None,
     @app.get("/game", include_in_schema=False)
     def game_page() -> HTMLResponse:
         return page_response(GAME_PAGE, live)
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> FileResponse:
+        # Browsers ask every site for /favicon.ico; an SVG answers them all.
+        return FileResponse(FAVICON, media_type="image/svg+xml",
+                            headers={"Cache-Control": "public, max-age=86400"})
 
     return app
 
