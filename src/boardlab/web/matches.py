@@ -110,6 +110,23 @@ def clock_left(clock: Mapping[str, Any], at: int) -> list[int]:
     return left
 
 
+def new_clock(base: float, increment: float, players: Sequence[Mapping[str, Any]],
+              first: int) -> dict[str, Any]:
+    """A full clock for every seat; it runs for ``first`` from now, or not yet while a
+    seat is open (it starts when the last one is taken)."""
+    waiting = any(p.get("type") == "open" for p in players)
+    return {"base": base, "increment": increment,
+            "remaining": [round(base * 1000)] * len(players),
+            "turn": None if waiting else first, "since": None if waiting else now_ms()}
+
+
+def stopped(clock: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The clock of a game that has just ended: the time left now, nobody's running."""
+    if clock is None:
+        return None
+    return {**clock, "remaining": clock_left(clock, now_ms()), "turn": None, "since": None}
+
+
 def clock_json(clock: Mapping[str, Any] | None, at: int) -> dict[str, Any] | None:
     """A clock as the browser sees it: the time control, milliseconds ``left`` per seat
     at ``at`` (the server's time, also given), and the seat whose time runs."""
@@ -352,10 +369,8 @@ class Matches:
             turn = clock["turn"]
             if clock_left(clock, now_ms())[turn] > 0:
                 return match
-            stopped = {**clock, "remaining": clock_left(clock, now_ms()), "turn": None,
-                       "since": None}
             saved = match_store.update_match(
-                self.store, match.id, expected_revision=match.revision, clock=stopped,
+                self.store, match.id, expected_revision=match.revision, clock=stopped(clock),
                 result=loss(len(match.players), turn), reason="time", offers=None)
             if saved is not None:
                 if self.on_change is not None:
@@ -454,14 +469,9 @@ class Matches:
                 data["name"] = request.name
             stored.append(data)
         tokens = [digest(token) if isinstance(p, HumanPlayer) else None for p in players]
-        clock = None
-        if request.time_control is not None:
-            waiting = any(isinstance(p, OpenSeat) for p in players)
-            clock = {"base": request.time_control.base,
-                     "increment": request.time_control.increment,
-                     "remaining": [round(request.time_control.base * 1000)] * len(players),
-                     "turn": None if waiting else game.initial_state().to_move,
-                     "since": None if waiting else now_ms()}
+        clock = None if request.time_control is None else \
+            new_clock(request.time_control.base, request.time_control.increment, stored,
+                      game.initial_state().to_move)
         match = match_store.create_match(self.store, name, dict(game.options), stored,
                                          tokens=tokens, public=request.public, clock=clock)
         if self.on_change is not None:
@@ -569,12 +579,8 @@ class Matches:
         self._running(match)
         state = self.replay(match)
         seat = self._holder(match, token, seat, state)
-        at = now_ms()
-        clock = None if match.clock is None else \
-            {**match.clock, "remaining": clock_left(match.clock, at), "turn": None,
-             "since": None}
         saved = self._update(match, result=loss(len(match.players), seat),
-                             reason="resignation", offers=None, clock=clock)
+                             reason="resignation", offers=None, clock=stopped(match.clock))
         return self.view(saved, state, token)
 
     def draw(self, match_id: str, token: str | None, action: str,
@@ -600,12 +606,8 @@ class Matches:
             raise ApiError(409, "no draw is offered", match.id)
         agreed = sorted(set(agreed) | set(self.seats_of(match, token)) | {seat})
         if len(agreed) == len(match.players):
-            at = now_ms()
-            clock = None if match.clock is None else \
-                {**match.clock, "remaining": clock_left(match.clock, at), "turn": None,
-                 "since": None}
             saved = self._update(match, result=["1/2"] * len(match.players),
-                                 reason="agreement", offers=None, clock=clock)
+                                 reason="agreement", offers=None, clock=stopped(match.clock))
         else:
             saved = self._update(match, offers={**(match.offers or {}), "draw": agreed})
         return self.view(saved, state, token)
@@ -699,13 +701,9 @@ class Matches:
             game = self.rebuild(match)
             players = [*match.players[1:], match.players[0]]
             tokens = None if match.tokens is None else [*match.tokens[1:], match.tokens[0]]
-            clock = None
-            if match.clock is not None:
-                waiting = any(p.get("type") == "open" for p in players)
-                clock = {"base": match.clock["base"], "increment": match.clock["increment"],
-                         "remaining": [round(match.clock["base"] * 1000)] * len(players),
-                         "turn": None if waiting else game.initial_state().to_move,
-                         "since": None if waiting else now_ms()}
+            clock = None if match.clock is None else \
+                new_clock(match.clock["base"], match.clock["increment"], players,
+                          game.initial_state().to_move)
             # Made first and linked after, so that whoever hears of the link finds the
             # match; if the other player linked one first, this one goes again.
             created = match_store.create_match(self.store, match.game, dict(match.options),
