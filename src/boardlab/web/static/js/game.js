@@ -368,6 +368,7 @@ function renderStatus() {
   const name = match.player_names[match.to_move];
   if (page.thinking) status = t("thinking", {name});
   else if (isOver()) status = "";
+  else if (match.status === "waiting") status = "";   // the seat panel says it
   else if (humanToMove()) {
     status = t("toMove", {name});
     const pending = match.view && match.view.pending;
