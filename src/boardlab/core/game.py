@@ -136,6 +136,13 @@ class Game(ABC):
     #: published figures, or an independent implementation's (the module says which),
     #: checked by the tests (shallow levels) and ``benchmarks/perft.py`` (all levels).
     known_perft: ClassVar[tuple[int, ...]] = ()
+    #: How the game's board is known to look, for renderers: ``"chequered"`` (alternating
+    #: squares: chess, checkers, Breakthrough), ``"lines"`` (squares ruled by lines, as
+    #: noughts and crosses or Othello), ``"intersections"`` (stones on the points of a
+    #: grid of lines, as Go), ``"columns"`` (an upright frame with holes that discs drop
+    #: into, as Connect Four); ``""`` leaves the look to the board's kind (hex cells, a
+    #: graph's points and lines, a rule file's rectangles).
+    board_style: ClassVar[str] = ""
 
     def __init__(self, **options: Any):
         schema = {o.name: o for o in self.option_schema}
@@ -237,10 +244,16 @@ class Game(ABC):
 
         return moves_for_group(state, group)
 
+    def move_arrow(self, move: Move) -> tuple[int, int] | None:
+        """The cells a player points at to start ``move`` and to end it, when they are
+        not the cells its pieces leave and reach (GESS names a move by its footprint's
+        centre, which may hold no stone); ``None`` when the pieces' shifts say it."""
+        return None
+
     def info(self) -> dict[str, Any]:
         """Metadata as JSON-ready data."""
         return {"name": self.name, "description": self.description, "source": self.source,
-                "players": list(self.player_names),
+                "players": list(self.player_names), "board_style": self.board_style,
                 "options": [o.describe() for o in self.option_schema],
                 "values": dict(self.options)}
 

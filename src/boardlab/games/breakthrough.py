@@ -38,6 +38,7 @@ class Breakthrough(PieceGame):
     description = "Breakthrough (Troyka 2000): race a piece to the far row, diagonal captures"
     source = "Dan Troyka, 2000; Wikipedia, 'Breakthrough (board game)'"
     player_names = ("white", "black")
+    board_style = "chequered"
     pieces = {"w": WHITE, "b": BLACK}
     option_schema = (
         Option("rows", 8, "board rows", minimum=4, maximum=26),

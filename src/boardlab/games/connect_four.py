@@ -127,6 +127,7 @@ class ConnectFour(Game):
     description = "Connect Four: drop discs into columns, four in a row wins"
     source = "Milton Bradley (1974); Wikipedia, 'Connect Four'"
     player_names = ("X", "O")
+    board_style = "columns"
     option_schema = (
         Option("rows", 6, "number of rows", minimum=4, maximum=26),
         Option("columns", 7, "number of columns (named a, b, ...)", minimum=4, maximum=26),

@@ -132,6 +132,7 @@ class Epaminondas(PieceGame):
     source = ("Robert Abbott, 1975; Wikipedia, 'Epaminondas (game)'; K. Handscomb, Abstract "
               "Games 3 (2000), logicmazes.com/games/epam; iggamecenter.com/rules/epaminondas")
     player_names = ("white", "black")
+    board_style = "chequered"
     pieces = {"W": WHITE, "B": BLACK}
     option_schema = (
         Option("size", "14x12", "board: Abbott's 14x12 or the 8x8 variant",

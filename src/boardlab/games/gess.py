@@ -182,6 +182,7 @@ class Gess(PieceGame):
     source = ("Paul Bolchover, 'Gess the Game', Eureka 53 (1994); Wikipedia, 'Gess'; "
               "chessvariants.com, 'GESS'; Dagaz gess.zrf")
     player_names = ("black", "white")
+    board_style = "intersections"
     pieces = {"b": BLACK, "w": WHITE}
     option_schema = (
         Option("move_limit", 400, "plies after which the game is drawn",
@@ -234,6 +235,11 @@ class Gess(PieceGame):
     def max_length(self) -> int:
         """The move limit."""
         return self.options["move_limit"]
+
+    def move_arrow(self, move: Move) -> tuple[int, int] | None:
+        """The footprint's centre before and after ``move`` (its tag), the cells the
+        notation names."""
+        return move.tag if isinstance(move.tag, tuple) else None
 
     def closure(self, state: State, group: Sequence[int], move: Move) -> list[int]:
         """The selection plus every own stone of ``move``'s footprint: clicking any

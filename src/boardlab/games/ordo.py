@@ -290,6 +290,7 @@ class KeepLargestGroup(Template):
 # --- the games ----------------------------------------------------------------------------------
 class _OrdoBase(PieceGame):
     player_names = ("white", "black")
+    board_style = "chequered"
     pieces = {"w": WHITE, "b": BLACK}
 
     def make_board(self) -> Board:

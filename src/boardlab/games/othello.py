@@ -129,6 +129,7 @@ class Othello(Game):
     description = "Othello (Reversi) on 8x8: flip the opponent's discs, most discs wins"
     source = "World Othello Federation rules; Wikipedia, 'Reversi'; perft: OEIS A124004"
     player_names = ("black", "white")
+    board_style = "lines"
     known_perft = (4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288)
 
     @property

@@ -255,6 +255,7 @@ class QuantumTicTacToe(Game):
     source = ("A. Goff, Am. J. Phys. 74(11) 962 (2006); Axiom/Zillions and Dagaz "
               "variants (V. Chelnokov)")
     player_names = ("X", "O")
+    board_style = "lines"
     option_schema = (
         Option("preset", "", "a named rule set that sets the flags below; explicit "
                "options override it", choices=("",) + tuple(PRESETS)),

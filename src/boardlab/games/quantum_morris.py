@@ -239,6 +239,7 @@ class QuantumMorris(Game):
     source = ("V. Chelnokov, Dagaz quantum-morris (2019) and Axiom/Zillions QXO TMM 1-6 "
               "(2016); collapse after A. Goff, Am. J. Phys. 74(11) 962 (2006)")
     player_names = ("X", "O")
+    board_style = "intersections"
     option_schema = (
         Option("preset", "", "a named rule set that sets the flags below; explicit "
                "options override it", choices=("",) + tuple(PRESETS)),

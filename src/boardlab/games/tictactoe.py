@@ -46,6 +46,7 @@ class TicTacToe(Game):
     description = "Tic-tac-toe on 3x3: three in a row wins"
     source = "Traditional; Wikipedia, 'Tic-tac-toe'"
     player_names = ("X", "O")
+    board_style = "lines"
     known_perft = (9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872)
     misere: ClassVar[bool] = False
 

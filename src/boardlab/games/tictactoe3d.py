@@ -70,6 +70,7 @@ class TicTacToe3D(Game):
     description = "Tic-tac-toe on a 3x3x3 cube: three in a row along any of 49 lines wins"
     source = "Traditional; Wikipedia, '3D tic-tac-toe'"
     player_names = ("X", "O")
+    board_style = "lines"
 
     @property
     def board(self) -> Board:

@@ -57,7 +57,7 @@ from boardlab.web.schemas import (
     OpenSeat,
     player_json,
 )
-from boardlab.web.views import move_json, points, state_json
+from boardlab.web.views import moves_json, points, state_json
 
 #: A bot given no time and no budget of its own (depth, iterations) thinks this long.
 DEFAULT_BOT_SECONDS = 1.0
@@ -301,7 +301,7 @@ class Matches:
         else:
             before = self.replay(match, ply - 1)
             played = before.parse_move(match.moves[ply - 1])
-            move = move_json(before.game.board, played)
+            move = moves_json(before.game, [played])[0]
             state = before.play(played)
         data = state_json(state)
         del data["legal_moves"]
@@ -765,7 +765,6 @@ class Matches:
         state = self.replay(self.get(match_id))
         game = state.game
         group = self._group(state, names)
-        board = game.board
         return {"group": list(names),
-                "moves": [move_json(board, m) for m in game.group_moves(state, group)],
-                "moves_using": [move_json(board, m) for m in moves_using(state, group)]}
+                "moves": moves_json(game, game.group_moves(state, group)),
+                "moves_using": moves_json(game, moves_using(state, group))}

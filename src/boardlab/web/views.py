@@ -62,8 +62,12 @@ def board_json(board: Board | None) -> dict[str, Any] | None:
 
 
 def game_json(game: Game) -> dict[str, Any]:
-    """A game with its option values: its info, rules text and board geometry."""
-    return {**game.info(), "rules": game.rules, "board": board_json(game.board)}
+    """A game with its option values: its info, rules text and board geometry (with
+    the look the game is known by, ``style``: :attr:`Game.board_style`)."""
+    board = board_json(game.board)
+    if board is not None:
+        board["style"] = game.board_style
+    return {**game.info(), "rules": game.rules, "board": board}
 
 
 def _cell_names(board: Board | None, cells: Iterable[int]) -> list[str]:
@@ -86,23 +90,33 @@ def touched_cells(move: Move) -> list[int]:
     return out
 
 
-def move_json(board: Board | None, move: Move) -> dict[str, Any]:
+def move_json(board: Board | None, move: Move,
+              arrow: tuple[int, int] | None = None) -> dict[str, Any]:
     """A move: its ``notation``, the cells its shifts start ``from`` and go ``to``, and
-    every cell it touches (``cells``), by name."""
+    every cell it touches (``cells``), by name; with the game's ``arrow``
+    (:meth:`Game.move_arrow`) also the two cells a player points at to make it."""
     shifts = move.moved_cells()
-    return {"notation": move.notation,
-            "from": _cell_names(board, (s for s, _ in shifts)),
-            "to": _cell_names(board, (t for _, t in shifts)),
-            "cells": _cell_names(board, touched_cells(move))}
+    out = {"notation": move.notation,
+           "from": _cell_names(board, (s for s, _ in shifts)),
+           "to": _cell_names(board, (t for _, t in shifts)),
+           "cells": _cell_names(board, touched_cells(move))}
+    if arrow is not None:
+        out["arrow"] = [_cell_names(board, (cell,))[0] for cell in arrow]
+    return out
+
+
+def moves_json(game: Game, moves: Iterable[Move]) -> list[dict[str, Any]]:
+    """:func:`move_json` of each of ``moves`` of ``game``, arrows included."""
+    board = game.board
+    return [move_json(board, m, game.move_arrow(m)) for m in moves]
 
 
 def state_json(state: State) -> dict[str, Any]:
     """A position: its text form, drawing, side to move (``None`` when over), outcome
     (points as strings, or ``None``), legal moves and :meth:`State.view`."""
-    board = state.game.board
     outcome = state.outcome()
     return {"position": str(state), "text": state.render(),
             "to_move": None if outcome is not None else state.to_move,
             "outcome": None if outcome is None else points(outcome),
-            "legal_moves": [move_json(board, m) for m in state.legal_moves()],
+            "legal_moves": moves_json(state.game, state.legal_moves()),
             "view": state.view()}
