@@ -24,6 +24,8 @@ from boardlab.puzzles.polyomino.pack import Pack
 from boardlab.web.triplex import render_html
 
 STATIC = Path(__file__).parents[2] / "src" / "boardlab" / "web" / "static" / "triplex"
+#: The one phrase table of every page, the Triplex page's too.
+I18N = STATIC.parent / "js" / "i18n.js"
 SALT = b"boardlab test vector"
 LEVEL_1 = Level.parse("level 4x2\nabbc\naacc\ndifficulty 2\n")
 LEVEL_2 = Level.parse("level 4x2\nabbb\naacc\nrotatable c shown 1\ndifficulty 3\n")
@@ -109,12 +111,16 @@ def test_bad_server_and_missing_folder(packs, tmp_path: Path):
 
 
 def test_every_page_string_is_translated():
-    keys = set(re.findall(r'data-i18n="(\w+)"', (STATIC / "index.html").read_text()))
+    template = (STATIC / "index.html").read_text()
+    keys = set(re.findall(r'data-i18n="(\w+)"', template))
     assert keys, "the template marks its strings with data-i18n"
+    # the page's own script asks for its phrases with tr("key", ...)
+    keys |= set(re.findall(r'\btr\("(\w+)"', (STATIC / "game.js").read_text()))
+    assert len(keys) > 30
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
     out = _node("""
-      const I = require(STATIC + "/i18n.js");
+      const I = require(I18N);
       const missing = [];
       for (const [key, entry] of Object.entries(I.MESSAGES))
         for (const l of I.LANGUAGES)
@@ -122,13 +128,21 @@ def test_every_page_string_is_translated():
       result = {keys: Object.keys(I.MESSAGES), missing};
     """)
     assert out["missing"] == []
-    assert keys <= set(out["keys"])
+    assert sorted(keys - set(out["keys"])) == []
+
+
+def test_the_offline_page_inlines_the_shared_phrase_table(packs):
+    # one table for every page: the export carries js/i18n.js itself, not a copy of its own
+    page = render_html(Pack.load(packs[0]))
+    assert I18N.read_text(encoding="utf-8") in page
+    assert not (STATIC / "i18n.js").exists()
 
 
 # -- the JavaScript logic under node ---------------------------------------------------------
 
 def _node(body: str, data: object = None) -> dict:
     script = (f"const STATIC = {json.dumps(str(STATIC))};\n"
+              f"const I18N = {json.dumps(str(I18N))};\n"
               "const DATA = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n"
               f"let result;\n{body}\nconsole.log(JSON.stringify(result));")
     run = subprocess.run(["node", "-e", script], input=json.dumps(data), capture_output=True,
@@ -243,17 +257,19 @@ def test_solved_is_decided_by_the_cover():
 @needs_node
 def test_plurals_and_language_choice():
     out = _node("""
-      const I = require(STATIC + "/i18n.js");
+      const I = require(I18N);
       const ns = [1, 2, 5, 21, 0, 11, 22, 25, 101, 112];
       result = {
-        seconds: ns.map(n => I.t("ru", "secondsAgo", {n})),
-        levels: [1, 2, 5, 21].map(n => I.t("ru", "levelsSolved", {n})),
-        ago: [I.ago("ru", 120), I.ago("ru", 3600 * 5), I.ago("ru", 86400 * 21), I.ago("ru", 2),
-              I.ago("en", 60), I.ago("de", 7200), I.ago("fr", 1), I.ago("zh", 30)],
-        en: [1, 2].map(n => I.t("en", "levelsSolved", {n})),
+        seconds: ns.map(n => I.translate("ru", "secondsAgo", {n})),
+        levels: [1, 2, 5, 21].map(n => I.translate("ru", "levelsSolved", {n})),
+        ago: [I.agoIn("ru", 120), I.agoIn("ru", 3600 * 5), I.agoIn("ru", 86400 * 21),
+              I.agoIn("ru", 2), I.agoIn("en", 60), I.agoIn("de", 7200), I.agoIn("fr", 1),
+              I.agoIn("zh", 30)],
+        en: [1, 2].map(n => I.translate("en", "levelsSolved", {n})),
         pick: [I.pickLanguage(["ru-RU", "en"]), I.pickLanguage(["es", "de-AT"]),
                I.pickLanguage(["zh-Hans-CN"]), I.pickLanguage(["es"]), I.pickLanguage([])],
-        duration: [I.duration("ru", 42), I.duration("en", 83), I.duration("en", 3725)],
+        duration: [I.durationIn("ru", 42), I.durationIn("en", 83),
+                   I.durationIn("en", 3725)],
       };
     """)
     assert out["seconds"] == [

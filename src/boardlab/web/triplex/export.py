@@ -34,7 +34,8 @@ from boardlab.puzzles.polyomino.pack import Pack
 
 #: The static files of the page, inlined in this order.
 STATIC = files("boardlab.web").joinpath("static", "triplex")
-#: Scripts the Triplex game shares with the other pages (the phrase machinery).
+#: Scripts the Triplex game shares with the other pages (the phrase machinery and the one
+#: phrase table of every page).
 SHARED = files("boardlab.web").joinpath("static", "js")
 
 
@@ -73,7 +74,7 @@ def _page(data: dict[str, str]) -> str:
     code = {
         "CSS": _inline(_static("triplex.css"), "style", "triplex.css"),
         "PHRASES": _inline(_shared("phrases.js"), "script", "phrases.js"),
-        "I18N": _inline(_static("i18n.js"), "script", "i18n.js"),
+        "I18N": _inline(_shared("i18n.js"), "script", "i18n.js"),
         "LOGIC": _inline(_static("triplex.js"), "script", "triplex.js"),
         "GAME": _inline(_static("game.js"), "script", "game.js"),
     }

@@ -1,7 +1,8 @@
 /* Triplex: the browser page (DOM, pointer input, saving, languages, leaderboard).
  *
- * The rules and the logic live in triplex.js (TriplexLogic) and the strings in i18n.js
- * (TriplexI18n); this file only wires them to the page. Behaviour asked for by the seed
+ * The rules and the logic live in triplex.js (TriplexLogic) and the strings in the phrase
+ * table every page shares (../js/i18n.js, BoardlabI18n: its language is the one the lobby
+ * remembers); this file only wires them to the page. Behaviour asked for by the seed
  * article's players (in its comments; docs/triplex.md): "solved" is decided from the
  * cover of the board after every move, so swapped identical pieces and an unturned rotatable
  * piece count, and nothing waits for an extra click; the game saves itself every 10 s and
@@ -22,20 +23,28 @@
  */
 (function () {
   "use strict";
-  var L = window.TriplexLogic, I = window.TriplexI18n;
+  var L = window.TriplexLogic, I = window.BoardlabI18n;
   var $ = function (id) { return document.getElementById(id); };
+  // The language this page chose before every page shared one (its old key), kept once.
+  var OLD_LANGUAGE_KEY = "boardlab-triplex:language";
+  try {
+    var old = window.localStorage.getItem(OLD_LANGUAGE_KEY);
+    if (old && !window.localStorage.getItem(I.STORAGE_KEY)) {
+      window.localStorage.setItem(I.STORAGE_KEY, old);
+    }
+  } catch (e) { /* file:// pages of some browsers have no localStorage */ }
+  I.init();
 
   var config = JSON.parse($("triplex-config").textContent);
   var pack;
   try {
     pack = L.readPack(JSON.parse($("triplex-pack").textContent));
   } catch (e) {
-    $("message").textContent = I.t(I.pickLanguage(navigator.languages), "loadError");
+    $("message").textContent = I.t("loadError");
     return;
   }
   var total = pack.levels.length;
   var STORE_KEY = "boardlab-triplex:" + pack.saltHex;
-  var LANGUAGE_KEY = "boardlab-triplex:language";
   var server = config.server ||
     (/^https?:$/.test(location.protocol) ? location.origin : null);
   var online = false;
@@ -79,7 +88,6 @@
   }
 
   var state = loadState();
-  var lang = readStore(LANGUAGE_KEY) || I.pickLanguage(navigator.languages);
   var puzzle = null;
   var lastTick = Date.now();
 
@@ -88,7 +96,11 @@
   }
 
   function tr(key, params) {
-    return I.t(lang, key, params);
+    return I.t(key, params);
+  }
+
+  function duration(seconds) {
+    return I.durationIn(I.language(), seconds);
   }
 
   // -- the current level --------------------------------------------------------------------
@@ -249,25 +261,18 @@
   }
 
   function renderTexts() {
-    document.documentElement.lang = lang;
-    document.title = tr("title") + (pack.name ? " — " + pack.name : "");
-    Array.prototype.forEach.call(document.querySelectorAll("[data-i18n]"), function (el) {
-      el.textContent = tr(el.dataset.i18n);
-    });
-    Array.prototype.forEach.call(document.querySelectorAll("[data-i18n-placeholder]"),
-      function (el) { el.placeholder = tr(el.dataset.i18nPlaceholder); });
-    $("language").value = lang;
+    document.title = tr("triplexTitle") + (pack.name ? " — " + pack.name : "");
     $("status").textContent = tr(online ? "online" : "offline");
     $("status").className = online ? "online" : "offline";
     if (!puzzle) return;
     var lv = current(), n = state.current;
     $("level-title").textContent = tr("levelOf", { n: n, total: total });
     $("this-code").textContent = lv.code;
-    $("timer").textContent = tr("time", { time: I.duration(lang, lv.elapsed / 1000) });
+    $("timer").textContent = tr("time", { time: duration(lv.elapsed / 1000) });
     var panel = $("solved-panel");
     panel.hidden = !lv.solved;
     if (lv.solved) {
-      $("solved-time").textContent = tr("solvedIn", { time: I.duration(lang, lv.solved.seconds) });
+      $("solved-time").textContent = tr("solvedIn", { time: duration(lv.solved.seconds) });
       $("next-code-label").textContent = n < total ? tr("codeFor", { n: n + 1 }) :
         tr("completionCode");
       $("next-code").textContent = lv.solved.next;
@@ -290,7 +295,7 @@
       button.className = "level-button" + (n === state.current ? " current" : "");
       button.dataset.level = String(n);
       var status = lv.elsewhere ? tr("statusElsewhere") : lv.solved ?
-        tr("statusSolved", { ago: I.ago(lang, (now - lv.solved.at) / 1000) }) : tr("statusOpen");
+        tr("statusSolved", { ago: I.ago((now - lv.solved.at) / 1000) }) : tr("statusOpen");
       button.textContent = tr("levelN", { n: n }) + " — " + status;
       button.disabled = !lv.code;
       button.addEventListener("click", openLevel.bind(null, n));
@@ -421,13 +426,13 @@
         // The server's own age of the record: the player's clock may be wrong.
         var age = typeof info.first.ago_seconds === "number" ? info.first.ago_seconds :
           Date.now() / 1000 - info.first.solved_at;
-        lines.push(tr("firstSolver", { name: String(info.first.name), ago: I.ago(lang, age) }));
+        lines.push(tr("firstSolver", { name: String(info.first.name), ago: I.ago(age) }));
       } else {
         lines.push(tr("nobodyYet"));
       }
       if (info.solves) {
         lines.push(tr("solveCount", { n: info.solves,
-          time: I.duration(lang, info.median_seconds || 0) }));
+          time: duration(info.median_seconds || 0) }));
       }
       out.textContent = lines.join(" ");
     }).catch(function () {
@@ -457,15 +462,8 @@
 
   // -- start ----------------------------------------------------------------------------------
 
-  I.LANGUAGES.forEach(function (l) {
-    var option = document.createElement("option");
-    option.value = l.code;
-    option.textContent = l.name;
-    $("language").appendChild(option);
-  });
-  $("language").addEventListener("change", function () {
-    lang = $("language").value;
-    writeStore(LANGUAGE_KEY, lang);
+  // the selector is BoardlabI18n's (init filled it): a new language draws the texts again
+  I.onChange(function () {
     renderTexts();
     showBoard();
   });
@@ -496,7 +494,7 @@
     var now = Date.now(), lv = current();
     if (puzzle && !lv.solved && !document.hidden) {
       lv.elapsed += now - lastTick;
-      $("timer").textContent = tr("time", { time: I.duration(lang, lv.elapsed / 1000) });
+      $("timer").textContent = tr("time", { time: duration(lv.elapsed / 1000) });
     }
     lastTick = now;
   }, 1000);
