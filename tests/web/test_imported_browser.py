@@ -80,7 +80,14 @@ def test_an_imported_chess_game_is_drawn_from_its_file_and_played_by_clicking(
     assert board.get_attribute("data-kind") == "zrf"
     assert page.locator("#board .cell").count() == 64
     assert page.locator("#board .piece").count() == 32
-    assert page.locator('#board .piece[data-piece="e1"] text').text_content() == "Ki"
+    # chess's own figures, the file's players' colours: White light, Black dark
+    figures = {cell: page.locator(f'#board .piece[data-piece="{cell}"] text').text_content()
+               for cell in ("e1", "d1", "a1", "b1", "c1", "e2", "e8")}
+    assert figures == {"e1": "\u265a", "d1": "\u265b", "a1": "\u265c", "b1": "\u265e",
+                       "c1": "\u265d", "e2": "\u265f", "e8": "\u265a"}
+    fills = [page.locator(f'#board .piece[data-piece="{cell}"] text').get_attribute("fill")
+             for cell in ("e1", "e8")]
+    assert fills == ["#f7f3e8", "#262626"]
     # a8 is the file's top left rectangle, h1 its bottom right one
     a8 = page.locator('#board .cell[data-cell="a8"] rect').bounding_box()
     h1 = page.locator('#board .cell[data-cell="h1"] rect').bounding_box()

@@ -8,7 +8,7 @@
 // lives in the URL and in localStorage, so a reload (or coming back later) resumes it.
 // Every phrase comes from i18n.js (loaded by game.html before this module).
 
-import {BoardView} from "./board.js";
+import {BoardView, describeMove, seatColours} from "./board.js";
 
 const LAST_MATCH = "boardlab.lastMatch";
 const $ = (id) => document.getElementById(id);
@@ -132,6 +132,11 @@ function render() {
     row.dataset.seat = seat;
     const swatch = document.createElement("span");
     swatch.className = `swatch owner-${seat}`;
+    // the seat's colour as the board draws it (a player called black is dark)
+    const style = page.game && page.game.board ? page.game.board.style : "";
+    const [fill, stroke] = seatColours(match.player_names, style)[seat];
+    swatch.style.background = fill;
+    swatch.style.borderColor = stroke;
     row.append(swatch, document.createTextNode(playerLabel(seat)));
     if (match.clock) {
       const clock = document.createElement("span");
@@ -172,6 +177,7 @@ function render() {
   }
   renderLegal();
   renderStatus();
+  $("group-help").hidden = !humanToMove() || !groupGame();
   renderSeats();
   renderReplay();
   drawBoard();
@@ -399,7 +405,8 @@ function moveButton(move, onChoose) {
   const button = document.createElement("button");
   button.type = "button";
   button.className = "move";
-  button.textContent = move.notation;
+  button.textContent = describeMove(move);
+  button.title = move.notation;
   button.dataset.notation = move.notation;
   button.addEventListener("click", () => (onChoose ? onChoose(move) : playMove(move.notation)));
   button.addEventListener("mouseenter", () => drawBoard(new Set(move.cells)));
@@ -416,7 +423,10 @@ function drawBoard(preview) {
     return;
   }
   const selection = page.selection;
+  const move = page.animate ? page.lastMove : null;
+  page.animate = false;
   page.boardView.draw(page.match.view, {
+    move,
     selected: new Set(selection && selection.mode !== "drop" ? selection.cells : []),
     picked: new Set(selection && selection.mode === "drop" ? selection.cells : []),
     targets: preview || new Set(selection ? selection.targets.keys() : []),
@@ -431,11 +441,17 @@ function showChooser(title, moves, onChoose) {
   const list = $("chooser-moves");
   list.replaceChildren(...moves.map((m) => moveButton(m, onChoose)));
   box.hidden = moves.length === 0;
+  // the same choice as arrows on the board, where the moves are
+  if (page.boardView) {
+    page.boardView.showArrows(moves, (m) => (onChoose ? onChoose(m) : playMove(m.notation)),
+      page.selection ? page.selection.anchor : null);
+  }
 }
 
 function hideChooser() {
   $("chooser").hidden = true;
   $("chooser-moves").replaceChildren();
+  if (page.boardView) page.boardView.clearArrows();
 }
 
 function clearSelection() {
@@ -460,6 +476,54 @@ function targetsOf(moves, anchor) {
     targets.get(target).push(move);
   }
   return targets;
+}
+
+function selectStart(name) {
+  const moves = page.match.legal_moves.filter((m) => m.arrow && m.arrow[0] === name);
+  if (!moves.length) {
+    clearSelection();
+    return;
+  }
+  const targets = new Map();
+  for (const move of moves) {
+    const end = move.arrow[1];
+    if (!targets.has(end)) targets.set(end, []);
+    targets.get(end).push(move);
+  }
+  page.selection = {mode: "piece", cells: [name], anchor: name, moves, exact: moves, targets};
+  hideChooser();
+  drawBoard();
+}
+
+// In a frame of columns (Connect Four) a disc goes into a column wherever it is clicked:
+// the one placement whose cell is in the clicked cell's column.
+function columnDrop(name) {
+  const board = page.game.board;
+  if (!board || board.style !== "columns") return null;
+  const x = (cell) => (board.cells.find((c) => c.name === cell) || {coords: [NaN]}).coords[0];
+  const column = x(name);
+  const drops = dropMoves().filter((m) => m.cells.length === 1 && x(m.cells[0]) === column);
+  return drops.length === 1 ? drops[0] : null;
+}
+
+// Dragging across pieces selects them together where moves take several pieces.
+function canGroup(name) {
+  if (!humanToMove() || page.thinking || page.busy || page.replay) return false;
+  const piece = page.match.view && page.match.view.cells ? page.match.view.cells[name] : null;
+  return Boolean(piece && piece.owner === page.match.to_move && groupGame());
+}
+
+function groupGame() {
+  return page.match.legal_moves.some((m) => m.from.length > 1 && !m.arrow);
+}
+
+async function onGroup(cells) {
+  showError(null);
+  try {
+    await selectGroup(cells);
+  } catch (error) {
+    showError(error);
+  }
 }
 
 function selectPiece(name) {
@@ -581,8 +645,19 @@ async function onCell(name, event) {
       clearSelection();
       return;
     }
+    // a game that names a move by other cells than its pieces' (GESS: the footprint's
+    // centre) is played by clicking those cells
+    if (match.legal_moves.some((m) => m.arrow)) {
+      selectStart(name);
+      return;
+    }
     if (match.legal_moves.some((m) => m.from.includes(name))) {
       selectPiece(name);
+      return;
+    }
+    const column = columnDrop(name);
+    if (column) {
+      await playMove(column.notation);
       return;
     }
     if (dropMoves().some((m) => m.cells.includes(name))) {
@@ -604,6 +679,7 @@ async function playMove(notation) {
     const match = await api(matchUrl("/moves"), {move: notation,
       revision: page.match.revision});
     page.lastMove = before || null;
+    page.animate = Boolean(before);
     $("notation").value = "";
     accept(match);
   } catch (error) {
@@ -647,6 +723,7 @@ function onLive(message) {
   const notation = message.moves[message.moves.length - 1];
   page.lastMove = grew ? old.legal_moves.find((m) => m.notation === notation) || null
     : message.moves.length ? page.lastMove : null;
+  page.animate = grew;
   if (page.thinking && message.moves.length !== old.moves.length) page.thinking = false;
   page.generation += 1;
   accept(message);
@@ -701,6 +778,7 @@ async function maybeBot() {
     if (generation !== page.generation) return;
     const notation = match.moves[match.moves.length - 1];
     page.lastMove = legal.find((m) => m.notation === notation) || null;
+    page.animate = true;
     page.thinking = false;
     accept(match);
     played = true;
@@ -731,6 +809,20 @@ async function undo() {
 }
 
 // --- start --------------------------------------------------------------------------------
+function makeBoard() {
+  return new BoardView($("board"), page.game.board, {onCell, canGroup, onGroup},
+    {players: page.match.player_names, game: page.match.game});
+}
+
+// After a reload the page knows the last move only by its notation: the server's
+// replay of that ply says which cells it touched, so it is highlighted as before.
+async function loadLastMove(match) {
+  try {
+    const data = await api(matchUrl(`/positions/${match.moves.length}`));
+    if (data.move && page.match.moves.length === match.moves.length) page.lastMove = data.move;
+  } catch (_) { /* no highlight is all that is lost */ }
+}
+
 async function load() {
   const params = new URLSearchParams(window.location.search);
   page.id = params.get("match");
@@ -759,7 +851,8 @@ async function load() {
   page.match = match;
   document.body.dataset.game = match.game;
   if (page.game.board) {
-    page.boardView = new BoardView($("board"), page.game.board, onCell);
+    page.boardView = makeBoard();
+    if (match.moves.length) await loadLastMove(match);
   } else {
     setText($("board"), "noBoard");
   }
@@ -800,7 +893,7 @@ setInterval(showClocks, 200);
 i18n.onChange(() => {
   if (!page.match) return;
   // the board's labels and tooltips are drawn in the language of the moment
-  if (page.boardView) page.boardView = new BoardView($("board"), page.game.board, onCell);
+  if (page.boardView) page.boardView = makeBoard();
   render();
 });
 $("clear").addEventListener("click", clearSelection);

@@ -634,7 +634,28 @@
       fr: "{cell} : {kind} du joueur {n}", de: "{cell}: {kind} von Spieler {n}",
       zh: "{cell}：玩家 {n} 的 {kind}" },
     layerN: { en: "layer {n}", ru: "слой {n}", fr: "couche {n}", de: "Ebene {n}",
-      zh: "第 {n} 层" }
+      zh: "第 {n} 层" },
+    boardHelp: {
+      en: "Click a piece, then where it goes; or an empty cell to place. With the keyboard: Tab to the board, arrow keys to move between cells, Enter to choose.",
+      ru: "Нажмите на фигуру, затем на клетку, куда она идёт, или на пустую клетку, чтобы поставить. С клавиатуры: Tab до доски, стрелки между клетками, Enter — выбрать.",
+      fr: "Cliquez sur une pièce, puis là où elle va ; ou sur une case vide pour poser. Au clavier : Tab jusqu'au plateau, flèches pour changer de case, Entrée pour choisir.",
+      de: "Klicken Sie auf einen Stein und dann auf sein Ziel, oder auf ein leeres Feld zum Setzen. Mit der Tastatur: Tab zum Brett, Pfeiltasten zwischen den Feldern, Enter zum Wählen.",
+      zh: "点击棋子，再点击目标格；或点击空格落子。键盘：按 Tab 进入棋盘，方向键移动，回车选择。"
+    },
+    groupHelp: {
+      en: "To move several pieces together, drag across them, or shift-click each one; then click where the group goes.",
+      ru: "Чтобы двинуть несколько фигур вместе, проведите по ним или нажимайте на каждую с Shift; затем нажмите, куда идёт группа.",
+      fr: "Pour déplacer plusieurs pièces ensemble, glissez sur elles ou cliquez sur chacune avec Maj ; puis cliquez là où va le groupe.",
+      de: "Um mehrere Steine zusammen zu ziehen, streichen Sie über sie oder klicken Sie jeden mit Umschalt an; dann klicken Sie auf das Ziel der Gruppe.",
+      zh: "要一起移动多枚棋子，请拖过它们，或按住 Shift 逐个点击；然后点击整组要去的位置。"
+    },
+    arrowHelp: {
+      en: "or click an arrow on the board",
+      ru: "или нажмите на стрелку на доске",
+      fr: "ou cliquez sur une flèche du plateau",
+      de: "oder klicken Sie auf einen Pfeil auf dem Brett",
+      zh: "或点击棋盘上的箭头"
+    }
   };
 
   // The shared machinery (phrases.js): plural forms, parameters, "N ... ago".
