@@ -381,3 +381,137 @@ def test_an_unknown_match_says_so_and_offers_no_controls(page):
     assert page.locator("#title").inner_text() == "no match"
     assert "no match" in page.locator("#error").inner_text()
     assert page.locator("#undo").is_disabled() and page.locator("#notation").is_disabled()
+
+
+# --- boards as their games are known, and where a player naturally clicks ----------------
+HUMANS = [HUMAN, HUMAN]
+
+
+def moves_shown(page) -> list[str]:
+    return page.locator("#moves li").evaluate_all("items => items.map(i => i.innerText)")
+
+
+def wait_for_moves(page, n: int) -> None:
+    page.locator(f"#moves li:nth-child({n})").wait_for()
+
+
+@browser_only
+def test_a_connect_four_disc_drops_into_the_column_clicked_anywhere(page, shots):
+    match_id = new_match(page.base, "connect-four", HUMANS)
+    open_game(page, match_id)
+    board = page.locator("svg.board")
+    assert board.get_attribute("data-style") == "columns"
+    assert page.locator("svg.board .backdrop.columns").count() == 1
+    assert page.locator("svg.board circle.cell-shape.hole").count() == 42
+    # the top of column d, where a player reaches for it; the disc falls to d1
+    cell(page, "d6").click()
+    wait_for_moves(page, 1)
+    cell(page, "d4").click()
+    wait_for_moves(page, 2)
+    assert moves_shown(page) == ["d", "d"]
+    assert page.locator("svg.board [data-piece='d1'][data-owner='0']").count() == 1
+    assert page.locator("svg.board [data-piece='d2'][data-owner='1']").count() == 1
+    # X and O name no colour: red and yellow discs, the seat swatches alike
+    fills = [page.locator(f"svg.board [data-piece='{c}'] circle").first.get_attribute("fill")
+             for c in ("d1", "d2")]
+    assert fills == ["#c0392b", "#f2c230"]
+    swatches = page.locator("#players .swatch").evaluate_all(
+        "s => s.map(e => getComputedStyle(e).backgroundColor)")
+    assert swatches == ["rgb(192, 57, 43)", "rgb(242, 194, 48)"]
+    # the last move is ringed (its hole hides any tint)
+    assert page.locator("svg.board [data-cell='d2'] .last-mark").count() == 1
+    page.screenshot(path=str(shots / "connect-four.png"))
+
+
+@browser_only
+def test_a_gess_piece_moves_by_its_centre_as_the_notation_names_it(page, shots):
+    match_id = new_match(page.base, "gess", HUMANS)
+    open_game(page, match_id)
+    assert page.locator("svg.board").get_attribute("data-style") == "intersections"
+    assert page.locator("svg.board line.grid-line").count() == 2 * 20 * 19
+    # b2 holds no stone; it is the centre of the footprint that b2-b3 moves
+    assert page.locator("svg.board [data-piece='b2']").count() == 0
+    cell(page, "b2").click()
+    targets = page.locator("svg.board .cell.target").evaluate_all(
+        "cells => cells.map(c => c.dataset.cell).sort()")
+    legal = sorted(m["arrow"][1] for m in match_view(page.base, match_id)["legal_moves"]
+                   if m["arrow"][0] == "b2")
+    assert targets == legal and "b3" in targets
+    cell(page, "b3").click()
+    wait_for_moves(page, 1)
+    assert moves_shown(page) == ["b2-b3"]
+    # black is dark and moves first; the stones the footprint carried are on b4 and c4
+    stone = page.locator("svg.board [data-piece='c4'] circle.stone")
+    assert stone.get_attribute("fill") == "#262626"
+    page.screenshot(path=str(shots / "gess.png"))
+
+
+@browser_only
+@pytest.mark.parametrize("game", ["othello", "abalone"])
+def test_the_player_called_black_gets_dark_pieces(page, game):
+    match_id = new_match(page.base, game, HUMANS)
+    view = match_view(page.base, match_id)
+    open_game(page, match_id)
+    black = view["player_names"].index("black")
+    cells = [c for c, p in view["view"]["cells"].items() if p["owner"] == black]
+    fill = page.locator(f"svg.board [data-piece='{cells[0]}'] circle").first.get_attribute("fill")
+    assert fill == "#262626"
+    # Othello's discs are not lettered "B" and "W": the colour says it
+    assert page.locator("svg.board .piece-label").count() == 0
+
+
+@browser_only
+def test_dragging_across_marbles_selects_them_and_the_moves_show_as_arrows(page, shots):
+    match_id = new_match(page.base, "abalone", HUMANS)
+    open_game(page, match_id)
+    assert page.locator("#group-help").is_visible()
+
+    def centre(name):
+        box = cell(page, name).bounding_box()
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    page.mouse.move(*centre("c3"))
+    page.mouse.down()
+    page.mouse.move(*centre("c4"), steps=6)
+    page.mouse.up()
+    page.wait_for_selector("svg.board .arrow")
+    selected = page.locator("svg.board .cell.selected").evaluate_all(
+        "cells => cells.map(c => c.dataset.cell).sort()")
+    assert selected == ["c3", "c4"]
+    with api(page.base) as client:
+        exact = client.post(f"/api/matches/{match_id}/group-moves",
+                            json={"group": ["c3", "c4"]}).json()["moves"]
+    arrows = page.locator("svg.board .arrow")
+    assert arrows.count() == len(exact) > 1
+    # the list beside the board says where pieces go, not the raw notation
+    labels = page.locator("#chooser-moves button").evaluate_all(
+        "bs => bs.map(b => b.innerText)")
+    assert all("\u2192" in label for label in labels), labels
+    page.screenshot(path=str(shots / "abalone-arrows.png"))
+    chosen = arrows.nth(0)
+    notation = exact[0]["notation"]
+    chosen.click()
+    wait_for_moves(page, 1)
+    assert moves_shown(page) == [notation]
+
+
+@browser_only
+def test_tic_tac_toe_is_played_with_the_keyboard_and_the_last_move_survives_a_reload(page):
+    match_id = new_match(page.base, "tic-tac-toe", HUMANS)
+    open_game(page, match_id)
+    assert page.locator("svg.board [data-cell][tabindex='0']").count() == 1
+    page.locator("svg.board [data-cell][tabindex='0']").focus()
+    first = page.evaluate("document.activeElement.dataset.cell")
+    assert first == "a1"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate("document.activeElement.dataset.cell") == "b2"
+    page.keyboard.press("Enter")
+    wait_for_moves(page, 1)
+    assert moves_shown(page) == ["b2"]
+    # X is written as a cross, not a lettered disc
+    assert page.locator("svg.board [data-piece='b2'] path.mark.x").count() == 1
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_selector("svg.board .cell.last[data-cell='b2']")
+    assert cell(page, "b2").get_attribute("aria-label").startswith("b2")
