@@ -163,7 +163,8 @@ def _generated(rows: int, cols: int, seed: int, level_id: str, where: str) -> Pi
     level = WORK.get(("generated", rows, cols, seed), lambda: _generate(rows, cols, seed))
     if level is None:
         raise ApiError(422, f"pipe level {level_id} is too costly to generate (more than "
-                            f"{MAX_CHANGES:,} changes tried); try another seed", where)
+                            f"{MAX_CHANGES:,} changes tried); try another seed", where,
+                   code="pipesTooCostly")
     return level
 
 
@@ -203,7 +204,8 @@ def _stored_level(stored: pipe_store.StoredLevel) -> PlayLevel:
 
 def _find(request: Request, level_id: str) -> PlayLevel:
     store = request.app.state.store
-    unknown = ApiError(404, f"no pipe level {_shown(level_id)!r}", "level")
+    unknown = ApiError(404, f"no pipe level {_shown(level_id)!r}", "level",
+                       code="noPipeLevel", params={"level": _shown(level_id)})
     if level_id.isascii() and level_id.isdigit():
         stored_id = _number(level_id, MAX_LEVEL_ID)
         if stored_id is None:

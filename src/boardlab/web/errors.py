@@ -1,5 +1,11 @@
-"""Errors of the web app's JSON API: every failure is ``{"error": text, "where": ...}``
-with a 4xx status (5xx only for a database that fails or a bug).
+"""Errors of the web app's JSON API: every failure is ``{"error": text, "where": ...,
+"code": name}`` with a 4xx status (5xx only for a database that fails or a bug).
+
+``error`` is English for people reading the API; ``code`` is a stable machine name of the
+failure (``noMatch``, ``notYourTurn``, ``illegalMove``...), and ``params`` (when given) the
+values its message names, so the pages show the failure in the player's language
+(``error.<code>`` in static/js/i18n.js) and fall back to ``error`` for a code they do not
+know. A failure without a code of its own gets its status's (:data:`STATUS_CODES`).
 
 Routes raise :class:`ApiError` for what only the web layer knows (an unknown match, a
 stale revision) and let boardlab's own errors through; :func:`install` maps those to
@@ -44,11 +50,24 @@ MEANINGS = {
 }
 
 
+#: The code of a failure that names none, by HTTP status.
+STATUS_CODES = {400: "badRequest", 403: "forbidden", 404: "notFound", 405: "methodNotAllowed",
+                409: "conflict", 413: "tooLarge", 422: "invalidRequest", 429: "tooMany",
+                500: "internal", 503: "unavailable"}
+
+
+def code_of(status: int) -> str:
+    """The machine code of a failure with ``status`` and no code of its own."""
+    return STATUS_CODES.get(status, f"http{status}")
+
+
 class ErrorBody(BaseModel):
     """The body of every error answer."""
 
     error: str
     where: str | int | None = None
+    code: str
+    params: dict[str, Any] | None = None
     details: list[dict[str, Any]] | None = None
 
 
@@ -60,18 +79,50 @@ def documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 class ApiError(Exception):
-    """A failure to report as ``{"error": message, "where": where}`` with ``status``."""
+    """A failure to report as ``{"error": message, "where": where, "code": code}`` with
+    ``status``; ``code`` (default: the status's) names it for the pages to translate, with
+    ``params`` the values the message names."""
 
-    def __init__(self, status: int, message: str, where: Any = None):
+    def __init__(self, status: int, message: str, where: Any = None, *,
+                 code: str | None = None, params: dict[str, Any] | None = None):
         self.status = status
         self.message = message
         self.where = where
+        self.code = code or code_of(status)
+        self.params = params
         super().__init__(message)
 
 
-def error_response(status: int, message: str, where: Any = None) -> JSONResponse:
+def error_body(status: int, message: str, where: Any = None, code: str | None = None,
+               params: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON body of one error (see the module's docstring)."""
+    body: dict[str, Any] = {"error": message, "where": where, "code": code or code_of(status)}
+    if params:
+        body["params"] = params
+    return body
+
+
+def error_response(status: int, message: str, where: Any = None, code: str | None = None,
+                   params: dict[str, Any] | None = None) -> JSONResponse:
     """The JSON response of one error."""
-    return JSONResponse({"error": message, "where": where}, status_code=status)
+    return JSONResponse(error_body(status, message, where, code, params), status_code=status)
+
+
+def code_of_error(error: BoardlabError) -> tuple[str | None, dict[str, Any] | None]:
+    """The machine code and parameters of a boardlab error (None: its status's code)."""
+    if isinstance(error, UnknownGameError):
+        return "unknownGame", {"game": error.name}
+    if isinstance(error, IllegalMoveError):
+        return "illegalMove", {"move": error.move}
+    if isinstance(error, NotationError):
+        return "badNotation", None
+    if isinstance(error, OptionError):
+        return "badOption", None
+    if isinstance(error, BotError):
+        return "badBot", None
+    if isinstance(error, StoreError):
+        return "storeUnavailable", None
+    return None, None
 
 
 def status_of(error: BoardlabError) -> tuple[int, Any]:
@@ -103,24 +154,26 @@ async def _validation(_request: Request, error: RequestValidationError) -> JSONR
         first = next(p for p in problems if p.get("type") == "json_invalid")
         detail = (first.get("ctx") or {}).get("error", "")
         return error_response(400, f"malformed JSON{': ' + detail if detail else ''}",
-                              _where(first.get("loc", ("body",))))
+                              _where(first.get("loc", ("body",))), "malformedJson")
     first = problems[0] if problems else {"msg": "invalid request", "loc": ()}
     location = _where(first.get("loc", ()))
     details = [{"where": _where(p.get("loc", ())), "error": p.get("msg", "")}
                for p in problems]
-    return JSONResponse({"error": f"invalid request: {location}: {first.get('msg', '')}",
-                         "where": location, "details": details}, status_code=422)
+    body = error_body(422, f"invalid request: {location}: {first.get('msg', '')}", location,
+                      "invalidRequest")
+    return JSONResponse({**body, "details": details}, status_code=422)
 
 
 async def _api(_request: Request, error: ApiError) -> JSONResponse:
-    return error_response(error.status, error.message, error.where)
+    return error_response(error.status, error.message, error.where, error.code, error.params)
 
 
 async def _boardlab(_request: Request, error: BoardlabError) -> JSONResponse:
     status, where = status_of(error)
     if status >= 500:
         log.error("boardlab web: %s", error)
-    return error_response(status, " ".join(str(error).splitlines()), where)
+    code, params = code_of_error(error)
+    return error_response(status, " ".join(str(error).splitlines()), where, code, params)
 
 
 async def _http(_request: Request, error: HTTPException) -> JSONResponse:
@@ -133,7 +186,8 @@ async def _http(_request: Request, error: HTTPException) -> JSONResponse:
 async def _bug(request: Request, error: Exception) -> JSONResponse:
     log.exception("boardlab web: unexpected error on %s %s", request.method, request.url.path,
                   exc_info=error)
-    return error_response(500, "internal error (a bug in boardlab; see the server log)")
+    return error_response(500, "internal error (a bug in boardlab; see the server log)",
+                          code="internal")
 
 
 def install(app: FastAPI) -> None:

@@ -162,7 +162,8 @@ class Live:
         view (404 if there is no such match, 503 past :data:`MAX_WATCHERS` connections);
         ``None`` in the queue means: reconnect."""
         if sum(len(w) for w in self._watchers.values()) >= MAX_WATCHERS:
-            raise ApiError(503, "too many live connections; try again later", match_id)
+            raise ApiError(503, "too many live connections; try again later", match_id,
+                           code="busy")
         match = await asyncio.to_thread(self.matches.get, match_id)
         view = await asyncio.to_thread(self.matches.view, match)
         watcher = Watcher(token)
@@ -278,7 +279,7 @@ class Live:
                     match = await asyncio.wait_for(asyncio.shield(future), limit)
                 except TimeoutError:
                     raise ApiError(503, "the bot did not move in time; try again",
-                                   match_id) from None
+                                   match_id, code="botLate") from None
         finally:
             waiters = self._waiters.get(match_id, [])
             if future in waiters:

@@ -223,7 +223,8 @@ class Matches:
         404 if there is none."""
         match = match_store.get_match(self.store, match_id)
         if match is None:
-            raise ApiError(404, f"no match {match_id!r}", match_id)
+            raise ApiError(404, f"no match {match_id!r}", match_id, code="noMatch",
+                           params={"id": match_id})
         return self.settle_clock(match)
 
     def replay(self, match: StoredMatch, ply: int | None = None) -> State:
@@ -354,7 +355,8 @@ class Matches:
         saved = match_store.update_match(self.store, match.id,
                                          expected_revision=match.revision, **changes)
         if saved is None:
-            raise ApiError(409, f"match {match.id} changed meanwhile; reload it", match.id)
+            raise ApiError(409, f"match {match.id} changed meanwhile; reload it", match.id,
+                           code="changed")
         if self.on_change is not None:
             self.on_change(saved)
         return saved
@@ -378,16 +380,19 @@ class Matches:
                 return saved
             fresh = match_store.get_match(self.store, match.id)
             if fresh is None:
-                raise ApiError(404, f"no match {match.id!r}", match.id)
+                raise ApiError(404, f"no match {match.id!r}", match.id, code="noMatch",
+                               params={"id": match.id})
             match = fresh
-        raise ApiError(409, f"match {match.id} keeps changing; reload it", match.id)
+        raise ApiError(409, f"match {match.id} keeps changing; reload it", match.id,
+                       code="changed")
 
     def _running(self, match: StoredMatch) -> None:
         if match.result is not None:
             raise ApiError(409, f"the game is over ({match.reason or 'finished'}); a "
-                                "finished match never changes", match.id)
+                                "finished match never changes", match.id, code="gameOver")
         if status(match) == "waiting":
-            raise ApiError(409, "the match is waiting for an opponent to join", match.id)
+            raise ApiError(409, "the match is waiting for an opponent to join", match.id,
+                           code="waitingForOpponent")
 
     def _holder(self, match: StoredMatch, token: str | None, seat: int | None,
                 state: State | None = None) -> int:
@@ -396,13 +401,14 @@ class Matches:
         mine = self.seats_of(match, token)
         if match.tokens is None:
             raise ApiError(403, "this match was made before seats existed: nobody can "
-                                "play it any more; start a new one", match.id)
+                                "play it any more; start a new one", match.id,
+                           code="noSeats")
         if not mine:
             raise ApiError(403, "you hold no seat in this match (a seat's token goes in "
-                                "the Authorization header)", match.id)
+                                "the Authorization header)", match.id, code="notYourMatch")
         if seat is not None:
             if seat not in mine:
-                raise ApiError(403, f"you do not hold seat {seat}", seat)
+                raise ApiError(403, f"you do not hold seat {seat}", seat, code="notYourSeat")
             return seat
         if len(mine) == 1:
             return mine[0]
@@ -426,7 +432,8 @@ class Matches:
             if left[mover] <= 0:
                 self.settle_clock(match)
                 raise ApiError(409, f"{state.game.player_names[mover]}'s time ran out "
-                                    "before the move", match.id)
+                                    "before the move", match.id, code="timeRanOut",
+                               params={"player": state.game.player_names[mover]})
             left[mover] += round(clock["increment"] * 1000)
             over = outcome is not None
             clock = {**clock, "remaining": left, "turn": None if over else state.to_move,
@@ -493,16 +500,17 @@ class Matches:
         new one, answered once); the clock starts when the last seat is taken."""
         match = self.get(match_id)
         if match.result is not None:
-            raise ApiError(409, "the game is over", match.id)
+            raise ApiError(409, "the game is over", match.id, code="gameOver")
         if match.tokens is None:
-            raise ApiError(409, "this match was made before seats existed", match.id)
+            raise ApiError(409, "this match was made before seats existed", match.id,
+                           code="noSeats")
         open_seats = [i for i, p in enumerate(match.players) if p.get("type") == "open"]
         if not open_seats:
-            raise ApiError(409, "no seat of this match is open", match.id)
+            raise ApiError(409, "no seat of this match is open", match.id, code="noOpenSeat")
         if seat is None:
             seat = open_seats[0]
         elif seat not in open_seats:
-            raise ApiError(409, f"seat {seat} is not open", seat)
+            raise ApiError(409, f"seat {seat} is not open", seat, code="noOpenSeat")
         token = self._usable(token)
         players = [dict(p) for p in match.players]
         players[seat] = {"type": "human", **({"name": name} if name else {})}
@@ -526,17 +534,19 @@ class Matches:
         if revision is not None and revision != match.revision:
             raise ApiError(409, f"the match has changed since this move was chosen (now at "
                                 f"revision {match.revision}, the move was made on "
-                                f"{revision}); reload it", match.id)
+                                f"{revision}); reload it", match.id, code="changed")
         state = self.replay(match)
         mover = state.to_move
         player = match.players[mover]
         if player.get("type") != "human":
             raise ApiError(409, f"{state.game.player_names[mover]} is played by a bot",
-                           match.id)
+                           match.id, code="playedByBot",
+                           params={"player": state.game.player_names[mover]})
         if mover not in self.seats_of(match, token):
             self._holder(match, token, None, state)   # 403 for a stranger
             raise ApiError(403, f"it is {state.game.player_names[mover]}'s turn, a seat "
-                                "you do not hold", match.id)
+                                "you do not hold", match.id, code="notYourTurn",
+                           params={"player": state.game.player_names[mover]})
         move = state.parse_move(notation)
         state = state.play(move)
         saved = self._after_move(match, [*match.moves, move.notation], state, mover)
@@ -549,14 +559,16 @@ class Matches:
         or a human is to move and no bot was named)."""
         match = self.get(match_id)
         if match.result is not None:
-            raise ApiError(409, "the game is over", match.id)
+            raise ApiError(409, "the game is over", match.id, code="gameOver")
         self._running(match)
         state = self.replay(match)
         player = _player(match.players[state.to_move])
         if override is not None and isinstance(player, HumanPlayer):
             if state.to_move not in self.seats_of(match, token):
                 self._holder(match, token, None, state)
-                raise ApiError(403, "a bot may play only for your own seat", match.id)
+                raise ApiError(403, "a bot may play only for your own seat", match.id,
+                               code="notYourTurn",
+                               params={"player": state.game.player_names[state.to_move]})
             return match, state, override
         if not isinstance(player, BotPlayer):
             name = state.game.player_names[state.to_move]
@@ -595,15 +607,15 @@ class Matches:
         state = self.replay(match)
         seat = self._holder(match, token, seat, state)
         if len(self._humans(match)) != len(match.players):
-            raise ApiError(409, "bots do not take draw offers", match.id)
+            raise ApiError(409, "bots do not take draw offers", match.id, code="botsNoDraw")
         agreed = list((match.offers or {}).get("draw") or [])
         if action == "decline":
             if not agreed:
-                raise ApiError(409, "no draw is offered", match.id)
+                raise ApiError(409, "no draw is offered", match.id, code="noDrawOffer")
             saved = self._update(match, offers={**(match.offers or {}), "draw": None})
             return self.view(saved, state, token)
         if action == "accept" and not agreed:
-            raise ApiError(409, "no draw is offered", match.id)
+            raise ApiError(409, "no draw is offered", match.id, code="noDrawOffer")
         agreed = sorted(set(agreed) | set(self.seats_of(match, token)) | {seat})
         if len(agreed) == len(match.players):
             saved = self._update(match, result=["1/2"] * len(match.players),
@@ -626,7 +638,8 @@ class Matches:
         while keep > 0 and movers[keep] not in seats:
             keep -= 1
         if strict and movers[keep] not in seats:
-            raise ApiError(409, "you have no move to take back", match.id)
+            raise ApiError(409, "you have no move to take back", match.id,
+                           code="nothingToTakeBack")
         return keep
 
     def _take_back(self, match: StoredMatch, keep: int, game: Game,
@@ -646,12 +659,12 @@ class Matches:
         match = self.get(match_id)
         self._running(match)
         if not match.moves:
-            raise ApiError(409, "no move to undo", match.id)
+            raise ApiError(409, "no move to undo", match.id, code="nothingToTakeBack")
         self._holder(match, token, None)
         humans = self._humans(match)
         if not set(humans) <= set(self.seats_of(match, token)):
             raise ApiError(409, "your opponent must agree: ask for a take-back instead",
-                           match.id)
+                           match.id, code="askForTakeback")
         game = self.rebuild(match)
         keep = len(match.moves) - 1
         if to_human:
@@ -675,17 +688,18 @@ class Matches:
         if action == "request":
             if set(self._humans(match)) <= set(mine):
                 raise ApiError(409, "nobody else plays here: undo needs no consent",
-                               match.id)
+                               match.id, code="undoNeedsNoConsent")
             self._back_to(match, [seat], self.rebuild(match))   # 409 without a move
             saved = self._update(match, offers={**(match.offers or {}), "takeback": seat})
             return self.view(saved, state, token)
         if pending is None:
-            raise ApiError(409, "no take-back is asked for", match.id)
+            raise ApiError(409, "no take-back is asked for", match.id, code="noTakeback")
         if action == "decline":
             saved = self._update(match, offers={**(match.offers or {}), "takeback": None})
             return self.view(saved, state, token)
         if pending in mine:
-            raise ApiError(409, "your opponent must accept your take-back", match.id)
+            raise ApiError(409, "your opponent must accept your take-back", match.id,
+                           code="takebackIsYours")
         game = self.rebuild(match)
         return self._take_back(match, self._back_to(match, [pending], game), game, token)
 
@@ -695,7 +709,7 @@ class Matches:
         (by either player) it answers the same rematch."""
         match = self.get(match_id)
         if match.result is None:
-            raise ApiError(409, "the game is not over yet", match.id)
+            raise ApiError(409, "the game is not over yet", match.id, code="notOver")
         self._holder(match, token, None)
         if match.rematch is None:
             game = self.rebuild(match)
@@ -720,7 +734,8 @@ class Matches:
             match_store.delete_match(self.store, created.id)
             match = self.get(match.id)
         if match.rematch is None:
-            raise ApiError(409, f"match {match.id} changed meanwhile; reload it", match.id)
+            raise ApiError(409, f"match {match.id} changed meanwhile; reload it", match.id,
+                           code="changed")
         return self.view(self.get(match.rematch), None, token)
 
     # --- group selection -------------------------------------------------------------

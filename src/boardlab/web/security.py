@@ -239,7 +239,8 @@ class BodyLimit:
 
     def _refusal(self) -> JSONResponse:
         return JSONResponse({"error": f"the request body is larger than the limit of "
-                                      f"{self.max_bytes:,} bytes", "where": "body"},
+                                      f"{self.max_bytes:,} bytes", "where": "body",
+                             "code": "tooLarge", "params": {"limit": self.max_bytes}},
                             status_code=413, headers={"Connection": "close"})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
