@@ -169,10 +169,12 @@ function render() {
   const outcome = $("outcome");
   if (isOver()) {
     outcome.hidden = false;
+    $("outcome-banner").hidden = false;
     outcome.textContent = [reasonText(), outcomeText(match.outcome)].filter(Boolean)
       .join(" ");
   } else {
     outcome.hidden = true;
+    $("outcome-banner").hidden = true;
     outcome.textContent = "";
   }
   renderLegal();
