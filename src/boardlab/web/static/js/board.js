@@ -21,6 +21,13 @@ function t(key, params) {
   if (i18n) return i18n.t(key, params);
   return ENGLISH[key].replace(/\{(\w+)\}/g, (_, name) => String(params[name]));
 }
+
+// A kind of board or piece the server names ("square", "marble") in the page's language
+// when the phrase table has it ("boardKind.square", "piece.marble"), else as named.
+function kindName(key, fallback) {
+  const i18n = globalThis.BoardlabI18n;
+  return i18n && i18n.has && i18n.has(key) ? i18n.t(key) : fallback;
+}
 const SQRT3 = Math.sqrt(3);
 
 /** Colours of the seats when their names say none: fill, outline, label. */
@@ -289,7 +296,8 @@ export class BoardView {
     this.colours = seatColours(this.players, this.style);
     this.layout = layout(board);
     this.svg = el("svg", {class: "board", role: "group",
-      "aria-label": t("boardLabel", {kind: board.kind, n: board.cells.length}),
+      "aria-label": t("boardLabel", {kind: kindName(`boardKind.${board.kind}`, board.kind),
+        n: board.cells.length}),
       viewBox: `0 0 ${this.layout.width.toFixed(1)} ${this.layout.height.toFixed(1)}`,
       "data-kind": board.kind, "data-style": this.style || board.kind,
       "data-game": options.game || ""});
@@ -473,7 +481,8 @@ export class BoardView {
       }
       if (piece) classes.push("occupied");
       cell.group.setAttribute("class", classes.join(" "));
-      const label = piece ? t("pieceOf", {cell: name, kind: piece.kind, n: piece.owner + 1})
+      const label = piece ? t("pieceOf", {cell: name, n: piece.owner + 1,
+        kind: kindName(`piece.${String(piece.kind).toLowerCase()}`, piece.kind)})
         : name;
       cell.title.textContent = label;
       cell.group.setAttribute("aria-label", label);
@@ -527,11 +536,17 @@ export class BoardView {
           ? "#b3261e" : "#1a1a1a"});
       return;
     }
-    // noughts and crosses: the players' own marks, not discs
-    if (style === "lines" && String(players[piece.owner]).toLowerCase() === lower
-        && (lower === "x" || lower === "o")) {
-      const m = cell.size * 0.3;
-      if (lower === "x") {
+    // noughts and crosses: the players' own marks, not discs; quantum tic-tac-toe's
+    // classical marks keep their move number as a subscript (X3)
+    const written = /^([xo])(\d*)$/.exec(lower);
+    if (style === "lines" && written
+        && String(players[piece.owner]).toLowerCase() === written[1]) {
+      const m = cell.size * (written[2] ? 0.25 : 0.3);
+      if (written[2]) {
+        text(disc, cell.x + m * 1.45, cell.y + m * 1.2, written[2], {class: "mark-number",
+          fill, "font-size": (cell.size * 0.16).toFixed(1)});
+      }
+      if (written[1] === "x") {
         el("path", {d: `M${cell.x - m},${cell.y - m}L${cell.x + m},${cell.y + m}`
           + `M${cell.x + m},${cell.y - m}L${cell.x - m},${cell.y + m}`, class: "mark x",
         stroke: fill, "stroke-width": (cell.size * 0.09).toFixed(1)}, disc);
