@@ -1,23 +1,29 @@
-"""Rules and other docstrings, written in reStructuredText, as Markdown for display.
+"""Rules and other docstrings, written in reStructuredText, as Markdown and as HTML.
 
 A game's rules are its module docstring (:attr:`boardlab.core.game.Game.rules`), written
 in the reStructuredText of Python docstrings, with Sphinx's cross-reference roles
-(``:class:`~boardlab.core.rules.Rules```). The terminal (Rich) and the browser show
-Markdown, so the text is parsed by docutils, the reference parser of reStructuredText,
-and its document tree is written out as CommonMark: sections become headings, inline
-literals code spans, literal blocks and doctests fenced code, simple and grid tables
-pipe tables, Sphinx roles code spans showing the name as Sphinx would.
+(``:class:`~boardlab.core.rules.Rules```). The terminal (Rich) shows Markdown, so the
+text is parsed by docutils, the reference parser of reStructuredText, and its document
+tree is written out as CommonMark: sections become headings, inline literals code spans,
+literal blocks and doctests fenced code, simple and grid tables pipe tables, Sphinx roles
+code spans showing the name as Sphinx would.
 
 >>> print(rst_to_markdown("Rules\\n-----\\nSee :class:`~boardlab.core.game.Game`, ``x``."))
 ## Rules
 <BLANKLINE>
 See `Game`, `x`.
+
+The web pages show HTML: :func:`rst_to_html` writes the same document tree with docutils'
+HTML5 writer as a fragment to put inside a page, made safe for text that is not trusted
+(see :func:`rst_to_html_report`); :func:`text_to_html` shows plain text (an imported
+rule file's description) as escaped paragraphs, never read as markup.
 """
 
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
+from html import escape as html_escape
 from typing import Any
 
 #: Sphinx's Python-domain roles (and a few standard ones) that docstrings use; each shows
@@ -224,3 +230,191 @@ def rst_to_markdown(text: str) -> str:
     })
     writer = _Writer()
     return "\n\n".join(block for block in writer.blocks(document, 0) if block.strip())
+
+
+# --- HTML -----------------------------------------------------------------------------
+
+#: The heading level of a rules text's top sections in HTML (``<h3>``): below the
+#: ``<h2>`` of the dialog or page section that holds the rules.
+HTML_HEADING_LEVEL = 3
+#: The start of every id docutils writes (sections, footnotes), so that none collides
+#: with an id of the page the fragment is put in (a section "Rules" and the lobby's
+#: ``<dialog id="rules">``).
+HTML_ID_PREFIX = "rst-"
+#: The schemes a link may have in HTML; a link with any other (``javascript:``,
+#: ``data:``) shows its text only. Links without a scheme (relative, ``#...``) stay.
+LINK_SCHEMES = ("http", "https", "mailto")
+
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
+_URL = re.compile(r"https?://[^\s<>\"'`]+")
+
+
+def _safe_link(uri: str) -> bool:
+    """Whether a link target may be written into a page: no whitespace or control
+    characters (browsers drop them, so ``java\\tscript:`` would still run), and a
+    scheme of :data:`LINK_SCHEMES` or none.
+
+    >>> [_safe_link(u) for u in ("https://a.org/x", "#rules", "javascript:alert(1)",
+    ...                          "java\\tscript:x", "x.html")]
+    [True, True, False, False, True]
+    """
+    if any(ch <= " " or ch == "\x7f" for ch in uri):
+        return False
+    scheme = _SCHEME.match(uri)
+    return scheme is None or scheme.group(1).lower() in LINK_SCHEMES
+
+
+@cache
+def _html_parts() -> tuple[Any, dict[str, Any]]:
+    """The reader class and settings of :func:`rst_to_html_report` (docutils is imported
+    only when HTML is first asked for)."""
+    from docutils import nodes
+    from docutils.readers.standalone import Reader
+    from docutils.transforms import Transform
+
+    class Sanitize(Transform):
+        """After every other transform (docutils' own message filter included): keep
+        only what a page may show. Markup docutils could not read (``problematic``)
+        becomes its plain text, images go (they would load from anywhere), links to a
+        scheme outside :data:`LINK_SCHEMES` lose their target, and inline literals are
+        written as ``<code>``, as are title references (```text```, which docstrings
+        mean as code)."""
+
+        default_priority = 990
+
+        def apply(self) -> None:
+            document = self.document
+            for node in list(document.findall(nodes.system_message)):
+                node.parent.remove(node)
+            for node in list(document.findall(nodes.problematic)):
+                node.replace_self(nodes.Text(node.astext()))
+            for node in list(document.findall(nodes.image)):
+                alt = node.get("alt", "")
+                if alt:
+                    node.replace_self(nodes.Text(alt))
+                else:
+                    node.parent.remove(node)
+            for node in list(document.findall(nodes.reference)):
+                uri = node.get("refuri")
+                if uri is not None and not _safe_link(uri):
+                    node.replace_self(node.children or [nodes.Text(node.astext())])
+            for node in list(document.findall(nodes.title_reference)):
+                # `text` in a docstring means code (Sphinx's default role), not a title.
+                node.replace_self(nodes.literal(node.rawsource, node.astext()))
+            for node in document.findall(nodes.literal):
+                # The HTML5 writer writes a literal of class "code" as <code>, other
+                # literals as <span class="docutils literal">.
+                if "code" not in node["classes"]:
+                    node["classes"].append("code")
+
+    class RulesReader(Reader):
+        """The standalone reader, which records every message of level warning and
+        above in ``problems`` and sanitizes the tree last."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.problems: list[str] = []
+
+        def new_document(self) -> Any:
+            document = super().new_document()
+            document.reporter.attach_observer(self._record)
+            return document
+
+        def _record(self, message: Any) -> None:
+            if message["level"] >= 2:
+                # The first paragraph says it: "rules:12: (WARNING/2) ...".
+                self.problems.append(" ".join(message.astext().split("\n\n")[0].split()))
+
+        def get_transforms(self) -> list[Any]:
+            return [*super().get_transforms(), Sanitize]
+
+    settings = {
+        # Nothing reaches the output or a stream: messages are recorded by the reader,
+        # and docutils' filter drops every system message from the tree.
+        "report_level": 5, "halt_level": 5, "warning_stream": False,
+        # A failure inside docutils raises (by default docutils would exit the process).
+        "traceback": True,
+        # Text is data: no raw HTML, no file read or inserted (include, csv-table's
+        # :file: and :url:), no docutils.conf of the working folder.
+        "raw_enabled": False, "file_insertion_enabled": False, "_disable_config": True,
+        # Sections stay sections (not a document title), field lists stay field lists.
+        "doctitle_xform": False, "sectsubtitle_xform": False, "docinfo_xform": False,
+        "initial_header_level": HTML_HEADING_LEVEL, "id_prefix": HTML_ID_PREFIX,
+        # Only the fragment is used: no stylesheet to read from docutils' folder.
+        "embed_stylesheet": False, "math_output": "HTML",
+    }
+    return RulesReader, settings
+
+
+@lru_cache(maxsize=128)
+def rst_to_html_report(text: str) -> tuple[str, tuple[str, ...]]:
+    """``text``, reStructuredText, as an HTML fragment to put inside a page, and the
+    warnings and errors docutils reported reading it (``"rules:LINE: (LEVEL) ..."``).
+
+    Safe for text that is not trusted: the ``raw`` directive is off, nothing is read from
+    a file or the network (``include``, ``csv-table :file:``), no docutils system message
+    is written into the HTML, images are dropped and links keep only the schemes of
+    :data:`LINK_SCHEMES`. Only the body is written (no ``<html>``, no stylesheet), top
+    sections as ``<h3>`` (:data:`HTML_HEADING_LEVEL`), every id starting with
+    :data:`HTML_ID_PREFIX`. Sphinx's roles show as code, as in :func:`rst_to_markdown`.
+
+    >>> html, problems = rst_to_html_report(".. raw:: html\\n\\n   <b>bold</b>\\n\\nText.")
+    >>> html
+    '<p>Text.</p>'
+    >>> problems
+    ('rules:1: (WARNING/2) "raw" directive disabled.',)
+    """
+    from docutils.core import publish_parts
+
+    _register_roles()
+    reader_class, settings = _html_parts()
+    reader = reader_class()
+    parts = publish_parts(text, source_path="rules", reader=reader, writer="html5",
+                          settings_overrides=settings)
+    return parts["fragment"].strip(), tuple(reader.problems)
+
+
+def rst_to_html(text: str) -> str:
+    """``text``, reStructuredText, as a safe HTML fragment (see
+    :func:`rst_to_html_report`, whose warnings it leaves out). Malformed markup never
+    fails: what docutils cannot read is shown as the text it is.
+
+    >>> print(rst_to_html("Moves\\n-----\\n\\n* ``X1:1-2``: a *spooky* pair"))
+    <section id="rst-moves">
+    <h3>Moves</h3>
+    <ul class="simple">
+    <li><p><code>X1:1-2</code>: a <em>spooky</em> pair</p></li>
+    </ul>
+    </section>
+    """
+    return rst_to_html_report(text)[0]
+
+
+def _linked(line: str) -> str:
+    """One line of plain text escaped, its http(s) addresses made links."""
+    out: list[str] = []
+    at = 0
+    for found in _URL.finditer(line):
+        # A sentence's full stop or closing bracket after an address is not part of it.
+        url = found.group(0).rstrip(".,;:!?)]}")
+        end = found.start() + len(url)
+        out.append(html_escape(line[at:found.start()]))
+        out.append(f'<a href="{html_escape(url)}">{html_escape(url)}</a>')
+        at = end
+    out.append(html_escape(line[at:]))
+    return "".join(out)
+
+
+def text_to_html(text: str) -> str:
+    """Plain text as HTML, never read as markup: paragraphs at blank lines, their line
+    breaks kept, every character escaped, and http(s) addresses made links.
+
+    >>> print(text_to_html("Chess <b>\\n& more\\n\\nSee https://en.wikipedia.org/wiki/Chess."))
+    <p>Chess &lt;b&gt;<br>
+    &amp; more</p>
+    <p>See <a href="https://en.wikipedia.org/wiki/Chess">https://en.wikipedia.org/wiki/Chess</a>.</p>
+    """
+    paragraphs = re.split(r"\n[ \t]*\n", text.replace("\r\n", "\n").replace("\r", "\n"))
+    return "\n".join("<p>" + "<br>\n".join(_linked(line.strip()) for line in lines) + "</p>"
+                     for lines in (p.strip("\n").split("\n") for p in paragraphs
+                                   if p.strip()))
