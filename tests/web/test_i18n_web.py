@@ -126,7 +126,7 @@ def test_every_phrase_the_pages_use_is_in_the_table():
                 r'\["([A-Za-z]+)", \{', r'(?:button|i18nTitle = )\(?"([A-Za-z]+)"',
                 r'"([A-Za-z]+)" : "([A-Za-z]+)", \{']
     for name in ("index.html", "game.html", "js/game.js", "js/board.js", "pipes.html",
-                 "js/pipes.js"):
+                 "js/pipes.js", "rules.html"):
         text = (STATIC / name).read_text(encoding="utf-8")
         for pattern in patterns:
             for found in re.findall(pattern, text):

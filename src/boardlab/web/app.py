@@ -8,7 +8,8 @@ the lobby, ``static/index.html``, at ``/``; nothing is fetched from the network.
 interactive reference is at ``/docs`` (Swagger UI, its files from the ``swagger-ui-bundle``
 package under ``/docs/assets``) and its schema at ``/openapi.json``.
 
-Routes: ``/api/games`` and ``/api/imports`` (:mod:`boardlab.web.api_games`),
+Routes: ``/api/games`` and ``/api/imports`` (:mod:`boardlab.web.api_games`), each game's
+rules page ``/games/{name}/rules`` (:mod:`boardlab.web.rules_page`),
 ``/api/matches`` and ``/api/lobby`` (:mod:`boardlab.web.api_matches`, with live play
 over WebSockets, :mod:`boardlab.web.live`); errors are JSON ``{"error", "where"}``
 (:mod:`boardlab.web.errors`). The imported games are the rule files of the games folder
@@ -43,7 +44,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 import boardlab
 from boardlab.errors import BoardlabError
 from boardlab.store.db import Store, default_url, open_store
-from boardlab.web import api_games, api_matches, api_triplex, errors
+from boardlab.web import api_games, api_matches, api_triplex, errors, rules_page
 from boardlab.web.api_pipes import router as pipes_router
 from boardlab.web.botpool import MEMORY_MB, BotPool
 from boardlab.web.library import Library, games_folder
@@ -163,6 +164,7 @@ def create_app(db_url: str | None = None, data_dir: str | Path | None = None,
     if proxies:
         app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=proxies)
     app.include_router(api_games.router)
+    app.include_router(rules_page.router)
     app.include_router(api_matches.router)
     app.include_router(api_matches.lobby_router)
     api_triplex.install(app, data_dir)

@@ -124,6 +124,9 @@ function render() {
   document.title = `${title} – boardlab`;
   delete $("title").dataset.i18n;
   $("title").textContent = title;
+  // the game's rules page, beside the title
+  $("rules-link").href = `/games/${encodeURIComponent(match.game)}/rules`;
+  $("rules-link").hidden = false;
   const players = $("players");
   players.replaceChildren();
   match.player_names.forEach((_, seat) => {
