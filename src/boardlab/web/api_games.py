@@ -46,7 +46,8 @@ def list_games(request: Request) -> list[dict[str, Any]]:
 @router.get("/games/{name:path}", summary="One game with its rules and board",
             responses=documented(404, 422))
 def get_game(name: str, request: Request) -> dict[str, Any]:
-    """A game with the options in the query: info, rules text and board geometry. An
+    """A game with the options in the query: info, rules (``rules``, the text as written;
+    ``rules_html``, the same as HTML to show in a page) and board geometry. An
     imported game's board also has ``rects`` (each cell's rectangle on the rule file's
     screen, ``[left, top, right, bottom]``, or ``null``) and ``labels`` (piece -> the
     letters drawn on it)."""
