@@ -77,7 +77,10 @@ def test_the_page_reads_the_same_schema_labelled_for_its_swagger_ui(client):
 def test_an_error_answer_has_the_documented_shape(client):
     response = client.get("/api/games/no-such-game")
     assert response.status_code == 404
-    assert set(response.json()) <= {"error", "where", "details"}
+    body = response.json()
+    # the fields ErrorBody documents, and always the machine code the pages translate
+    assert set(body) <= {"error", "where", "code", "params", "details"}
+    assert body["code"] == "unknownGame" and body["params"] == {"game": "no-such-game"}
 
 
 # --- the browser --------------------------------------------------------------------------

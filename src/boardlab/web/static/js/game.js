@@ -41,7 +41,8 @@ async function api(path, body) {
     data = {error: response.statusText};
   }
   if (!response.ok) {
-    const error = new Error((data && data.error) || response.statusText);
+    // the server's error by its code, in the page's language (English for a new code)
+    const error = new Error(i18n.errorText(data, response.statusText));
     error.status = response.status;
     throw error;
   }
@@ -58,7 +59,14 @@ function matchUrl(suffix = "") {
 
 // --- who is to move ------------------------------------------------------------------
 function colourName(seat) {
-  return page.match.player_names[seat] || t("playerN", {n: seat + 1});
+  const name = page.match.player_names[seat];
+  return name ? i18n.playerName(name) : t("playerN", {n: seat + 1});
+}
+
+// the seat's name in the form the phrases call {of} ("ход чёрных", "au tour des Noirs")
+function colourOf(seat) {
+  const name = page.match.player_names[seat];
+  return name ? i18n.playerOf(name) : t("playerN", {n: seat + 1});
 }
 
 function playerLabel(seat) {
@@ -69,7 +77,7 @@ function playerLabel(seat) {
   if (player.type === "human") return t("humanPlayer", {name});
   const budget = player.time ? t("budgetTime", {time: player.time}) : player.depth
     ? t("budgetDepth", {depth: player.depth}) : "";
-  return t("botPlayer", {name, bot: player.bot, budget});
+  return t("botPlayer", {name, bot: i18n.phrase(`bot.${player.bot}`, player.bot), budget});
 }
 
 function isOver() {
@@ -97,7 +105,7 @@ function botToMove() {
 }
 
 function outcomeText(outcome) {
-  const names = page.match.player_names;
+  const names = page.match.player_names.map((_, seat) => colourName(seat));
   const values = outcome.map((p) => {
     const [a, b] = p.split("/");
     return b ? Number(a) / Number(b) : Number(a);
@@ -106,7 +114,9 @@ function outcomeText(outcome) {
   const winners = values.map((v, i) => [v, i]).filter(([v]) => v === best).map(([, i]) => i);
   const score = outcome.map((p, i) => `${names[i]} ${p}`).join(" – ");
   if (winners.length === values.length) return t("gameOverDraw", {score});
-  if (winners.length === 1) return t("gameOverWinner", {name: names[winners[0]], score});
+  if (winners.length === 1) {
+    return t("gameOverWinner", {name: names[winners[0]], of: colourOf(winners[0]), score});
+  }
   return t("gameOver", {score});
 }
 
@@ -120,7 +130,8 @@ function lastCells() {
 function render() {
   const match = page.match;
   // an imported game's id names a file; its title says more
-  const title = page.game && page.game.imported ? page.game.description : match.game;
+  const title = page.game && page.game.imported ? page.game.description
+    : i18n.gameTitle(match.game);
   document.title = `${title} – boardlab`;
   delete $("title").dataset.i18n;
   $("title").textContent = title;
@@ -194,9 +205,10 @@ function render() {
 function reasonText() {
   const match = page.match;
   const losers = (match.outcome || []).map((p, seat) => [p, seat]).filter(([p]) => p === "0");
-  const loser = losers.length === 1 ? colourName(losers[0][1]) : "";
-  if (match.reason === "time") return t("reasonTime", {name: loser});
-  if (match.reason === "resignation") return t("reasonResignation", {name: loser});
+  const loser = losers.length === 1 ? {name: colourName(losers[0][1]),
+    of: colourOf(losers[0][1])} : {name: "", of: ""};
+  if (match.reason === "time") return t("reasonTime", loser);
+  if (match.reason === "resignation") return t("reasonResignation", loser);
   if (match.reason === "agreement") return t("reasonAgreement");
   return "";
 }
@@ -216,13 +228,13 @@ function renderSeats() {
   joins.replaceChildren();
   if (waiting && !you.length) {
     setText($("seat-open"), "seatOpen", {name: openSeats.map(([, s]) => colourName(s))
-      .join(t("or"))});
+      .join(t("or")), of: openSeats.map(([, s]) => colourOf(s)).join(t("or"))});
     for (const [, seat] of openSeats) {
       const button = document.createElement("button");
       button.type = "button";
       button.className = "join";
       button.dataset.seat = seat;
-      setText(button, "joinAs", {name: colourName(seat)});
+      setText(button, "joinAs", {name: colourName(seat), of: colourOf(seat)});
       button.addEventListener("click", () => join(seat));
       joins.appendChild(button);
     }
@@ -255,14 +267,16 @@ function renderOffers(you) {
     const mine = draw.every((seat) => you.includes(seat));
     if (mine) setText($("offer-text"), "waitingForAnswer");
     else {
-      setText($("offer-text"), "drawOffered", {name: draw.map(colourName).join(", ")});
+      setText($("offer-text"), "drawOffered", {name: draw.map(colourName).join(", "),
+        of: draw.map(colourOf).join(", ")});
       if (you.length) { answer("draw", "accept"); answer("draw", "decline"); }
     }
   } else if (takeback !== null && takeback !== undefined) {
     box.hidden = false;
     if (you.includes(takeback)) setText($("offer-text"), "waitingForAnswer");
     else {
-      setText($("offer-text"), "takebackAsked", {name: colourName(takeback)});
+      setText($("offer-text"), "takebackAsked", {name: colourName(takeback),
+        of: colourOf(takeback)});
       if (you.length) { answer("takeback", "accept"); answer("takeback", "decline"); }
     }
   }
@@ -376,16 +390,18 @@ function renderReplay() {
 function renderStatus() {
   const match = page.match;
   let status = "";
-  const name = match.player_names[match.to_move];
-  if (page.thinking) status = t("thinking", {name});
+  const name = colourName(match.to_move);
+  const of = colourOf(match.to_move);
+  if (page.thinking) status = t("thinking", {name, of});
   else if (isOver()) status = "";
   else if (match.status === "waiting") status = "";   // the seat panel says it
-  else if (humanToMove()) {
-    status = t("toMove", {name});
+  // a spectator is told a person is to move, not a bot
+  else if (humanToMove() || (match.players[match.to_move] || {}).type !== "bot") {
+    status = t("toMove", {name, of});
     const pending = match.view && match.view.pending;
     if (pending) status += t("collapse", {label: pending.label,
       squares: pending.squares.join(t("or"))});
-  } else status = t("botToMove", {name});
+  } else status = t("botToMove", {name, of});
   $("status").textContent = status;
   $("status").classList.toggle("thinking", page.thinking);
 }

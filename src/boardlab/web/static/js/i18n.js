@@ -8,7 +8,11 @@
  * 2 хода, 5 ходов, 21 ход without hand-written rules. `{name}` in a phrase is replaced by the
  * parameter of that name. A key is written once (a test refuses one defined twice, which
  * would silently keep its last text); a phrase of one page only says so in its key
- * (pipes..., triplex...).
+ * (pipes..., triplex...). What the server names is keyed by its name: "game.connect-four"
+ * (a game's title), "about.", "option.", "help.", "choice." (its description and options),
+ * "player.black" and "playerOf.black" (a player, and its form in "the move of black"),
+ * "bot.", "error.CODE" (the server's errors, web/errors.py). A name without a phrase
+ * (a Zillions file's game or player) is shown as the server gives it.
  *
  * The language is the one remembered in localStorage ("boardlab.language"), else the first
  * supported one of navigator.languages, else English. An element marked
@@ -385,17 +389,18 @@
       fr: "Partie terminée : match nul ({score})", de: "Spiel vorbei: unentschieden ({score})",
       zh: "游戏结束：平局（{score}）" },
     gameOverWinner: { en: "Game over: {name} wins ({score})",
-      ru: "Игра окончена: победа {name} ({score})",
-      fr: "Partie terminée : {name} gagne ({score})",
+      ru: "Игра окончена: победа {of} ({score})",
+      fr: "Partie terminée : victoire {of} ({score})",
       de: "Spiel vorbei: {name} gewinnt ({score})", zh: "游戏结束：{name} 获胜（{score}）" },
     gameOver: { en: "Game over: {score}", ru: "Игра окончена: {score}",
       fr: "Partie terminée : {score}", de: "Spiel vorbei: {score}", zh: "游戏结束：{score}" },
-    thinking: { en: "{name} is thinking…", ru: "{name} думает…", fr: "{name} réfléchit…",
-      de: "{name} denkt nach…", zh: "{name} 正在思考…" },
-    toMove: { en: "{name} to move", ru: "ходит {name}", fr: "au tour de {name}",
+    thinking: { en: "{name} is thinking…", ru: "ход {of}: бот думает…",
+      fr: "au tour {of} : le bot réfléchit…", de: "{name} denkt nach…",
+      zh: "{name} 正在思考…" },
+    toMove: { en: "{name} to move", ru: "ход {of}", fr: "au tour {of}",
       de: "{name} ist am Zug", zh: "轮到 {name}" },
-    botToMove: { en: "{name} (bot) to move", ru: "ходит {name} (бот)",
-      fr: "au tour de {name} (bot)", de: "{name} (Bot) ist am Zug", zh: "轮到 {name}（机器人）" },
+    botToMove: { en: "{name} (bot) to move", ru: "ход {of} (бот)",
+      fr: "au tour {of} (bot)", de: "{name} (Bot) ist am Zug", zh: "轮到 {name}（机器人）" },
     collapse: { en: " — collapse {label}: choose square {squares}",
       ru: " — коллапс {label}: выберите клетку {squares}",
       fr: " — effondrement {label} : choisissez la case {squares}",
@@ -437,10 +442,10 @@
       zh: "这个游戏没有可绘制的棋盘；请用记法走棋。" },
 
     // --- the game page: playing together ---
-    seatOpen: { en: "{name}'s seat is open.", ru: "Место «{name}» свободно.",
-      fr: "La place de {name} est libre.", de: "Der Platz von {name} ist frei.",
+    seatOpen: { en: "{name}'s seat is open.", ru: "Место {of} свободно.",
+      fr: "La place {of} est libre.", de: "Der Platz von {name} ist frei.",
       zh: "{name}的座位空着。" },
-    joinAs: { en: "play as {name}", ru: "играть за «{name}»", fr: "jouer {name}",
+    joinAs: { en: "play as {name}", ru: "играть за {of}", fr: "prendre la place {of}",
       de: "als {name} spielen", zh: "执{name}加入" },
     waitingForOpponent: { en: "waiting for an opponent to join",
       ru: "ждём, когда присоединится соперник", fr: "en attente d'un adversaire",
@@ -459,10 +464,10 @@
       de: "Remis anbieten", zh: "提和" },
     askTakeback: { en: "ask to take back", ru: "попросить вернуть ход",
       fr: "demander à reprendre", de: "Zurücknahme erbitten", zh: "请求悔棋" },
-    drawOffered: { en: "{name} offers a draw.", ru: "«{name}» предлагает ничью.",
-      fr: "{name} propose la nulle.", de: "{name} bietet Remis an.", zh: "{name}提和。" },
+    drawOffered: { en: "{name} offers a draw.", ru: "Предложение ничьей от {of}.",
+      fr: "Proposition de nulle {of}.", de: "{name} bietet Remis an.", zh: "{name}提和。" },
     takebackAsked: { en: "{name} asks to take back a move.",
-      ru: "«{name}» просит вернуть ход.", fr: "{name} demande à reprendre un coup.",
+      ru: "Просьба вернуть ход от {of}.", fr: "Demande de reprise {of}.",
       de: "{name} möchte einen Zug zurücknehmen.", zh: "{name}请求悔棋。" },
     waitingForAnswer: { en: "waiting for the answer…", ru: "ждём ответа…",
       fr: "en attente de la réponse…", de: "warte auf die Antwort…", zh: "等待对方回应…" },
@@ -471,11 +476,11 @@
     rematch: { en: "rematch", ru: "реванш", fr: "revanche", de: "Revanche", zh: "再来一局" },
     newGameButton: { en: "new game", ru: "новая партия", fr: "nouvelle partie",
       de: "neue Partie", zh: "新对局" },
-    reasonTime: { en: "{name} ran out of time.", ru: "У «{name}» кончилось время.",
-      fr: "{name} a dépassé le temps.", de: "{name} hat die Zeit überschritten.",
+    reasonTime: { en: "{name} ran out of time.", ru: "У {of} кончилось время.",
+      fr: "Le temps {of} est écoulé.", de: "{name} hat die Zeit überschritten.",
       zh: "{name}超时。" },
-    reasonResignation: { en: "{name} resigned.", ru: "«{name}» сдался.",
-      fr: "{name} a abandonné.", de: "{name} hat aufgegeben.", zh: "{name}认输。" },
+    reasonResignation: { en: "{name} resigned.", ru: "Сторона {of} сдалась.",
+      fr: "Abandon {of}.", de: "{name} hat aufgegeben.", zh: "{name}认输。" },
     reasonAgreement: { en: "Drawn by agreement.", ru: "Ничья по соглашению.",
       fr: "Nulle par accord mutuel.", de: "Remis durch Einigung.", zh: "双方同意和棋。" },
     reconnecting: { en: "connection lost; reconnecting…", ru: "связь потеряна; переподключаемся…",
@@ -664,6 +669,640 @@
       zh: "此文件中的游戏数据已损坏。"
     },
 
+    // --- the registered games (boardlab.core.registry): titles and descriptions;
+    // English is the server's own text, so an English page reads as before ---
+    "game.abalone": { en: "Abalone", ru: "Абалон", fr: "Abalone", de: "Abalone", zh: "阿巴龙" },
+    "about.abalone": { en: "Abalone (Lalet & Lévi 1987): push six opposing marbles off the hexagon",
+      ru: "Абалон (Лале и Леви, 1987): вытолкните шесть шаров соперника за край шестиугольника",
+      fr: "Abalone (Lalet et Lévi, 1987) : poussez six billes adverses hors de l'hexagone",
+      de: "Abalone (Lalet & Lévi 1987): schiebe sechs gegnerische Kugeln aus dem Sechseck",
+      zh: "阿巴龙（Lalet 与 Lévi，1987）：把对方六颗弹珠推出六边形棋盘" },
+    "game.breakthrough": { en: "Breakthrough", ru: "Прорыв", fr: "Breakthrough", de: "Breakthrough",
+      zh: "突破棋" },
+    "about.breakthrough": {
+      en: "Breakthrough (Troyka 2000): race a piece to the far row, diagonal captures",
+      ru: "Прорыв (Тройка, 2000): доведите фигуру до дальнего ряда, взятие по диагонали",
+      fr: "Breakthrough (Troyka, 2000) : amenez un pion à la rangée opposée, prises en " +
+        "diagonale",
+      de: "Breakthrough (Troyka 2000): bringe einen Stein zur gegnerischen Grundreihe, " +
+        "geschlagen wird diagonal",
+      zh: "突破棋（Troyka，2000）：率先让一枚棋子到达对方底线，斜向吃子" },
+    "game.connect-four": { en: "Connect Four", ru: "Четыре в ряд", fr: "Puissance 4",
+      de: "Vier gewinnt", zh: "四子棋" },
+    "about.connect-four": { en: "Connect Four: drop discs into columns, four in a row wins",
+      ru: "Четыре в ряд: бросайте фишки в столбцы, побеждают четыре в ряд",
+      fr: "Puissance 4 : faites tomber des jetons dans les colonnes, quatre alignés gagnent",
+      de: "Vier gewinnt: wirf Scheiben in die Spalten, vier in einer Reihe gewinnen",
+      zh: "四子棋：把棋子投入各列，连成四子者胜" },
+    "game.epaminondas": { en: "Epaminondas", ru: "Эпаминонд", fr: "Épaminondas", de: "Epaminondas",
+      zh: "伊巴密浓达" },
+    "about.epaminondas": {
+      en: "Epaminondas (Abbott 1975): phalanxes move along their lines, capture shorter lines, " +
+        "cross to the far row",
+      ru: "Эпаминонд (Эбботт, 1975): фаланги движутся вдоль своих линий, бьют более короткие " +
+        "линии и прорываются к дальнему ряду",
+      fr: "Épaminondas (Abbott, 1975) : les phalanges avancent le long de leurs lignes, " +
+        "prennent les lignes plus courtes et traversent jusqu'à la rangée opposée",
+      de: "Epaminondas (Abbott 1975): Phalanxen ziehen entlang ihrer Linien, schlagen kürzere " +
+        "Linien und erreichen die gegnerische Grundreihe",
+      zh: "伊巴密浓达（Abbott，1975）：方阵沿其直线移动，吃掉较短的棋列，冲到对方底线" },
+    "game.gess": { en: "GESS", ru: "Гесс", fr: "GESS", de: "GESS", zh: "格斯棋" },
+    "about.gess": { en: "GESS (Archimedeans 1994): 3x3 footprints of stones move like chess pieces",
+      ru: "Гесс (Archimedeans, 1994): «отпечатки» 3×3 из камней ходят как шахматные фигуры",
+      fr: "GESS (Archimedeans, 1994) : des empreintes de 3x3 pierres se déplacent comme des " +
+        "pièces d'échecs",
+      de: "GESS (Archimedeans 1994): 3x3-Abdrücke aus Steinen ziehen wie Schachfiguren",
+      zh: "格斯棋（Archimedeans，1994）：由棋子组成的 3x3 足迹像国际象棋棋子一样移动" },
+    "game.hex-column-checkers": { en: "Hex column checkers", ru: "Гексагональные столбовые шашки",
+      fr: "Dames à colonnes hexagonales", de: "Säulendame auf Sechseckfeldern", zh: "六角叠子跳棋" },
+    "about.hex-column-checkers": {
+      en: "Bashni-style column checkers without kings on a reshapable hex board",
+      ru: "Столбовые шашки в духе башни, без дамок, на шестиугольной доске изменяемой формы",
+      fr: "Dames à colonnes façon Bashni, sans dames, sur un plateau hexagonal de forme " +
+        "variable",
+      de: "Säulendame nach Art von Baschni, ohne Damen, auf einem Sechseckbrett veränderlicher " +
+        "Form",
+      zh: "巴什尼式叠子跳棋，无王棋，棋盘为可变形状的六角格" },
+    "game.misere-tic-tac-toe": { en: "Misère tic-tac-toe", ru: "Крестики-нолики наоборот",
+      fr: "Morpion misère", de: "Misère-Tic-Tac-Toe", zh: "反井字棋" },
+    "about.misere-tic-tac-toe": { en: "Misère tic-tac-toe: three in a row loses",
+      ru: "Крестики-нолики наоборот: три в ряд проигрывают",
+      fr: "Morpion misère : trois alignés perdent",
+      de: "Misère-Tic-Tac-Toe: drei in einer Reihe verlieren", zh: "反井字棋：连成三子者负" },
+    "game.nine-mens-morris": { en: "Nine men's morris", ru: "Мельница", fr: "Jeu du moulin",
+      de: "Mühle", zh: "九子棋" },
+    "about.nine-mens-morris": {
+      en: "Nine men's morris: place, move and fly; mills remove enemy men",
+      ru: "Мельница: ставьте, двигайте и прыгайте фишками; мельница снимает фишку соперника",
+      fr: "Jeu du moulin : posez, déplacez et sautez ; chaque moulin retire un pion adverse",
+      de: "Mühle: setzen, ziehen und springen; jede Mühle nimmt einen gegnerischen Stein",
+      zh: "九子棋：放子、走子、飞子；成三即可吃掉对方棋子" },
+    "game.ordo": { en: "Ordo", ru: "Ордо", fr: "Ordo", de: "Ordo", zh: "秩序棋" },
+    "about.ordo": { en: "Ordo (Stein 2009): connected group race; singletons and ordos move",
+      ru: "Ордо (Штайн, 2009): гонка связной группы; ходят одиночные фишки и ордо",
+      fr: "Ordo (Stein, 2009) : course d'un groupe connexe ; les pions seuls et les ordos se " +
+        "déplacent",
+      de: "Ordo (Stein 2009): Rennen einer zusammenhängenden Gruppe; Einzelsteine und Ordos " +
+        "ziehen",
+      zh: "秩序棋（Stein，2009）：保持棋子连通的竞速游戏；单子和“秩序列”可以移动" },
+    "game.ordo-x": { en: "Ordo X", ru: "Ордо X", fr: "Ordo X", de: "Ordo X", zh: "秩序棋 X" },
+    "about.ordo-x": {
+      en: "Ordo X (Stein): Ordo with diagonal and in-line ordo moves, sideways preparation " +
+        "moves and group capture",
+      ru: "Ордо X (Штайн): Ордо с диагональными и продольными ходами ордо, боковыми " +
+        "подготовительными ходами и взятием группой",
+      fr: "Ordo X (Stein) : Ordo avec des déplacements d'ordo en diagonale et dans l'axe, des " +
+        "coups latéraux de préparation et la prise en groupe",
+      de: "Ordo X (Stein): Ordo mit diagonalen und längs gerichteten Ordo-Zügen, seitlichen " +
+        "Vorbereitungszügen und Gruppenschlag",
+      zh: "秩序棋 X（Stein）：在秩序棋基础上增加斜向与纵向的秩序列移动、横向准备移动和整组吃子" },
+    "game.othello": { en: "Othello", ru: "Отелло", fr: "Othello", de: "Othello", zh: "黑白棋" },
+    "about.othello": { en: "Othello (Reversi) on 8x8: flip the opponent's discs, most discs wins",
+      ru: "Отелло (реверси) на доске 8×8: переворачивайте фишки соперника, побеждает тот, у " +
+        "кого фишек больше",
+      fr: "Othello (Reversi) sur 8x8 : retournez les pions adverses, le plus de pions gagne",
+      de: "Othello (Reversi) auf 8x8: drehe die Steine des Gegners um, die meisten Steine " +
+        "gewinnen",
+      zh: "黑白棋（翻转棋），8x8：翻转对方棋子，棋子多者胜" },
+    "game.quantum-morris": { en: "Quantum three men's morris", ru: "Квантовая малая мельница",
+      fr: "Marelle à trois quantique", de: "Quanten-Dreiermühle", zh: "量子直三棋" },
+    "about.quantum-morris": {
+      en: "Quantum three men's morris: pieces in two places at once, cycles, collapse (Dagaz, " +
+        "Axiom)",
+      ru: "Квантовая малая мельница: фишки сразу в двух местах, циклы, коллапс (Dagaz, Axiom)",
+      fr: "Marelle à trois quantique : des pièces à deux endroits à la fois, cycles, " +
+        "effondrement (Dagaz, Axiom)",
+      de: "Quanten-Dreiermühle: Steine an zwei Orten zugleich, Zyklen, Kollaps (Dagaz, Axiom)",
+      zh: "量子直三棋：棋子同时处于两个位置，成环后坍缩（Dagaz、Axiom）" },
+    "game.quantum-tic-tac-toe": { en: "Quantum tic-tac-toe", ru: "Квантовые крестики-нолики",
+      fr: "Morpion quantique", de: "Quanten-Tic-Tac-Toe", zh: "量子井字棋" },
+    "about.quantum-tic-tac-toe": {
+      en: "Goff's quantum tic-tac-toe: spooky marks, cycles, collapse; every variant",
+      ru: "Квантовые крестики-нолики Гоффа: «призрачные» метки, циклы, коллапс; все варианты",
+      fr: "Le morpion quantique de Goff : marques fantômes, cycles, effondrement ; toutes les " +
+        "variantes",
+      de: "Goffs Quanten-Tic-Tac-Toe: spukhafte Zeichen, Zyklen, Kollaps; alle Varianten",
+      zh: "Goff 的量子井字棋：幽灵标记、成环、坍缩；包含所有变体" },
+    "game.taacoca": { en: "Taacoca", ru: "Таакока", fr: "Taacoca", de: "Taacoca", zh: "塔科卡" },
+    "about.taacoca": {
+      en: "Taacoca (Eiriksson 2009): move three stones a step forward at once on a hex",
+      ru: "Таакока (Эйрикссон, 2009): двигайте три камня разом на шаг вперёд по шестиугольной " +
+        "доске",
+      fr: "Taacoca (Eiriksson, 2009) : avancez trois pierres d'un pas à la fois sur un plateau " +
+        "hexagonal",
+      de: "Taacoca (Eiriksson 2009): ziehe drei Steine zugleich einen Schritt vorwärts auf " +
+        "einem Sechseckbrett",
+      zh: "塔科卡（Eiriksson，2009）：在六角棋盘上一次将三颗棋子同时向前移动一步" },
+    "game.three-mens-morris": { en: "Three men's morris", ru: "Малая мельница",
+      fr: "Marelle à trois", de: "Dreiermühle", zh: "直三棋" },
+    "about.three-mens-morris": {
+      en: "Three men's morris: place and move three men to make three in a row",
+      ru: "Малая мельница: ставьте и двигайте три фишки, чтобы выстроить их в ряд",
+      fr: "Marelle à trois : posez puis déplacez trois pions pour les aligner",
+      de: "Dreiermühle: setze und ziehe drei Steine, bis sie in einer Reihe stehen",
+      zh: "直三棋：放下并移动三枚棋子，连成一线" },
+    "game.tic-tac-toe": { en: "Tic-tac-toe", ru: "Крестики-нолики", fr: "Morpion",
+      de: "Tic-Tac-Toe", zh: "井字棋" },
+    "about.tic-tac-toe": { en: "Tic-tac-toe on 3x3: three in a row wins",
+      ru: "Крестики-нолики на поле 3×3: побеждают три в ряд",
+      fr: "Morpion sur 3x3 : trois alignés gagnent",
+      de: "Tic-Tac-Toe auf 3x3: drei in einer Reihe gewinnen", zh: "3x3 井字棋：连成三子者胜" },
+    "game.tic-tac-toe-3d": { en: "3D tic-tac-toe", ru: "Объёмные крестики-нолики",
+      fr: "Morpion en 3D", de: "3D-Tic-Tac-Toe", zh: "立体井字棋" },
+    "about.tic-tac-toe-3d": {
+      en: "Tic-tac-toe on a 3x3x3 cube: three in a row along any of 49 lines wins",
+      ru: "Крестики-нолики в кубе 3×3×3: побеждают три в ряд на любой из 49 линий",
+      fr: "Morpion dans un cube 3x3x3 : trois alignés sur l'une des 49 lignes gagnent",
+      de: "Tic-Tac-Toe im 3x3x3-Würfel: drei in einer Reihe auf einer der 49 Linien gewinnen",
+      zh: "3x3x3 立体井字棋：在 49 条线中任意一条上连成三子者胜" },
+
+    // --- their options in the new-game dialog: label, help (English: the server's)
+    // and the labels of choices that are words (sizes and rule-set names stay) ---
+    "option.abalone.start": { en: "start", ru: "начальная позиция", fr: "position de départ",
+      de: "Startaufstellung", zh: "开局" },
+    "help.abalone.start": { en: "starting position", ru: "начальная расстановка шаров",
+      fr: "position de départ des billes", de: "Anfangsaufstellung der Kugeln", zh: "起始布局" },
+    "choice.abalone.start.standard": { en: "standard", ru: "стандартная", fr: "standard",
+      de: "Standard", zh: "标准" },
+    "choice.abalone.start.belgian-daisy": { en: "Belgian daisy", ru: "бельгийская ромашка",
+      fr: "marguerite belge", de: "Belgisches Gänseblümchen", zh: "比利时雏菊" },
+    "choice.abalone.start.german-daisy": { en: "German daisy", ru: "немецкая ромашка",
+      fr: "marguerite allemande", de: "Deutsches Gänseblümchen", zh: "德国雏菊" },
+    "choice.abalone.start.dutch-daisy": { en: "Dutch daisy", ru: "голландская ромашка",
+      fr: "marguerite hollandaise", de: "Holländisches Gänseblümchen", zh: "荷兰雏菊" },
+    "choice.abalone.start.swiss-daisy": { en: "Swiss daisy", ru: "швейцарская ромашка",
+      fr: "marguerite suisse", de: "Schweizer Gänseblümchen", zh: "瑞士雏菊" },
+    "choice.abalone.start.fujiyama": { en: "Fujiyama", ru: "Фудзияма", fr: "Fujiyama",
+      de: "Fujiyama", zh: "富士山" },
+    "choice.abalone.start.alien-attack": { en: "alien attack", ru: "атака пришельцев",
+      fr: "attaque extraterrestre", de: "Alien-Angriff", zh: "外星人入侵" },
+    "choice.abalone.start.the-wall": { en: "the wall", ru: "стена", fr: "le mur", de: "die Mauer",
+      zh: "城墙" },
+    "choice.abalone.start.snakes": { en: "snakes", ru: "змеи", fr: "serpents", de: "Schlangen",
+      zh: "蛇形" },
+    "choice.abalone.start.marguerite": { en: "marguerite", ru: "маргаритка", fr: "marguerite",
+      de: "Margerite", zh: "玛格丽特" },
+    "option.abalone.max_moves": { en: "move limit", ru: "предел ходов", fr: "limite de coups",
+      de: "Zuglimit", zh: "步数上限" },
+    "help.abalone.max_moves": {
+      en: "moves in all after which the game is drawn (boardlab's addition: the official rules " +
+        "have no limit)",
+      ru: "число ходов всего, после которого объявляется ничья (добавлено boardlab: в " +
+        "официальных правилах предела нет)",
+      fr: "nombre total de coups après lequel la partie est nulle (ajout de boardlab : les " +
+        "règles officielles n'ont pas de limite)",
+      de: "Gesamtzahl der Züge, nach der die Partie remis ist (Zusatz von boardlab: die " +
+        "offiziellen Regeln kennen keine Grenze)",
+      zh: "总步数达到此值即判和（boardlab 的补充：官方规则没有上限）" },
+    "option.breakthrough.rows": { en: "rows", ru: "ряды", fr: "rangées", de: "Reihen", zh: "行数" },
+    "help.breakthrough.rows": { en: "board rows", ru: "ряды доски", fr: "rangées du plateau",
+      de: "Reihen des Bretts", zh: "棋盘行数" },
+    "option.breakthrough.columns": { en: "columns", ru: "столбцы", fr: "colonnes", de: "Spalten",
+      zh: "列数" },
+    "help.breakthrough.columns": { en: "board columns", ru: "столбцы доски",
+      fr: "colonnes du plateau", de: "Spalten des Bretts", zh: "棋盘列数" },
+    "option.connect-four.rows": { en: "rows", ru: "ряды", fr: "rangées", de: "Reihen", zh: "行数" },
+    "help.connect-four.rows": { en: "number of rows", ru: "число рядов", fr: "nombre de rangées",
+      de: "Anzahl der Reihen", zh: "行的数量" },
+    "option.connect-four.columns": { en: "columns", ru: "столбцы", fr: "colonnes", de: "Spalten",
+      zh: "列数" },
+    "help.connect-four.columns": { en: "number of columns (named a, b, ...)",
+      ru: "число столбцов (обозначаются a, b, …)", fr: "nombre de colonnes (nommées a, b, …)",
+      de: "Anzahl der Spalten (benannt a, b, …)", zh: "列的数量（依次命名为 a、b、…）" },
+    "option.epaminondas.size": { en: "board", ru: "доска", fr: "plateau", de: "Brett", zh: "棋盘" },
+    "help.epaminondas.size": { en: "board: Abbott's 14x12 or the 8x8 variant",
+      ru: "доска: 14×12 по Эбботту или вариант 8×8",
+      fr: "plateau : le 14x12 d'Abbott ou la variante 8x8",
+      de: "Brett: Abbotts 14x12 oder die 8x8-Variante", zh: "棋盘：Abbott 的 14x12 或 8x8 变体" },
+    "option.epaminondas.max_moves": { en: "move limit", ru: "предел ходов", fr: "limite de coups",
+      de: "Zuglimit", zh: "步数上限" },
+    "help.epaminondas.max_moves": {
+      en: "plies after which the game is a draw (not in the published rules)",
+      ru: "число полуходов, после которого объявляется ничья (нет в опубликованных правилах)",
+      fr: "nombre de demi-coups après lequel la partie est nulle (absent des règles publiées)",
+      de: "Halbzüge, nach denen die Partie remis ist (nicht in den veröffentlichten Regeln)",
+      zh: "达到此半步数即判和（已发布的规则中没有）" },
+    "option.gess.move_limit": { en: "move limit", ru: "предел ходов", fr: "limite de coups",
+      de: "Zuglimit", zh: "步数上限" },
+    "help.gess.move_limit": { en: "plies after which the game is drawn",
+      ru: "число полуходов, после которого объявляется ничья",
+      fr: "nombre de demi-coups après lequel la partie est nulle",
+      de: "Halbzüge, nach denen die Partie remis ist", zh: "达到此半步数即判和" },
+    "option.hex-column-checkers.shape": { en: "shape", ru: "форма доски", fr: "forme", de: "Form",
+      zh: "棋盘形状" },
+    "help.hex-column-checkers.shape": { en: "board shape (custom: use option cells)",
+      ru: "форма доски (своя: задайте её в поле «клетки»)",
+      fr: "forme du plateau (personnalisée : donnez-la dans « cases »)",
+      de: "Form des Bretts (eigene: im Feld „Felder“ angeben)", zh: "棋盘形状（自定义：在“格子”选项中给出）" },
+    "choice.hex-column-checkers.shape.hexagon": { en: "hexagon", ru: "шестиугольник",
+      fr: "hexagone", de: "Sechseck", zh: "六边形" },
+    "choice.hex-column-checkers.shape.hexagon-6": { en: "hexagon, side 6",
+      ru: "шестиугольник со стороной 6", fr: "hexagone de côté 6", de: "Sechseck mit Seite 6",
+      zh: "边长 6 的六边形" },
+    "choice.hex-column-checkers.shape.diamond": { en: "diamond", ru: "ромб", fr: "losange",
+      de: "Raute", zh: "菱形" },
+    "choice.hex-column-checkers.shape.star": { en: "star", ru: "звезда", fr: "étoile", de: "Stern",
+      zh: "星形" },
+    "choice.hex-column-checkers.shape.custom": { en: "custom", ru: "своя", fr: "personnalisée",
+      de: "eigene", zh: "自定义" },
+    "option.hex-column-checkers.cells": { en: "cells", ru: "клетки", fr: "cases", de: "Felder",
+      zh: "格子" },
+    "help.hex-column-checkers.cells": {
+      en: "custom shape: axial pairs '0,0 1,0 ...' or rows of 'o'",
+      ru: "своя форма: осевые пары «0,0 1,0 …» или ряды из «o»",
+      fr: "forme personnalisée : paires axiales « 0,0 1,0 … » ou rangées de « o »",
+      de: "eigene Form: axiale Paare „0,0 1,0 …“ oder Reihen aus „o“",
+      zh: "自定义形状：轴向坐标对“0,0 1,0 …”或由“o”组成的行" },
+    "option.hex-column-checkers.rows": { en: "rows", ru: "ряды", fr: "rangées", de: "Reihen",
+      zh: "行数" },
+    "help.hex-column-checkers.rows": { en: "setup rows per side (0: (height - 2) // 2)",
+      ru: "ряды начальной расстановки у каждой стороны (0: (высота − 2) // 2)",
+      fr: "rangées de départ par camp (0 : (hauteur - 2) // 2)",
+      de: "Aufstellungsreihen je Seite (0: (Höhe - 2) // 2)", zh: "每方初始摆放的行数（0 表示 (高度 - 2) // 2）" },
+    "option.hex-column-checkers.majority": { en: "majority capture", ru: "взятие большинства",
+      fr: "prise majoritaire", de: "Mehrheitsschlag", zh: "多吃原则" },
+    "help.hex-column-checkers.majority": { en: "a capture must take the most men (Hexdame)",
+      ru: "брать нужно наибольшее число шашек (как в Hexdame)",
+      fr: "une prise doit prendre le plus de pions (Hexdame)",
+      de: "ein Schlag muss die meisten Steine nehmen (Hexdame)", zh: "吃子时必须吃掉最多的棋子（Hexdame 规则）" },
+    "option.hex-column-checkers.rejump": { en: "jump again", ru: "повторный прыжок",
+      fr: "saut répété", de: "erneuter Sprung", zh: "重复跳吃" },
+    "help.hex-column-checkers.rejump": {
+      en: "a column may be jumped again in one move (no Turkish strike rule, as in World of " +
+        "Abstract Games' Bashnya)",
+      ru: "через столбик можно прыгнуть снова в том же ходе (без правила турецкого удара, как " +
+        "в «Башне» из World of Abstract Games)",
+      fr: "une colonne peut être sautée à nouveau dans le même coup (sans la règle du coup " +
+        "turc, comme la Bashnya de World of Abstract Games)",
+      de: "eine Säule darf im selben Zug erneut übersprungen werden (ohne die Regel des " +
+        "türkischen Schlags, wie in der Bashnya von World of Abstract Games)",
+      zh: "同一步中可以再次跳过同一叠棋（不用土耳其打击规则，同 World of Abstract Games 的 Bashnya）" },
+    "option.hex-column-checkers.move_limit": { en: "move limit", ru: "предел ходов",
+      fr: "limite de coups", de: "Zuglimit", zh: "步数上限" },
+    "help.hex-column-checkers.move_limit": {
+      en: "plies after which the game is drawn (0: 5 per cell)",
+      ru: "число полуходов до ничьей (0: по 5 на клетку)",
+      fr: "nombre de demi-coups avant la nulle (0 : 5 par case)",
+      de: "Halbzüge bis zum Remis (0: 5 je Feld)", zh: "达到此半步数即判和（0 表示每格 5 步）" },
+    "option.ordo.move_limit": { en: "move limit", ru: "предел ходов", fr: "limite de coups",
+      de: "Zuglimit", zh: "步数上限" },
+    "help.ordo.move_limit": { en: "plies after which the game is drawn (boardlab's rule)",
+      ru: "число полуходов, после которого объявляется ничья (правило boardlab)",
+      fr: "nombre de demi-coups après lequel la partie est nulle (règle de boardlab)",
+      de: "Halbzüge, nach denen die Partie remis ist (Regel von boardlab)",
+      zh: "达到此半步数即判和（boardlab 的规则）" },
+    "option.ordo-x.move_limit": { en: "move limit", ru: "предел ходов", fr: "limite de coups",
+      de: "Zuglimit", zh: "步数上限" },
+    "help.ordo-x.move_limit": { en: "plies after which the game is drawn (boardlab's rule)",
+      ru: "число полуходов, после которого объявляется ничья (правило boardlab)",
+      fr: "nombre de demi-coups après lequel la partie est nulle (règle de boardlab)",
+      de: "Halbzüge, nach denen die Partie remis ist (Regel von boardlab)",
+      zh: "达到此半步数即判和（boardlab 的规则）" },
+    "option.quantum-morris.preset": { en: "preset", ru: "набор правил", fr: "jeu de règles",
+      de: "Regelsatz", zh: "规则预设" },
+    "help.quantum-morris.preset": {
+      en: "a named rule set that sets the flags below; explicit options override it",
+      ru: "именованный набор правил, задающий флажки ниже; явно заданные параметры главнее",
+      fr: "un jeu de règles nommé qui règle les options ci-dessous ; les options données " +
+        "explicitement l'emportent",
+      de: "ein benannter Regelsatz, der die Schalter unten setzt; ausdrücklich gesetzte " +
+        "Optionen haben Vorrang",
+      zh: "一组命名规则，会设置下面的开关；明确设置的选项优先" },
+    "choice.quantum-morris.preset.": { en: "none", ru: "нет", fr: "aucun", de: "keiner", zh: "无" },
+    "option.quantum-morris.scoring": { en: "scoring", ru: "подсчёт очков", fr: "décompte",
+      de: "Wertung", zh: "计分" },
+    "help.quantum-morris.scoring": {
+      en: "simultaneous lines: complete (a draw) or axiom (smaller largest piece number wins)",
+      ru: "одновременные линии: «полный» (ничья) или «axiom» (побеждает тот, у кого наибольший " +
+        "номер фишки меньше)",
+      fr: "lignes simultanées : « complet » (nulle) ou « axiom » (le plus petit plus grand " +
+        "numéro de pièce gagne)",
+      de: "gleichzeitige Linien: „vollständig“ (Remis) oder „axiom“ (die kleinere höchste " +
+        "Steinnummer gewinnt)",
+      zh: "同时成线：“完整”（和棋）或“axiom”（最大棋子编号较小者胜）" },
+    "choice.quantum-morris.scoring.complete": { en: "complete", ru: "полный", fr: "complet",
+      de: "vollständig", zh: "完整" },
+    "option.quantum-morris.merge": { en: "merge", ru: "слияние", fr: "fusion", de: "Verschmelzen",
+      zh: "合并" },
+    "help.quantum-morris.merge": {
+      en: "a half may step into its twin's point (the piece becomes classical)",
+      ru: "половина может шагнуть в пункт своего двойника (фишка становится классической)",
+      fr: "une moitié peut entrer sur le point de sa jumelle (la pièce devient classique)",
+      de: "eine Hälfte darf auf den Punkt ihres Zwillings ziehen (der Stein wird klassisch)",
+      zh: "半子可以走到其孪生半子所在的点（棋子变为经典态）" },
+    "option.quantum-morris.diagonals": { en: "diagonals", ru: "диагонали", fr: "diagonales",
+      de: "Diagonalen", zh: "对角线" },
+    "help.quantum-morris.diagonals": { en: "steps also along the long diagonals, corner to centre",
+      ru: "шаги также по длинным диагоналям, из угла в центр",
+      fr: "pas aussi le long des grandes diagonales, du coin au centre",
+      de: "Schritte auch entlang der langen Diagonalen, von der Ecke zur Mitte",
+      zh: "也可沿长对角线（角到中心）走一步" },
+    "option.quantum-morris.deterministic_drop": { en: "classical placement",
+      ru: "классическая постановка", fr: "pose classique", de: "klassisches Setzen", zh: "经典放置" },
+    "help.quantum-morris.deterministic_drop": {
+      en: "a placement may put both halves in one point (classical at once)",
+      ru: "постановка может поместить обе половины в один пункт (сразу классическая фишка)",
+      fr: "une pose peut mettre les deux moitiés sur un même point (classique d'emblée)",
+      de: "ein Setzzug darf beide Hälften auf einen Punkt stellen (sofort klassisch)",
+      zh: "放置时可以把两个半子放在同一个点上（立即成为经典态）" },
+    "option.quantum-morris.max_moves": { en: "move limit", ru: "предел ходов",
+      fr: "limite de coups", de: "Zuglimit", zh: "步数上限" },
+    "help.quantum-morris.max_moves": {
+      en: "moves (collapses not counted) after which the game is a draw; boardlab's addition",
+      ru: "число ходов (без коллапсов), после которого объявляется ничья; добавлено boardlab",
+      fr: "nombre de coups (effondrements non comptés) après lequel la partie est nulle ; " +
+        "ajout de boardlab",
+      de: "Züge (ohne Kollapse), nach denen die Partie remis ist; Zusatz von boardlab",
+      zh: "达到此步数（坍缩不计）即判和；boardlab 的补充" },
+    "option.quantum-tic-tac-toe.preset": { en: "preset", ru: "набор правил", fr: "jeu de règles",
+      de: "Regelsatz", zh: "规则预设" },
+    "help.quantum-tic-tac-toe.preset": {
+      en: "a named rule set that sets the flags below; explicit options override it",
+      ru: "именованный набор правил, задающий флажки ниже; явно заданные параметры главнее",
+      fr: "un jeu de règles nommé qui règle les options ci-dessous ; les options données " +
+        "explicitement l'emportent",
+      de: "ein benannter Regelsatz, der die Schalter unten setzt; ausdrücklich gesetzte " +
+        "Optionen haben Vorrang",
+      zh: "一组命名规则，会设置下面的开关；明确设置的选项优先" },
+    "choice.quantum-tic-tac-toe.preset.": { en: "none", ru: "нет", fr: "aucun", de: "keiner",
+      zh: "无" },
+    "choice.quantum-tic-tac-toe.preset.goff": { en: "Goff", ru: "правила Гоффа",
+      fr: "règles de Goff", de: "Goff-Regeln", zh: "Goff 规则" },
+    "option.quantum-tic-tac-toe.numbering": { en: "numbering", ru: "нумерация", fr: "numérotation",
+      de: "Nummerierung", zh: "编号" },
+    "help.quantum-tic-tac-toe.numbering": {
+      en: "move numbers: goff (X1, O2, X3...) or per-player (X1, O1, X2...)",
+      ru: "номера ходов: по Гоффу (X1, O2, X3…) или у каждого игрока свои (X1, O1, X2…)",
+      fr: "numéros des coups : Goff (X1, O2, X3…) ou par joueur (X1, O1, X2…)",
+      de: "Zugnummern: Goff (X1, O2, X3…) oder je Spieler (X1, O1, X2…)",
+      zh: "着法编号：Goff 式（X1、O2、X3…）或按玩家分别编号（X1、O1、X2…）" },
+    "choice.quantum-tic-tac-toe.numbering.goff": { en: "Goff", ru: "по Гоффу", fr: "Goff",
+      de: "Goff", zh: "Goff 式" },
+    "choice.quantum-tic-tac-toe.numbering.per-player": { en: "per player", ru: "у каждого свои",
+      fr: "par joueur", de: "je Spieler", zh: "按玩家" },
+    "option.quantum-tic-tac-toe.scoring": { en: "scoring", ru: "подсчёт очков", fr: "décompte",
+      de: "Wertung", zh: "计分" },
+    "help.quantum-tic-tac-toe.scoring": { en: "how simultaneous lines score",
+      ru: "как считаются одновременные линии", fr: "comment comptent les lignes simultanées",
+      de: "wie gleichzeitige Linien gewertet werden", zh: "同时成线如何计分" },
+    "choice.quantum-tic-tac-toe.scoring.goff-points": { en: "Goff's points", ru: "очки Гоффа",
+      fr: "points de Goff", de: "Goff-Punkte", zh: "Goff 计分" },
+    "choice.quantum-tic-tac-toe.scoring.narrow": { en: "narrow", ru: "узкий", fr: "étroit",
+      de: "eng", zh: "窄" },
+    "choice.quantum-tic-tac-toe.scoring.complete": { en: "complete", ru: "полный", fr: "complet",
+      de: "vollständig", zh: "完整" },
+    "option.quantum-tic-tac-toe.deterministic_moves": { en: "classical moves",
+      ru: "классические ходы", fr: "coups classiques", de: "klassische Züge", zh: "经典着法" },
+    "help.quantum-tic-tac-toe.deterministic_moves": {
+      en: "allow both marks in one square (a classical mark)",
+      ru: "разрешить обе метки в одной клетке (классическая метка)",
+      fr: "autoriser les deux marques dans une même case (une marque classique)",
+      de: "beide Zeichen in einem Feld erlauben (ein klassisches Zeichen)",
+      zh: "允许两个标记落在同一格（经典标记）" },
+    "option.quantum-tic-tac-toe.duplicate_pair": { en: "repeated pair", ru: "повтор пары",
+      fr: "paire répétée", de: "wiederholtes Paar", zh: "重复格对" },
+    "help.quantum-tic-tac-toe.duplicate_pair": {
+      en: "allow a move on the two squares of an unresolved move",
+      ru: "разрешить ход в те же две клетки, что и у неразрешённого хода",
+      fr: "autoriser un coup sur les deux cases d'un coup non résolu",
+      de: "einen Zug auf die zwei Felder eines unaufgelösten Zugs erlauben",
+      zh: "允许在一个未坍缩着法的两格上再下一步" },
+    "option.quantum-tic-tac-toe.last_square_classical": { en: "classical last square",
+      ru: "классическая последняя клетка", fr: "dernière case classique",
+      de: "klassisches letztes Feld", zh: "末格经典" },
+    "help.quantum-tic-tac-toe.last_square_classical": {
+      en: "a lone open square takes a classical ninth move",
+      ru: "единственная свободная клетка получает классический девятый ход",
+      fr: "une case libre isolée reçoit un neuvième coup classique",
+      de: "ein einzelnes freies Feld bekommt einen klassischen neunten Zug",
+      zh: "仅剩一个空格时，第九步为经典着法" },
+    "option.quantum-tic-tac-toe.misere": { en: "misère", ru: "наоборот", fr: "misère", de: "Misère",
+      zh: "反规则" },
+    "help.quantum-tic-tac-toe.misere": { en: "swap the points: making lines is bad",
+      ru: "очки меняются местами: строить линии плохо",
+      fr: "inverser les points : faire des lignes est mauvais",
+      de: "Punkte tauschen: Linien bilden ist schlecht", zh: "交换得分：成线反而不利" },
+    "option.taacoca.directions": { en: "directions", ru: "направления", fr: "directions",
+      de: "Richtungen", zh: "方向" },
+    "help.taacoca.directions": {
+      en: "forward: the two forward directions (published); all: the six directions (Dagaz's " +
+        "ZRF)",
+      ru: "вперёд: два направления вперёд (опубликованные правила); все: шесть направлений " +
+        "(ZRF из Dagaz)",
+      fr: "en avant : les deux directions vers l'avant (règles publiées) ; toutes : les six " +
+        "directions (ZRF de Dagaz)",
+      de: "vorwärts: die zwei Vorwärtsrichtungen (veröffentlicht); alle: die sechs Richtungen " +
+        "(Dagaz-ZRF)",
+      zh: "向前：两个向前方向（已发布规则）；全部：六个方向（Dagaz 的 ZRF）" },
+    "choice.taacoca.directions.forward": { en: "forward", ru: "вперёд", fr: "en avant",
+      de: "vorwärts", zh: "向前" },
+    "choice.taacoca.directions.all": { en: "all", ru: "все", fr: "toutes", de: "alle", zh: "全部" },
+    "option.taacoca.group": { en: "group", ru: "группа", fr: "groupe", de: "Gruppe", zh: "棋组" },
+    "help.taacoca.group": {
+      en: "three: exactly three stones (or all if fewer); any: 1, 2 or 3 stones",
+      ru: "три: ровно три камня (или все, если их меньше); любая: 1, 2 или 3 камня",
+      fr: "trois : exactement trois pierres (ou toutes s'il y en a moins) ; quelconque : 1, 2 " +
+        "ou 3 pierres",
+      de: "drei: genau drei Steine (oder alle, wenn es weniger sind); beliebig: 1, 2 oder 3 " +
+        "Steine",
+      zh: "三：恰好三颗棋子（不足三颗则全部）；任意：1、2 或 3 颗" },
+    "choice.taacoca.group.three": { en: "three", ru: "три", fr: "trois", de: "drei", zh: "三颗" },
+    "choice.taacoca.group.any": { en: "any", ru: "любая", fr: "quelconque", de: "beliebig",
+      zh: "任意" },
+    "option.taacoca.move_limit": { en: "move limit", ru: "предел ходов", fr: "limite de coups",
+      de: "Zuglimit", zh: "步数上限" },
+    "help.taacoca.move_limit": { en: "plies before a draw when directions=all",
+      ru: "число полуходов до ничьей при направлениях «все»",
+      fr: "nombre de demi-coups avant la nulle quand directions = toutes",
+      de: "Halbzüge bis zum Remis bei Richtungen = alle", zh: "方向为“全部”时，判和前的半步数" },
+    "option.three-mens-morris.diagonals": { en: "diagonals", ru: "диагонали", fr: "diagonales",
+      de: "Diagonalen", zh: "对角线" },
+    "help.three-mens-morris.diagonals": {
+      en: "the two diagonals are lines: moves and wins along them",
+      ru: "две диагонали — тоже линии: по ним ходят и выигрывают",
+      fr: "les deux diagonales sont des lignes : on s'y déplace et on y gagne",
+      de: "die zwei Diagonalen sind Linien: man zieht und gewinnt entlang ihnen",
+      zh: "两条对角线也算线：可沿其走子和取胜" },
+    "option.three-mens-morris.max_moves": { en: "move limit", ru: "предел ходов",
+      fr: "limite de coups", de: "Zuglimit", zh: "步数上限" },
+    "help.three-mens-morris.max_moves": { en: "plies after which the game is a draw",
+      ru: "число полуходов, после которого объявляется ничья",
+      fr: "nombre de demi-coups après lequel la partie est nulle",
+      de: "Halbzüge, nach denen die Partie remis ist", zh: "达到此半步数即判和" },
+
+    // --- players as the games name them (by the lowercase name): the name alone,
+    // and the form after 'the move of', 'the seat of'... (Russian genitive чёрных,
+    // French des Noirs); a name not here is shown as the game gives it ---
+    "player.x": { en: "X", ru: "X", fr: "X", de: "X", zh: "X" },
+    "playerOf.x": { en: "X", ru: "X", fr: "de X", de: "X", zh: "X" },
+    "player.o": { en: "O", ru: "O", fr: "O", de: "O", zh: "O" },
+    "playerOf.o": { en: "O", ru: "O", fr: "de O", de: "O", zh: "O" },
+    "player.black": { en: "black", ru: "чёрные", fr: "Noirs", de: "Schwarz", zh: "黑方" },
+    "playerOf.black": { en: "black", ru: "чёрных", fr: "des Noirs", de: "Schwarz", zh: "黑方" },
+    "player.white": { en: "white", ru: "белые", fr: "Blancs", de: "Weiß", zh: "白方" },
+    "playerOf.white": { en: "white", ru: "белых", fr: "des Blancs", de: "Weiß", zh: "白方" },
+
+    // --- the bots of the new-game dialog and the players list ---
+    "bot.mcts": { en: "mcts", ru: "mcts", fr: "mcts", de: "mcts", zh: "mcts" },
+    "bot.alphabeta": { en: "alphabeta", ru: "альфа-бета", fr: "alpha-bêta", de: "Alpha-Beta",
+      zh: "α-β" },
+    "bot.random": { en: "random", ru: "случайный", fr: "aléatoire", de: "Zufall", zh: "随机" },
+
+    // --- the server's errors by their code (web/errors.py); {player} is a player's
+    // name, {of} its 'of' form; a code not here shows the server's English ---
+    "error.noMatch": { en: "no match {id}", ru: "партии {id} нет", fr: "aucune partie {id}",
+      de: "keine Partie {id}", zh: "没有对局 {id}" },
+    "error.changed": { en: "the match has changed meanwhile; reload it",
+      ru: "партия тем временем изменилась; обновите страницу",
+      fr: "la partie a changé entre-temps ; rechargez-la",
+      de: "die Partie hat sich inzwischen geändert; lade sie neu", zh: "对局已经变化，请重新加载" },
+    "error.gameOver": { en: "the game is over", ru: "игра окончена", fr: "la partie est terminée",
+      de: "das Spiel ist vorbei", zh: "游戏已结束" },
+    "error.waitingForOpponent": { en: "the match is waiting for an opponent to join",
+      ru: "партия ждёт, когда присоединится соперник",
+      fr: "la partie attend qu'un adversaire la rejoigne",
+      de: "die Partie wartet darauf, dass ein Gegner beitritt", zh: "对局正在等待对手加入" },
+    "error.noSeats": { en: "this match was made before seats existed: start a new one",
+      ru: "эта партия создана до появления мест: начните новую",
+      fr: "cette partie date d'avant les places : commencez-en une nouvelle",
+      de: "diese Partie stammt aus der Zeit vor den Plätzen: starte eine neue",
+      zh: "此对局创建于座位功能之前：请开始新对局" },
+    "error.notYourMatch": { en: "you hold no seat in this match",
+      ru: "у вас нет места в этой партии", fr: "vous n'avez pas de place dans cette partie",
+      de: "du hast keinen Platz in dieser Partie", zh: "你在这局中没有座位" },
+    "error.notYourSeat": { en: "you do not hold this seat", ru: "это место не ваше",
+      fr: "cette place n'est pas la vôtre", de: "dieser Platz gehört dir nicht", zh: "这个座位不是你的" },
+    "error.timeRanOut": { en: "{player}'s time ran out before the move",
+      ru: "у {of} кончилось время до хода", fr: "le temps {of} s'est écoulé avant le coup",
+      de: "die Zeit von {player} lief vor dem Zug ab", zh: "{player}在走棋前已超时" },
+    "error.noOpenSeat": { en: "no seat of this match is open",
+      ru: "в этой партии нет свободных мест", fr: "aucune place n'est libre dans cette partie",
+      de: "in dieser Partie ist kein Platz frei", zh: "此对局没有空位" },
+    "error.playedByBot": { en: "{player} is played by a bot", ru: "за {of} играет бот",
+      fr: "les coups {of} sont joués par un bot", de: "{player} wird von einem Bot gespielt",
+      zh: "{player}由机器人执棋" },
+    "error.notYourTurn": { en: "it is {player}'s turn, a seat you do not hold",
+      ru: "сейчас ход {of}, а это не ваше место",
+      fr: "c'est au tour {of}, une place qui n'est pas la vôtre",
+      de: "{player} ist am Zug, ein Platz, der dir nicht gehört", zh: "现在轮到{player}，这不是你的座位" },
+    "error.botsNoDraw": { en: "bots do not take draw offers",
+      ru: "боты не принимают предложений ничьей", fr: "les bots n'acceptent pas de nulle",
+      de: "Bots nehmen kein Remis an", zh: "机器人不接受提和" },
+    "error.noDrawOffer": { en: "no draw is offered", ru: "ничья не предложена",
+      fr: "aucune nulle n'est proposée", de: "es ist kein Remis angeboten", zh: "没有人提和" },
+    "error.nothingToTakeBack": { en: "you have no move to take back", ru: "вам нечего вернуть",
+      fr: "vous n'avez aucun coup à reprendre", de: "du hast keinen Zug zum Zurücknehmen",
+      zh: "你没有可以悔的棋" },
+    "error.askForTakeback": { en: "your opponent must agree: ask for a take-back instead",
+      ru: "нужно согласие соперника: попросите вернуть ход",
+      fr: "votre adversaire doit accepter : demandez plutôt à reprendre",
+      de: "dein Gegner muss zustimmen: bitte stattdessen um Zurücknahme", zh: "需要对手同意：请改为请求悔棋" },
+    "error.undoNeedsNoConsent": { en: "nobody else plays here: undo needs no consent",
+      ru: "здесь больше никто не играет: отмене хода согласие не нужно",
+      fr: "personne d'autre ne joue ici : annuler ne demande aucun accord",
+      de: "hier spielt sonst niemand: Zurücknehmen braucht keine Zustimmung",
+      zh: "这里没有其他人下棋：悔棋无需同意" },
+    "error.noTakeback": { en: "no take-back is asked for", ru: "никто не просил вернуть ход",
+      fr: "aucune reprise n'est demandée", de: "es wurde keine Zurücknahme erbeten",
+      zh: "没有人请求悔棋" },
+    "error.takebackIsYours": { en: "your opponent must accept your take-back",
+      ru: "вашу просьбу вернуть ход должен принять соперник",
+      fr: "c'est à votre adversaire d'accepter votre reprise",
+      de: "dein Gegner muss deine Zurücknahme annehmen", zh: "你的悔棋请求需要对手接受" },
+    "error.notOver": { en: "the game is not over yet", ru: "игра ещё не окончена",
+      fr: "la partie n'est pas encore terminée", de: "das Spiel ist noch nicht vorbei",
+      zh: "游戏尚未结束" },
+    "error.busy": { en: "the server is busy; try again in a few seconds",
+      ru: "сервер занят; попробуйте через несколько секунд",
+      fr: "le serveur est occupé ; réessayez dans quelques secondes",
+      de: "der Server ist beschäftigt; versuche es in ein paar Sekunden erneut",
+      zh: "服务器繁忙，请几秒后再试" },
+    "error.unavailable": { en: "the server is busy or unavailable; try again later",
+      ru: "сервер занят или недоступен; попробуйте позже",
+      fr: "le serveur est occupé ou indisponible ; réessayez plus tard",
+      de: "der Server ist beschäftigt oder nicht erreichbar; versuche es später",
+      zh: "服务器繁忙或不可用，请稍后再试" },
+    "error.botLate": { en: "the bot did not move in time; try again",
+      ru: "бот не успел сходить; попробуйте ещё раз", fr: "le bot n'a pas joué à temps ; réessayez",
+      de: "der Bot hat nicht rechtzeitig gezogen; versuche es erneut", zh: "机器人没有及时走棋，请重试" },
+    "error.pipesTooCostly": { en: "this random level is too costly to generate; try another seed",
+      ru: "этот случайный уровень слишком долго строить; попробуйте другой номер",
+      fr: "ce niveau aléatoire est trop coûteux à générer ; essayez une autre graine",
+      de: "dieses Zufallslevel ist zu aufwendig zu erzeugen; versuche eine andere Nummer",
+      zh: "生成这个随机关卡的代价太高，请换一个编号" },
+    "error.noPipeLevel": { en: "no pipe level {level}", ru: "уровня {level} нет",
+      fr: "aucun niveau {level}", de: "kein Level {level}", zh: "没有关卡 {level}" },
+    "error.unknownGame": { en: "no game {game}", ru: "игры {game} нет", fr: "aucun jeu {game}",
+      de: "kein Spiel {game}", zh: "没有游戏 {game}" },
+    "error.illegalMove": { en: "{move} is not a legal move here", ru: "ход {move} здесь невозможен",
+      fr: "le coup {move} n'est pas légal ici", de: "der Zug {move} ist hier nicht erlaubt",
+      zh: "此处不能走 {move}" },
+    "error.badNotation": { en: "this notation names no move", ru: "такая запись не обозначает хода",
+      fr: "cette notation ne désigne aucun coup", de: "diese Notation bezeichnet keinen Zug",
+      zh: "这个记法不表示任何着法" },
+    "error.badOption": { en: "the game does not accept these options",
+      ru: "игра не принимает такие параметры", fr: "le jeu n'accepte pas ces options",
+      de: "das Spiel akzeptiert diese Optionen nicht", zh: "游戏不接受这些选项" },
+    "error.badBot": { en: "this bot cannot play here", ru: "этот бот здесь играть не может",
+      fr: "ce bot ne peut pas jouer ici", de: "dieser Bot kann hier nicht spielen",
+      zh: "这个机器人无法在此下棋" },
+    "error.storeUnavailable": { en: "the server's database is unavailable; try again later",
+      ru: "база данных сервера недоступна; попробуйте позже",
+      fr: "la base de données du serveur est indisponible ; réessayez plus tard",
+      de: "die Datenbank des Servers ist nicht erreichbar; versuche es später",
+      zh: "服务器数据库不可用，请稍后再试" },
+    "error.invalidRequest": { en: "the request is not valid", ru: "неверный запрос",
+      fr: "requête invalide", de: "ungültige Anfrage", zh: "请求无效" },
+    "error.malformedJson": { en: "the request is not valid JSON", ru: "запрос — не корректный JSON",
+      fr: "la requête n'est pas du JSON valide", de: "die Anfrage ist kein gültiges JSON",
+      zh: "请求不是有效的 JSON" },
+    "error.internal": { en: "internal error (a bug in boardlab; see the server log)",
+      ru: "внутренняя ошибка (ошибка в boardlab; см. журнал сервера)",
+      fr: "erreur interne (un bogue de boardlab ; voir le journal du serveur)",
+      de: "interner Fehler (ein Fehler in boardlab; siehe das Serverprotokoll)",
+      zh: "内部错误（boardlab 的缺陷；请查看服务器日志）" },
+    "error.tooLarge": { en: "the request is too large", ru: "запрос слишком велик",
+      fr: "la requête est trop grande", de: "die Anfrage ist zu groß", zh: "请求过大" },
+    "error.tooMany": { en: "too many requests; try again later",
+      ru: "слишком много запросов; попробуйте позже", fr: "trop de requêtes ; réessayez plus tard",
+      de: "zu viele Anfragen; versuche es später erneut", zh: "请求过多，请稍后再试" },
+    "error.notFound": { en: "not found", ru: "не найдено", fr: "introuvable", de: "nicht gefunden",
+      zh: "未找到" },
+
+    // --- more of the pages; the board's kinds of board and piece (board.js) ---
+    playerOfAny: { en: "{name}", ru: "{name}", fr: "de {name}", de: "{name}", zh: "{name}" },
+    pipesTap: { en: "tap", ru: "кран", fr: "robinet", de: "Hahn", zh: "水龙头" },
+    pipesDrain: { en: "drain", ru: "сток", fr: "évacuation", de: "Abfluss", zh: "排水口" },
+    pipesGrid: { en: "pipe grid {rows} by {cols}", ru: "сетка труб {rows} на {cols}",
+      fr: "grille de tuyaux {rows} sur {cols}", de: "Rohrgitter {rows} mal {cols}",
+      zh: "{rows} × {cols} 水管网格" },
+    pipesPageTitle: { en: "boardlab plumber", ru: "boardlab: водопроводчик",
+      fr: "boardlab : plombier", de: "boardlab: Klempner", zh: "boardlab 水管工" },
+    pipesSample: { en: "sample {n}", ru: "пример {n}", fr: "exemple {n}", de: "Beispiel {n}",
+      zh: "示例 {n}" },
+    pipesRandomLevel: { en: "random {size}x{size} #{seed}", ru: "случайный {size}×{size} №{seed}",
+      fr: "aléatoire {size}x{size} n° {seed}", de: "zufällig {size}x{size} Nr. {seed}",
+      zh: "随机 {size}x{size} #{seed}" },
+    pipesLevelSize: { en: "{name} ({rows}x{cols})", ru: "{name} ({rows}×{cols})",
+      fr: "{name} ({rows}x{cols})", de: "{name} ({rows}x{cols})", zh: "{name}（{rows}x{cols}）" },
+    "piece.marble": { en: "marble", ru: "шар", fr: "bille", de: "Kugel", zh: "弹珠" },
+    "piece.pawn": { en: "pawn", ru: "пешка", fr: "pion", de: "Bauer", zh: "兵" },
+    "piece.man": { en: "man", ru: "фишка", fr: "pion", de: "Stein", zh: "棋子" },
+    "piece.stone": { en: "stone", ru: "камень", fr: "pierre", de: "Stein", zh: "石子" },
+    "piece.white": { en: "white", ru: "белая фишка", fr: "pion blanc", de: "weißer Stein",
+      zh: "白子" },
+    "piece.black": { en: "black", ru: "чёрная фишка", fr: "pion noir", de: "schwarzer Stein",
+      zh: "黑子" },
+    "boardKind.square": { en: "square", ru: "квадратная", fr: "carré", de: "quadratisch",
+      zh: "方形" },
+    "boardKind.hex": { en: "hex", ru: "шестиугольная", fr: "hexagonal", de: "sechseckig",
+      zh: "六角" },
+    "boardKind.graph": { en: "graph", ru: "из точек и линий", fr: "de points et de lignes",
+      de: "aus Punkten und Linien", zh: "点线" },
+    "boardKind.grid3d": { en: "3D grid", ru: "объёмная", fr: "en 3D", de: "3D", zh: "立体" },
+    yes: { en: "yes", ru: "да", fr: "oui", de: "ja", zh: "是" },
+    no: { en: "no", ru: "нет", fr: "non", de: "nein", zh: "否" },
+
     // --- the board (board.js) ---
     boardLabel: {
       en: { one: "{kind} board of {n} cell", other: "{kind} board of {n} cells" },
@@ -740,6 +1379,64 @@
 
   function ago(seconds) {
     return agoIn(current, seconds);
+  }
+
+  /** Whether the table has the phrase `key`. */
+  function has(key) {
+    return Object.prototype.hasOwnProperty.call(MESSAGES, key);
+  }
+
+  /** The phrase `key` in the page's language, or `fallback` (the server's own text) when
+   * the table has no such phrase. */
+  function phrase(key, fallback, params) {
+    return has(key) ? t(key, params) : fallback;
+  }
+
+  /** Give `element` the phrase `key` (kept across changes of language), or the text
+   * `fallback` when the table has no such phrase. */
+  function setPhrase(element, key, fallback, params) {
+    if (has(key)) return setText(element, key, params);
+    delete element.dataset.i18n;
+    element.textContent = fallback;
+    return element;
+  }
+
+  /** A player as a game names it ("black", "White", "X"), in the page's language; English
+   * keeps the game's own spelling, and a name the table lacks is shown as it is. */
+  function playerName(name) {
+    if (current === "en") return String(name);
+    return phrase("player." + String(name).toLowerCase(), String(name));
+  }
+
+  /** A player's name in the form that follows "the move of", "the seat of"... (Russian
+   * чёрных, French des Noirs): the phrases' {of}. */
+  function playerOf(name) {
+    if (current === "en") return String(name);
+    var key = "playerOf." + String(name).toLowerCase();
+    return has(key) ? t(key) : t("playerOfAny", { name: name });
+  }
+
+  /** A registered game's title ("game.<id>"), or `fallback` for another game. */
+  function gameTitle(id, fallback) {
+    return phrase("game." + id, fallback === undefined ? id : fallback);
+  }
+
+  /** The message of a JSON error body ({error, code, params}) in the page's language:
+   * the phrase "error.<code>", or the server's English `error` for a code the table does
+   * not know. A `player` parameter is a player's name, shown as {player} and {of}. */
+  function errorText(body, fallback) {
+    var code = body && body.code;
+    if (code && has("error." + code)) {
+      var params = {};
+      var given = body.params || {};
+      Object.keys(given).forEach(function (k) { params[k] = given[k]; });
+      if (given.player !== undefined) {
+        params.player = playerName(given.player);
+        params.of = playerOf(given.player);
+      }
+      return t("error." + code, params);
+    }
+    return (body && body.error) || fallback || "";
   }
 
   /** A duration in `lang`: "42 seconds" under a minute, then m:ss or h:mm:ss. */
@@ -840,5 +1537,7 @@
     translate: translate, agoIn: agoIn, durationIn: durationIn, t: t, ago: ago,
     init: init, onChange: onChange,
     setLanguage: setLanguage, setText: setText, translatePage: translatePage,
+    has: has, phrase: phrase, setPhrase: setPhrase, playerName: playerName,
+    playerOf: playerOf, gameTitle: gameTitle, errorText: errorText,
     language: function () { return current; } };
 });

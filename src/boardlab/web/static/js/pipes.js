@@ -10,7 +10,7 @@ const STEPS = [[-1, 0], [0, 1], [1, 0], [0, -1]];
 const SIZE = 60;      // a cell's side in SVG units
 const MARGIN = 40;    // room around the grid for the tap and the drain
 
-const state = { level: null, rotations: [], seed: 1, checking: 0 };
+const state = { level: null, rotations: [], seed: 1, checking: 0, known: new Map() };
 const $ = (id) => document.getElementById(id);
 // Every string comes from the shared phrase table (js/i18n.js), in five languages.
 const i18n = globalThis.BoardlabI18n;
@@ -24,7 +24,8 @@ async function getJson(url, options) {
   const response = await fetch(url, options);
   const data = await response.json();
   if (!response.ok) {
-    const error = new Error(data.error || `${response.status} ${response.statusText}`);
+    // the server's error by its code, in the page's language (English for a new code)
+    const error = new Error(i18n.errorText(data, `${response.status} ${response.statusText}`));
     error.status = response.status;
     throw error;
   }
@@ -107,7 +108,7 @@ function drawPort(svg, port, name) {
   const labelX = endX + step[1] * 14 + (vertical ? 30 : 0);
   const labelY = endY + step[0] * 4 + (vertical ? 0 : 24);
   const label = element("text", { class: "port-label", x: labelX, y: labelY }, group);
-  label.textContent = name;
+  i18n.setText(label, name === "tap" ? "pipesTap" : "pipesDrain");
   return bore;
 }
 
@@ -119,7 +120,9 @@ function render() {
   const height = level.rows * SIZE + 2 * MARGIN;
   const svg = element("svg", {
     class: "pipes", viewBox: `0 0 ${width} ${height}`, width, height,
-    role: "img", "aria-label": `pipe grid ${level.rows} by ${level.cols}`,
+    role: "img", "aria-label": t("pipesGrid", { rows: level.rows, cols: level.cols }),
+    "data-i18n-aria-label": "pipesGrid",
+    "data-i18n-params": JSON.stringify({ rows: level.rows, cols: level.cols }),
   });
   for (let r = 1; r <= level.rows; r++) {
     for (let c = 1; c <= level.cols; c++) {
@@ -200,6 +203,32 @@ async function check() {
   }
 }
 
+// A level's name in the page's language: the sample and random levels are named by the
+// server in English ("sample 1", "random 6x6 #5"), a stored level by its author.
+function levelName(level) {
+  const sample = /^sample-(\d+)$/.exec(level.id);
+  if (sample) return t("pipesSample", { n: Number(sample[1]) });
+  const random = /^random-(\d+)-(\d+)$/.exec(level.id);
+  if (random) return t("pipesRandomLevel", { size: Number(random[1]), seed: Number(random[2]) });
+  return level.name;
+}
+
+// The level names shown (the selector, the title, the level line), again after a change of
+// language.
+function showNames() {
+  for (const option of $("level").options) {
+    const level = state.known.get(option.value);
+    if (level) {
+      option.textContent = t("pipesLevelSize", { name: levelName(level), rows: level.rows,
+        cols: level.cols });
+    }
+  }
+  const level = state.level;
+  if (!level) return;
+  i18n.setText($("title"), "pipesTitleLevel", { name: levelName(level) });
+  i18n.setText($("level-info"), "pipesInfo", { id: levelName(level), seed: state.seed });
+}
+
 function turn(r, c) {
   const cell = state.level.cells[r - 1][c - 1];
   state.rotations[r - 1][c - 1] = (state.rotations[r - 1][c - 1] + 1) % states(cell);
@@ -216,17 +245,16 @@ async function load(levelId, seed, quiet = false) {
     state.level = level;
     state.seed = seed;
     state.rotations = level.start.map((row) => row.slice());
-    i18n.setText($("title"), "pipesTitleLevel", {name: level.name});
-    i18n.setText($("level-info"), "pipesInfo", {id: level.id, seed});
+    state.known.set(level.id, level);
     i18n.setText($("solution-count"), "pipesSolutions", {n: level.solutions});
     const select = $("level");
     if (![...select.options].some((o) => o.value === level.id)) {
       const option = document.createElement("option");
       option.value = level.id;
-      option.textContent = level.name;
       select.appendChild(option);
     }
     select.value = level.id;
+    showNames();
     const url = new URL(window.location.href);
     url.searchParams.set("level", level.id);
     url.searchParams.set("seed", seed);
@@ -262,9 +290,10 @@ async function start() {
   for (const level of levels) {
     const option = document.createElement("option");
     option.value = level.id;
-    option.textContent = `${level.name} (${level.rows}x${level.cols})`;
+    state.known.set(level.id, level);
     select.appendChild(option);
   }
+  showNames();
   select.addEventListener("change", () => load(select.value, state.seed));
   $("rescramble").addEventListener("click", () => load(state.level.id, state.seed + 1));
   $("random").addEventListener("click", () => {
@@ -276,4 +305,5 @@ async function start() {
 }
 
 i18n.init();
+i18n.onChange(showNames);
 start();
