@@ -283,7 +283,8 @@ def test_the_lobby_shows_formatted_rules_and_links_to_the_rules_page(page, shots
     assert link.get_attribute("href") == "/games/quantum-tic-tac-toe/rules"
     link.click()
     page.wait_for_url("**/games/quantum-tic-tac-toe/rules")
-    assert page.locator("h1#title").inner_text() == "quantum-tic-tac-toe"
+    # the game's title as the phrase table writes it, not its id
+    assert page.locator("h1#title").inner_text() == "Quantum tic-tac-toe"
     options = page.locator("#game-options li[data-option]")
     assert options.count() == 7
     scoring = page.locator("#game-options li[data-option='scoring']")
@@ -311,6 +312,17 @@ def test_the_rules_page_fits_a_phone_and_speaks_the_readers_language(browser, se
     assert page.locator("#play").inner_text() == "сыграть в эту игру"
     assert page.locator("#game-options li[data-option='scoring'] dt").first.inner_text() == \
         "по умолчанию"
+    # the game's own names (title, option, its help and choices) as the table says them
+    table = page.evaluate("""() => ["game.quantum-tic-tac-toe",
+        "option.quantum-tic-tac-toe.scoring", "help.quantum-tic-tac-toe.scoring",
+        "choice.quantum-tic-tac-toe.scoring.narrow"]
+        .map((key) => BoardlabI18n.translate("ru", key))""")
+    assert page.locator("h1#title").inner_text() == table[0] == "Квантовые крестики-нолики"
+    assert page.title() == f"{table[0]} – boardlab"
+    scoring = page.locator("#game-options li[data-option='scoring']")
+    assert scoring.locator(".option-label").inner_text() == table[1] != "scoring"
+    assert scoring.locator(".option-help").inner_text() == table[2]
+    assert table[3] in scoring.inner_text()
     assert sideways_scroll(page) == 0
     # the rules are the page's own text, not a box to scroll in
     assert page.locator("#game-rules .rules-text").evaluate(

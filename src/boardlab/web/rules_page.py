@@ -30,7 +30,7 @@ from boardlab.web.views import game_json
 
 TEMPLATE = Path(__file__).with_name("static") / "rules.html"
 #: The slots of the template; each is filled with escaped text or HTML the server made.
-SLOTS = ("TITLE", "SUBTITLE", "NAME", "PLAY", "PLAYERS", "RULES", "OPTIONS", "SOURCE")
+SLOTS = ("TITLE", "HEADING", "SUBTITLE", "NAME", "PLAY", "PLAYERS", "RULES", "OPTIONS", "SOURCE")
 _SLOT = re.compile(r"\{\{(" + "|".join(SLOTS) + r")\}\}")
 
 #: How each option type is named to a reader (phrase key, English).
@@ -45,6 +45,15 @@ router = APIRouter(include_in_schema=False)
 def _phrase(key: str, english: str, tag: str = "span", attributes: str = "") -> str:
     """An element whose text is the phrase ``key`` (English here; i18n.js translates)."""
     return f'<{tag}{attributes} data-i18n="{key}">{escape(english)}</{tag}>'
+
+
+def _named(text: str, key: str | None, tag: str = "span", attributes: str = "") -> str:
+    """``text`` as the server names it, marked with the phrase ``key`` that translates it
+    (``game.NAME``, ``option.GAME.OPTION``...; see static/js/i18n.js): rules.js shows the
+    phrase where the table has one and leaves the text where it has none. No key (an
+    imported game) leaves the text as it is."""
+    marked = f' data-phrase="{escape(key)}"' if key else ""
+    return f"<{tag}{attributes}{marked}>{escape(text)}</{tag}>"
 
 
 def _value(value: Any) -> str:
@@ -67,9 +76,10 @@ def _range(option: dict[str, Any]) -> str | None:
     return None
 
 
-def options_html(options: list[dict[str, Any]]) -> str:
+def options_html(options: list[dict[str, Any]], game: str | None = None) -> str:
     """The options of a game (as :meth:`Option.describe <boardlab.core.game.Option>`
-    gives them) as a list: name, type, default, range or choices, and help.
+    gives them) as a list: name, type, default, range or choices, and help; with the
+    registered ``game``'s name, its names and help are marked for translation.
 
     >>> print(options_html([]))
     <p class="muted" data-i18n="rulesPageNoOptions">This game has no options.</p>
@@ -91,17 +101,30 @@ def options_html(options: list[dict[str, Any]]) -> str:
                  _value(option.get("default")))]
         if option.get("choices") is not None:
             rows.append((_phrase("rulesPageChoices", "choices", "dt"),
-                         ", ".join(_value(c) for c in option["choices"])))
+                         ", ".join(_choice(c, game and f"choice.{game}.{name}.{c}")
+                                   for c in option["choices"])))
         bounds = _range(option)
         if bounds is not None:
             rows.append((_phrase("rulesPageRange", "range", "dt"), bounds))
         facts = "".join(f"{term}<dd>{value}</dd>" for term, value in rows)
         help_text = option.get("help") or ""
-        helped = f'<p class="option-help">{escape(help_text)}</p>' if help_text else ""
+        helped = _named(help_text, game and f"help.{game}.{name}", "p",
+                        ' class="option-help"') if help_text else ""
+        label = _named(name, game and f"option.{game}.{name}", attributes=' class="option-label"')
         items.append(f'<li data-option="{escape(name)}"><span class="option-name">'
-                     f'{escape(name)}</span><span class="option-type">{shown_type}</span>'
+                     f'{label}</span><span class="option-type">{shown_type}</span>'
                      f"<dl>{facts}</dl>{helped}</li>")
     return '<ul class="option-list">\n' + "\n".join(items) + "\n</ul>"
+
+
+def _choice(value: Any, key: str | None) -> str:
+    """A choice of an option: its value as code, and a place for its label, which
+    rules.js fills where the phrase ``key`` says more than the value (a Russian label,
+    "Belgian daisy" for ``belgian-daisy``)."""
+    if value == "" or value is None or not key:
+        return _value(value)
+    return (f'<code>{escape(str(value))}</code><span class="choice-label" '
+            f'data-choice="{escape(key)}" hidden></span>')
 
 
 def source_html(data: dict[str, Any]) -> str:
@@ -141,14 +164,19 @@ def page_html(data: dict[str, Any]) -> str:
     # An imported game's id names its file; its title (the description) says more.
     title = str(data["description"]) if imported else name
     subtitle = f"<code>{escape(name)}</code>" if imported else escape(str(data["description"]))
+    game = None if imported else name
+    if game is not None:
+        subtitle = _named(str(data["description"]), f"about.{game}")
     values = {
         "TITLE": escape(title),
+        "HEADING": _named(title, game and f"game.{game}"),
         "SUBTITLE": subtitle,
         "NAME": escape(name),
         "PLAY": escape(play_url(name)),
-        "PLAYERS": "".join(f"<li>{escape(str(p))}</li>" for p in data["players"]),
+        "PLAYERS": "".join(_named(str(p), game and f"player.{str(p).lower()}", "li")
+                           for p in data["players"]),
         "RULES": data["rules_html"],
-        "OPTIONS": options_html(data["options"]),
+        "OPTIONS": options_html(data["options"], game),
         "SOURCE": source_html(data),
     }
     # One pass: a slot's value (a game's text) is never searched for slots itself.
