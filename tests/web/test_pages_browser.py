@@ -1,6 +1,7 @@
 """Every page of the web app on a phone, a tablet and a desktop (360, 768 and 1280 px wide),
 in headless Chromium against the real server: the lobby (and its new-game dialog), a fresh
-match of every registered game, the pipes page and a Triplex pack's page. On each:
+match of every registered game, the pipes page, a Triplex pack's page and a game's rules
+page. On each:
 
 * nothing is wider than the screen (no horizontal scrolling of the page);
 * no error reaches the console (a script error, a refused request, a CSP refusal);
@@ -42,7 +43,8 @@ HEIGHTS = {360: 780, 768: 1024, 1280: 900}
 TOUCH = 40
 #: Where .ci/run's `npm install --prefix build/node axe-core` puts the script.
 DEFAULT_AXE = Path(__file__).resolve().parents[2] / "build/node/node_modules/axe-core/axe.min.js"
-PAGES = ["lobby", "lobby-new-game", "pipes", "triplex", *names()]
+GAMES = names()
+PAGES = ["lobby", "lobby-new-game", "pipes", "triplex", "rules", *GAMES]
 
 
 def axe_source() -> str | None:
@@ -77,7 +79,8 @@ def site(tmp_path_factory) -> Iterator[tuple[str, dict[str, str]]]:
     app = create_app(f"sqlite:///{folder / 'web.db'}", data_dir=folder, bot_workers=0)
     with serving(app) as url:
         paths = {"lobby": "/", "lobby-new-game": "/", "pipes": "/pipes",
-                 "triplex": f"/triplex/{pack.salt.hex()}"}
+                 "triplex": f"/triplex/{pack.salt.hex()}",
+                 "rules": "/games/quantum-tic-tac-toe/rules"}
         with httpx.Client(base_url=url, timeout=20, headers=bearer(KEY)) as client:
             seats = {game["name"]: len(game["players"])
                      for game in client.get("/api/games").json()}
@@ -110,6 +113,8 @@ def wait_until_drawn(page, name: str) -> None:
             page.locator("#setup[open]").wait_for()
     elif name == "pipes":
         page.locator("#board svg.pipes").wait_for()
+    elif name == "rules":
+        page.locator("#game-options li").first.wait_for()
     elif name == "triplex":
         page.locator("#board .cell").first.wait_for()
         page.locator("#level-list li").first.wait_for()
@@ -167,7 +172,7 @@ def test_a_page_fits_the_screen_and_is_accessible(browser, site, shots, axe, nam
         scroll = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
         assert scroll[0] <= scroll[1], f"{name} is {scroll[0]} px wide on a {width} px screen"
 
-        if paths[name].startswith(("/game", "/pipes")):
+        if name in GAMES or name == "pipes":
             board = page.locator("#board svg").bounding_box()
             column = page.locator("#board-area").bounding_box()
             panel = page.locator("main > aside").bounding_box()
