@@ -59,6 +59,12 @@ def browser():
         opened.close()
 
 
+def sideways_scroll(page) -> int:
+    """How many pixels the page is wider than its window (0: no sideways scrolling)."""
+    return page.evaluate("document.documentElement.scrollWidth - "
+                         "document.documentElement.clientWidth")
+
+
 def drag(page, piece: int, target: tuple[int, int], width: int) -> None:
     """Drag a Triplex piece by its first square onto the board cell where that square
     belongs, with the mouse."""

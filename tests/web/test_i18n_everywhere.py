@@ -13,20 +13,16 @@ Screenshots go to $BOARDLAB_ARTIFACTS/i18n (or the test's tmp folder).
 
 from __future__ import annotations
 
-import json
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from boardlab.core.registry import load, names
-from boardlab.web.app import STATIC, create_app
+from boardlab.web.app import create_app
 from tests.web.conftest import CHROMIUM, KEY, bearer, hold_seats, screenshots, serving
+from tests.web.test_i18n_web import NODE, run_node
 
-NODE = shutil.which("node") or "/usr/bin/node"
-I18N = STATIC / "js" / "i18n.js"
 WEB = Path(__file__).parents[2] / "src" / "boardlab" / "web"
 needs_node = pytest.mark.skipif(not Path(NODE).exists(), reason="no node to run i18n.js")
 browser_only = pytest.mark.skipif(not CHROMIUM.exists(),
@@ -40,15 +36,6 @@ SAME_AS_ENGLISH = {"player.x", "player.o", "playerOf.x", "playerOf.o", "bot.mcts
 NAMED_CHOICES = {("epaminondas", "size", "14x12"), ("epaminondas", "size", "8x8"),
                  ("quantum-morris", "scoring", "axiom"),
                  ("quantum-tic-tac-toe", "scoring", "axiom")}
-
-
-def run_node(script: str) -> object:
-    """The JSON printed by `script`, run by node with `i18n` bound to the module."""
-    source = f"const i18n = require({json.dumps(str(I18N))});\n{script}"
-    done = subprocess.run([NODE, "-e", source], capture_output=True, text=True, timeout=60,
-                          check=False)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from boardlab.web.app import create_app
-from tests.web.conftest import CHROMIUM, screenshots, serving
+from tests.web.conftest import CHROMIUM, screenshots, serving, sideways_scroll
 from tests.web.test_library import CORPUS, MALFORMED
 
 browser_only = pytest.mark.skipif(not CHROMIUM.exists(),
@@ -48,11 +48,6 @@ def open_page(browser, server: str, width: int):
     page.on("request", lambda r: None if r.url.startswith(server) or r.url.startswith("data:")
             else page.errors.append(f"outside request {r.url}"))
     return context, page
-
-
-def sideways_scroll(page) -> int:
-    return page.evaluate("document.documentElement.scrollWidth - "
-                         "document.documentElement.clientWidth")
 
 
 @browser_only

@@ -32,6 +32,7 @@ from tests.web.conftest import (
     hold_seats,
     screenshots,
     serving,
+    sideways_scroll,
 )
 from tests.web.test_library import CORPUS
 
@@ -253,11 +254,6 @@ def expect(locator):
     from playwright.sync_api import expect as playwright_expect
 
     return playwright_expect(locator)
-
-
-def sideways_scroll(page) -> int:
-    return page.evaluate("document.documentElement.scrollWidth - "
-                         "document.documentElement.clientWidth")
 
 
 @browser_only
