@@ -59,6 +59,28 @@ def browser():
         opened.close()
 
 
+@contextmanager
+def watched_page(browser, server: str, width: int = 1200, height: int = 900):
+    """A page of a new browser context that holds the seats of ``KEY``, with ``base``
+    set to ``server``; on leaving, it must have had no script error, no console error (a
+    refused inline script or style is one) and no request outside the server."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    hold_seats(context)
+    opened = context.new_page()
+    problems: list[str] = []
+    opened.problems = problems
+    opened.on("pageerror", lambda e: problems.append(str(e)))
+    opened.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    opened.on("request", lambda r: None if r.url.startswith(server) or
+              r.url.startswith("data:") else problems.append(f"outside request {r.url}"))
+    opened.base = server
+    try:
+        yield opened
+    finally:
+        context.close()
+    assert problems == []
+
+
 def sideways_scroll(page) -> int:
     """How many pixels the page is wider than its window (0: no sideways scrolling)."""
     return page.evaluate("document.documentElement.scrollWidth - "

@@ -20,7 +20,14 @@ from fastapi.testclient import TestClient
 
 from boardlab.core.registry import names
 from boardlab.web.app import create_app
-from tests.web.conftest import CHROMIUM, KEY, bearer, hold_seats, screenshots, serving
+from tests.web.conftest import (
+    CHROMIUM,
+    KEY,
+    bearer,
+    screenshots,
+    serving,
+    watched_page,
+)
 
 browser_only = pytest.mark.skipif(not CHROMIUM.exists(),
                                   reason="no Chromium at /usr/bin/chromium to drive headless")
@@ -59,19 +66,8 @@ def shots(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def page(browser, server):
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    hold_seats(context)
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda e: errors.append(str(e)))
-    outside: list[str] = []
-    opened.on("request", lambda r: None if r.url.startswith(server) or
-              r.url.startswith("data:") else outside.append(r.url))
-    opened.base = server
-    yield opened
-    context.close()
-    assert not errors, errors
-    assert not outside, outside
+    with watched_page(browser, server) as opened:
+        yield opened
 
 
 def api(server: str):
@@ -381,6 +377,9 @@ def test_an_unknown_match_says_so_and_offers_no_controls(page):
     assert page.locator("#title").inner_text() == "no match"
     assert "no match" in page.locator("#error").inner_text()
     assert page.locator("#undo").is_disabled() and page.locator("#notation").is_disabled()
+    # the page's request for the match answered 404: the one console error it should cause
+    assert [p for p in page.problems if "404" in p] != []
+    page.problems[:] = [p for p in page.problems if "404" not in p]
 
 
 # --- boards as their games are known, and where a player naturally clicks ----------------

@@ -29,10 +29,10 @@ from tests.web.conftest import (
     KEY,
     assert_error,
     bearer,
-    hold_seats,
     screenshots,
     serving,
     sideways_scroll,
+    watched_page,
 )
 from tests.web.test_library import CORPUS
 
@@ -234,19 +234,8 @@ def shots(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def page(browser, server):
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    hold_seats(context)
-    opened = context.new_page()
-    problems: list[str] = []
-    opened.on("pageerror", lambda e: problems.append(str(e)))
-    # a policy violation (an inline script or style the page did not hash) is a console error
-    opened.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    opened.on("request", lambda r: None if r.url.startswith(server) or
-              r.url.startswith("data:") else problems.append(f"outside request {r.url}"))
-    opened.base = server
-    yield opened
-    context.close()
-    assert problems == []
+    with watched_page(browser, server) as opened:
+        yield opened
 
 
 def expect(locator):
