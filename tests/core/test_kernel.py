@@ -227,6 +227,30 @@ def test_random_games_play_as_the_interpreter_plays_them(kernel_folder, template
     play_both(game, seed, 24)
 
 
+def test_a_loop_met_only_after_a_move_fails_there_as_the_interpreter_fails(kernel_folder):
+    # x's man walks a3-a4; then o's man at b3 spins (a step east and back) for ever,
+    # because an enemy stands on a4. The move itself is legal and stands on both
+    # positions; the next position's moves fail, and the move undoes cleanly. (A kernel
+    # used to refuse the move itself, where the interpreter played it.)
+    walk = r.Template((r.Step("n"), r.Verify(r.EMPTY), r.Add()), name="walk")
+    spin = r.Template((r.Verify(r.at_cell(r.ENEMY, BOARD.cell("a4"))),
+                       r.While(r.ALWAYS, (r.Step("e"), r.Step("w"))), r.Add()), name="spin")
+    game = make_game([walk, spin], [], "draw", {"a3": "X", "b3": "O"})
+    fast = game.initial_state()
+    assert isinstance(fast, kernel.KernelPosition)
+    assert [m.notation for m in fast.legal_moves()] == ["a3-a4"]
+    before = snapshot(fast)
+    fast.apply(fast.legal_moves()[0])
+    assert fast.to_move == 1 and fast.last_to == BOARD.cell("a4")
+    with pytest.raises(BoardError, match="loops forever"):
+        fast.legal_moves()
+    with pytest.raises(BoardError, match="loops forever"):
+        fast.is_terminal()
+    fast.undo()
+    assert snapshot(fast) == before
+    assert play_both(game, 0, 4) == 1
+
+
 @pytest.mark.parametrize("rule", ["always", "forced"])
 def test_a_pass_plays_as_the_interpreter_plays_it(kernel_folder, rule):
     # x's man is blocked at once; o's man walks north-east past it. A forced pass is

@@ -87,9 +87,12 @@ _HIST = 5 + 2 * _TOUCH + 1
 UNKNOWN = -2
 _KINDS = ("win", "loss", "draw", "count")
 _ERRORS = {-2: f"a position has more than {MAX_MOVES} moves"}
+# A played move whose new position's scan met -1 or -2 (see below).
+_AFTER_ERRORS = (-12, -13)
 # The other answers below zero are shortages the Python side makes room for: -3 the
 # history is full; -4 the registry of moves is full, -6 the position's array has no room
-# for its moves (both before a move is played; -9 and -8 after it); -5 an illegal move.
+# for its moves (both before a move is played; -9 and -8 after it); -5 an illegal move;
+# -12 and -13 are -1 (a While that never ends) and -2 met by the scan after a move.
 #: Hash slots of a new game's registry of moves (it doubles when a quarter is used).
 REGISTRY = 1 << 12
 _MASK64 = (1 << 64) - 1
@@ -1244,6 +1247,11 @@ def play(S, H, T, index):
         return -9
     if packed == -10:
         return -11
+    if packed == -1 or packed == -2:
+        # The move stands; only the new position's moves failed, which its
+        # legal_moves will say, as the interpreter does.
+        S[{STATUS}] = {UNKNOWN}
+        return packed - 11
     return packed
 
 
@@ -1495,6 +1503,8 @@ class KernelPosition:
                 if packed >= 0:
                     plan.after(packed)
                     return packed
+                if packed in _AFTER_ERRORS:
+                    return packed
                 self._failed(packed)
                 if index < 0 or packed in (-8, -9, -11):
                     # Only a scan (the move, if any, is played): a further shortage
@@ -1502,7 +1512,7 @@ class KernelPosition:
                     after = packed in (-8, -9, -11)
                     packed = plan.scan(self._s, plan.table, 1)
                     if after:
-                        packed = {-4: -9, -6: -8}.get(packed, packed)
+                        packed = {-4: -9, -6: -8, -1: -12, -2: -13}.get(packed, packed)
                 else:
                     packed = plan.play(self._s, self._h, plan.table, index | _WRITE)
         raise RulesError(f"{self.game.name}: the kernel failed ({packed})")  # pragma: no cover
@@ -1546,6 +1556,10 @@ class KernelPosition:
         packed = plan.play(self._s, self._h, plan.table, index)
         if packed < 0 or packed >> 24:
             packed = self._settle(packed, index)
+            if packed in _AFTER_ERRORS:
+                self._n, self._status = -1, UNKNOWN
+                self._to_move = int(self._s[TO_MOVE])
+                return
         self._n = packed & 8191
         self._status = ((packed >> 13) & 127) - 2
         self._to_move = (packed >> 20) & 7
