@@ -29,7 +29,7 @@ import statistics
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import DateTime, Float, Index, Integer, String, func, select
+from sqlalchemy import Boolean, DateTime, Float, Index, Integer, String, false, func, select
 from sqlalchemy.orm import Mapped, mapped_column
 
 from boardlab.store.db import Base, Store
@@ -37,13 +37,17 @@ from boardlab.store.db import Base, Store
 #: A pack is named by its salt in hex; generated salts are 16 bytes (32 digits).
 PACK_ID_LENGTH = 128
 NAME_LENGTH = 40
+TOKEN_LENGTH = 32
+CLIENT_LENGTH = 32
 
 
 class SolveRow(Base):
     """A row of ``triplex_solves``: one accepted solve of one level of one pack."""
 
     __tablename__ = "triplex_solves"
-    __table_args__ = (Index("ix_triplex_solves_pack_level", "pack", "level", "id"),)
+    __table_args__ = (Index("ix_triplex_solves_pack_level", "pack", "level", "id"),
+                      Index("ix_triplex_solves_name", "pack", "name"),
+                      Index("ix_triplex_solves_token", "token", unique=True))
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     pack: Mapped[str] = mapped_column(String(PACK_ID_LENGTH))
@@ -51,6 +55,16 @@ class SolveRow(Base):
     name: Mapped[str] = mapped_column(String(NAME_LENGTH))
     seconds: Mapped[float] = mapped_column(Float)
     solved_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: The nonce of the start token that timed this solve (None before revision 0004).
+    token: Mapped[str | None] = mapped_column(String(TOKEN_LENGTH), nullable=True)
+    #: Whether ``seconds`` was measured by the server (False: the client's figure).
+    timed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: What the client said it took, kept as a trace only.
+    client_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: An anonymised key of the client's address (see :mod:`boardlab.web.api_triplex`).
+    client: Mapped[str | None] = mapped_column(String(CLIENT_LENGTH), nullable=True)
+    #: Faster than the level's floor: listed, never first, never in the times.
+    suspect: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 @dataclass(frozen=True)
