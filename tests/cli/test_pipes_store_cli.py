@@ -169,3 +169,43 @@ def test_import_tiny_level(db, tmp_path):
     assert "1 solution stored" in result.output
     assert run("check", "tiny", "ACD", "--db", db).exit_code == 0
     assert run("check", "tiny", "ABD", "--db", db).exit_code == 1
+
+
+def _table(text: str) -> str:
+    """The level's table y,x,type,lit, written here by hand from the text form."""
+    rows = [line.split() for line in text.splitlines() if line and not line.startswith("#")]
+    return "".join(f"{r},{c},{1 if cell[0] == 'L' else 0},{cell[1]}\n"
+                   for r, row in enumerate(rows, 1) for c, cell in enumerate(row, 1))
+
+
+def test_import_a_csv_table_stores_the_text_form_and_exports_both(tmp_path, db):
+    table = tmp_path / "first.csv"
+    table.write_text("y,x,type,lit\n" + _table(LEVEL_TEXT), encoding="utf-8")
+    imported = runner.invoke(app, ["import", str(table), "--db", db])
+    assert imported.exit_code == 0, imported.output
+    assert "2 solutions stored" in imported.output
+    text = runner.invoke(app, ["export", "first", "--db", db])
+    assert text.output == "".join(line + "\n" for line in LEVEL_TEXT.splitlines()[1:])
+    csv = runner.invoke(app, ["export", "first", "--db", db, "--format", "csv"])
+    assert csv.output == "y,x,type,lit\n" + _table(LEVEL_TEXT)
+    for _path, code in SOLUTIONS:
+        assert runner.invoke(app, ["check", "first", code.lower(), "--db", db]).exit_code == 0
+    assert runner.invoke(app, ["check", "first", "ZBWGTUMY", "--db", db]).exit_code == 1
+    # A table without the .csv name is read as one by its first line, or by --format.
+    plain = tmp_path / "second.level"
+    plain.write_text(_table(LEVEL_TEXT), encoding="utf-8")
+    assert runner.invoke(app, ["import", str(plain), "--db", db]).exit_code == 0
+    forced = runner.invoke(app, ["import", str(plain), "--name", "third", "--db", db,
+                                 "--format", "text"])
+    assert forced.exit_code == 2
+    assert forced.output.startswith(f"error: {plain} line 1, column 1: unknown cell kind '1'")
+
+
+def test_a_malformed_table_names_its_line_and_column(tmp_path, db):
+    table = tmp_path / "bad.csv"
+    table.write_text("y,x,type,lit\n1,1,1,A\n1,2,1,BC\n", encoding="utf-8")
+    result = runner.invoke(app, ["import", str(table), "--db", db])
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines()[-1] == (
+        f"error: {table} line 3, column 7: lit must be one letter (a character that is "
+        "not a space), not 'BC'")

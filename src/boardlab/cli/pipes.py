@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import sys
 import time
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -35,24 +36,43 @@ MAX_LIMIT = 10**12
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 LevelArgument = Annotated[str, typer.Argument(
-    metavar="LEVEL", help="A level text file ('-' for stdin).")]
+    metavar="LEVEL", help="A level file: the text form, or the seed's CSV table "
+                          "y,x,type,lit ('-' for stdin).")]
 
 
-def read_level(source: str) -> PipeLevel:
-    """The level in file ``source`` (``-``: stdin); errors name the file."""
-    from boardlab.puzzles.pipes.level import PipeLevel
+class LevelFormat(StrEnum):
+    """The forms a level file takes (see :mod:`boardlab.puzzles.pipes.table`)."""
 
+    auto = "auto"
+    text = "text"
+    csv = "csv"
+
+
+FormatOption = Annotated[LevelFormat, typer.Option(
+    "--format",
+    help="The level file's form: text, csv (the table y,x,type,lit) or auto (csv for "
+         "a *.csv file or a first line of numbers or a y,x,type,lit header).")]
+
+
+def read_level(source: str, format: str | LevelFormat = "auto") -> PipeLevel:
+    """The level in file ``source`` (``-``: stdin), in the text form or the CSV table
+    (``format``: see :func:`boardlab.puzzles.pipes.table.parse_level`); errors name the
+    file, the line and the column."""
+    from boardlab.puzzles.pipes.table import parse_level
+
+    format = LevelFormat(format).value
     if source == "-":
         stream = getattr(sys.stdin, "buffer", None)
         text = (decode(stream.read(), "stdin") if stream is not None
                 else sys.stdin.read())
-        return PipeLevel.parse(text, where="stdin")
-    return PipeLevel.parse(read_text(source), where=source)
+        return parse_level(text, "stdin", format)
+    return parse_level(read_text(source), source, format)
 
 
 @app.command("solve")
 def solve_command(
     level_file: LevelArgument,
+    level_format: FormatOption = LevelFormat.auto,
     limit: Annotated[int | None, typer.Option(min=1, max=MAX_LIMIT,
                                               help="Stop after N solutions.")] = None,
     codes_only: Annotated[bool, typer.Option(
@@ -68,7 +88,7 @@ def solve_command(
     from boardlab.puzzles.pipes.solve import solutions
 
     with edge():
-        level = read_level(level_file)
+        level = read_level(level_file, level_format)
         if as_json:
             # One solution past the limit tells whether the list is complete.
             found = list(solutions(level, None if limit is None else limit + 1))
@@ -92,13 +112,14 @@ def solve_command(
 @app.command("count")
 def count_command(
     level: LevelArgument,
+    level_format: FormatOption = LevelFormat.auto,
     as_json: JsonFlag = False,
 ) -> None:
     """The exact number of solutions, by a frontier dynamic program (no enumeration)."""
     from boardlab.puzzles.pipes.count import count_level
 
     with edge():
-        grid = read_level(level)
+        grid = read_level(level, level_format)
         started = time.perf_counter()
         with working(f"counting the solutions of the {grid.rows}x{grid.cols} level"):
             count = count_level(grid)
