@@ -20,6 +20,7 @@ from boardlab.puzzles.pipes.level import PipeLevel
 from boardlab.puzzles.pipes.play import flow, openings, required_rotations, scramble
 from boardlab.puzzles.pipes.solve import solutions
 from boardlab.store import pipes as pipe_store
+from boardlab.web.api_triplex import RateLimit
 from boardlab.web.app import create_app
 from tests.web.conftest import screenshots, serving
 
@@ -167,6 +168,62 @@ def test_bad_json_unknown_levels_and_bad_sizes(client):
                  "level")
     assert_error(client.get("/api/pipes/random", params={"size": 40}), 400, "size", "3 to 10")
     assert_error(client.get("/api/pipes/random", params={"seed": -1}), 400, "seed")
+
+
+def test_check_code_accepts_every_solution_code_of_a_stored_level(tmp_path):
+    from tests.puzzles.pipes.test_solve import SEED_COMPLETION, SEED_SOLUTIONS
+
+    level = PipeLevel.parse(SEED_COMPLETION)
+    found = list(solutions(level))
+    with TestClient(create_app(data_dir=tmp_path)) as client:
+        store = client.app.state.store
+        pipe_store.add_level(store, "seed", SEED_COMPLETION,
+                             ((s.notation, s.code) for s in found))
+        listed = client.get("/api/pipes/levels").json()
+        assert [(entry["id"], entry["name"]) for entry in listed] == [("1", "seed")]
+
+        def check(code: str) -> bool:
+            answer = client.post("/api/pipes/levels/1/check-code", json={"code": code})
+            assert answer.status_code == 200, answer.text
+            assert answer.json()["level"] == "1"
+            return answer.json()["valid"]
+
+        # The article prints five of its 39 codes; the engine must take all 39.
+        assert len({s.code for s in found}) == 39
+        for line in SEED_SOLUTIONS:
+            assert check(line.split("  ")[1])
+        client.app.state.pipes_code_checks = RateLimit(1000, 60.0, clock=lambda: 0.0)
+        assert all(check(s.code) for s in found)
+        # Whitespace and letter case are forgiven (every letter of the grid is a capital).
+        assert check(" akez fdmimhyenqouwixbziuajsdvyw\n")
+        wrong = {s.code[:-1] for s in found} | {s.code + "W" for s in found} | {"", "AKEZ"}
+        assert not any(check(code) for code in wrong - {s.code for s in found})
+
+
+def test_check_code_on_samples_bad_bodies_unknown_levels_and_the_rate_limit(client):
+    # A stopped clock: the bucket never refills during the test.
+    client.app.state.pipes_code_checks = RateLimit(60, 60.0, clock=lambda: 0.0)
+    sample = level_of(client.get("/api/pipes/levels/sample-1").json())
+    (only,) = list(solutions(sample))
+    url = "/api/pipes/levels/sample-1/check-code"
+    assert client.post(url, json={"code": only.code}).json() == {"level": "sample-1",
+                                                                 "valid": True}
+    assert client.post(url, json={"code": only.code[::-1] + "?"}).json()["valid"] is False
+    for body in ([], {"cod": "A"}, {"code": 5}, "AKEZ"):
+        answer = client.post(url, json=body)
+        assert_error(answer, 400, "code", '{"code": "AKEZ..."}')
+        assert answer.json()["code"] == "badCodeRequest"
+    assert_error(client.post(url, json={"code": "A" * 10_001}), 400, "code", "10,000")
+    missing = client.post("/api/pipes/levels/99/check-code", json={"code": "A"})
+    assert_error(missing, 404, "level", "no pipe level '99'")
+    assert missing.json()["code"] == "noPipeLevel"
+    # The limit counts every well-formed check of this client (3 above): 60, then 429.
+    answers = [client.post(url, json={"code": "X"}).status_code for _ in range(60)]
+    assert answers == [200] * 57 + [429] * 3
+    refused = client.post(url, json={"code": only.code})
+    assert_error(refused, 429, "code", "too many codes")
+    assert refused.json()["code"] == "tooManyChecks"
+    assert int(refused.headers["Retry-After"]) >= 1
 
 
 def test_the_page_and_its_script_are_served_without_network(client):

@@ -39,11 +39,21 @@ Routes:
   ``code`` and ``notation`` (``|0-1|1-1|...|``) only when solved, ``known`` whether the
   database holds that code for a stored level (``null`` for other levels). A malformed
   board is 400 ``{error, where}`` with ``where`` naming the field or the cell
-  (``rotations.2.3`` is cell 3-4).
+  (``rotations.2.3`` is cell 3-4);
+* ``POST /api/pipes/levels/{id}/check-code`` with ``{code: "AKEZ..."}`` -- ``{level,
+  valid}``: whether the typed code is the code of some solution, for an external quest
+  engine (the seed's Encounter). The code loses its whitespace and is read in the level's
+  own letter case (:func:`boardlab.puzzles.pipes.quest.read_answer`: ``akez`` is
+  ``AKEZ`` unless the level has two letters differing only by case), then compared
+  exactly with the stored codes (a stored level) or the solutions (a sample or random
+  level, up to :data:`MAX_ENUMERATED` of them). A code is at most :data:`MAX_CODE`
+  characters; a client may check :data:`CHECKS` codes per :data:`CHECK_SECONDS` seconds
+  (then 429 ``tooManyChecks`` with ``Retry-After``).
 """
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -60,7 +70,10 @@ from boardlab.puzzles.pipes.count import count_level
 from boardlab.puzzles.pipes.generate import generate
 from boardlab.puzzles.pipes.level import STRAIGHT, PipeLevel
 from boardlab.puzzles.pipes.play import flow, scramble, solution_of, states
+from boardlab.puzzles.pipes.quest import read_answer
+from boardlab.puzzles.pipes.solve import solutions
 from boardlab.store import pipes as pipe_store
+from boardlab.web.api_triplex import RateLimit
 from boardlab.web.errors import ApiError, ErrorBody, documented
 from boardlab.web.security import page_response
 
@@ -86,6 +99,15 @@ WORKERS = 2
 BUSY_SECONDS = 3.0
 #: Generated levels and counts remembered.
 REMEMBERED = 256
+
+#: The longest code ``check-code`` reads (a path visits each of at most 10,000 cells once).
+MAX_CODE = 10_000
+#: Code checks allowed per client address and :data:`CHECK_SECONDS` (a quest engine's
+#: players type codes by hand; a script trying codes is stopped).
+CHECKS = 60
+CHECK_SECONDS = 60.0
+#: The most solutions ``check-code`` enumerates for a level that is not stored.
+MAX_ENUMERATED = 100_000
 
 #: The answer of a request that found no free worker, for the OpenAPI schema.
 BUSY = {503: {"model": ErrorBody, "description": "Busy making other levels; "
@@ -336,4 +358,59 @@ def check(request: Request, level_id: str, body: Annotated[Any, Body()] = None) 
     return result
 
 
-__all__ = ["PlayLevel", "Work", "level_json", "parse_rotations", "router"]
+def _checks(request: Request) -> RateLimit:
+    """The app's limit on code checks per client (made on first use)."""
+    limit = getattr(request.app.state, "pipes_code_checks", None)
+    if limit is None:
+        limit = request.app.state.pipes_code_checks = RateLimit(CHECKS, CHECK_SECONDS)
+    return limit
+
+
+def _codes_of(level: PipeLevel) -> frozenset[str] | None:
+    """Every solution code of a level that is not stored, or ``None`` past
+    :data:`MAX_ENUMERATED` solutions."""
+    if count_level(level) > MAX_ENUMERATED:
+        return None
+    return frozenset(s.code for s in solutions(level))
+
+
+@router.post("/api/pipes/levels/{level_id}/check-code", summary="Check a typed code",
+             responses=documented(400, 404, 422, 429) | BUSY)
+def check_code(request: Request, level_id: str,
+               body: Annotated[Any, Body()] = None) -> dict[str, Any]:
+    """Whether ``{code}`` is the code of a solution of the level: ``{level, valid}``
+    (see the module docstring for how the code is read and the limits)."""
+    if not isinstance(body, dict) or not isinstance(body.get("code"), str):
+        raise ApiError(400, 'the body must be a JSON object {"code": "AKEZ..."}', "code",
+                       code="badCodeRequest")
+    if len(body["code"]) > MAX_CODE:
+        raise ApiError(400, f"the code is longer than {MAX_CODE:,} characters", "code",
+                       code="codeTooLong", params={"limit": MAX_CODE})
+    client = request.client.host if request.client else "unknown"
+    limit = _checks(request)
+    with _CHECKS_LOCK:
+        wait = limit.wait(client)
+        if wait > 0:
+            seconds = math.ceil(wait)
+            raise ApiError(429, f"too many codes checked from this address; try again in "
+                                f"{seconds} s", "code", code="tooManyChecks",
+                           params={"seconds": seconds}, headers={"Retry-After": str(seconds)})
+        limit.take(client)
+    play = _find(request, level_id)
+    typed = read_answer(play.level, body["code"])
+    if play.stored_id is not None:
+        valid = pipe_store.check_code(request.app.state.store, play.stored_id, typed)
+    else:
+        codes = WORK.get(("codes", play.level), lambda: _codes_of(play.level))
+        if codes is None:
+            raise ApiError(422, f"pipe level {play.id} has more than {MAX_ENUMERATED:,} "
+                                "solutions; import it to check its codes", "level",
+                           code="pipesTooManySolutions")
+        valid = typed in codes
+    return {"level": play.id, "valid": valid}
+
+
+_CHECKS_LOCK = threading.Lock()
+
+
+__all__ = ["PlayLevel", "Work", "check_code", "level_json", "parse_rotations", "router"]

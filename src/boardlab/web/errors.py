@@ -81,15 +81,18 @@ def documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
 class ApiError(Exception):
     """A failure to report as ``{"error": message, "where": where, "code": code}`` with
     ``status``; ``code`` (default: the status's) names it for the pages to translate, with
-    ``params`` the values the message names."""
+    ``params`` the values the message names, and ``headers`` the answer's (a 429's
+    ``Retry-After``)."""
 
     def __init__(self, status: int, message: str, where: Any = None, *,
-                 code: str | None = None, params: dict[str, Any] | None = None):
+                 code: str | None = None, params: dict[str, Any] | None = None,
+                 headers: dict[str, str] | None = None):
         self.status = status
         self.message = message
         self.where = where
         self.code = code or code_of(status)
         self.params = params
+        self.headers = headers
         super().__init__(message)
 
 
@@ -165,7 +168,11 @@ async def _validation(_request: Request, error: RequestValidationError) -> JSONR
 
 
 async def _api(_request: Request, error: ApiError) -> JSONResponse:
-    return error_response(error.status, error.message, error.where, error.code, error.params)
+    response = error_response(error.status, error.message, error.where, error.code,
+                              error.params)
+    if error.headers:
+        response.headers.update(error.headers)
+    return response
 
 
 async def _boardlab(_request: Request, error: BoardlabError) -> JSONResponse:

@@ -1269,6 +1269,25 @@
     "error.notFound": { en: "not found", ru: "не найдено", fr: "introuvable", de: "nicht gefunden",
       zh: "未找到" },
 
+    // --- the pipe codes' check and the quest (api_pipes.py, api_quest.py) ---
+    "error.badCodeRequest": { en: "send the code as {\"code\": \"AKEZ...\"}",
+      ru: "пришлите код в виде {\"code\": \"AKEZ...\"}",
+      fr: "envoyez le code sous la forme {\"code\": \"AKEZ...\"}",
+      de: "sende den Code als {\"code\": \"AKEZ...\"}", zh: "请以 {\"code\": \"AKEZ...\"} 的形式发送密码" },
+    "error.codeTooLong": { en: "the code is longer than {limit} characters",
+      ru: "код длиннее {limit} символов", fr: "le code dépasse {limit} caractères",
+      de: "der Code ist länger als {limit} Zeichen", zh: "密码超过 {limit} 个字符" },
+    "error.tooManyChecks": { en: "too many codes checked; try again in {seconds} s",
+      ru: "слишком много проверок кодов; попробуйте через {seconds} с",
+      fr: "trop de codes vérifiés ; réessayez dans {seconds} s",
+      de: "zu viele Codes geprüft; versuche es in {seconds} s erneut",
+      zh: "检查的密码过多，请 {seconds} 秒后再试" },
+    "error.pipesTooManySolutions": { en: "this level has too many solutions to check here",
+      ru: "у этого уровня слишком много решений, чтобы проверить код здесь",
+      fr: "ce niveau a trop de solutions pour être vérifié ici",
+      de: "dieses Level hat zu viele Lösungen, um hier zu prüfen",
+      zh: "这个关卡的解太多，无法在此检查" },
+
     // --- more of the pages; the board's kinds of board and piece (board.js) ---
     playerOfAny: { en: "{name}", ru: "{name}", fr: "de {name}", de: "{name}", zh: "{name}" },
     pipesTap: { en: "tap", ru: "кран", fr: "robinet", de: "Hahn", zh: "水龙头" },
