@@ -15,6 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from boardlab.cli.main import app
+from boardlab.puzzles.polyomino.level import canonical_solution
+from boardlab.puzzles.polyomino.pack import Pack
 
 runner = CliRunner()
 
@@ -56,11 +58,27 @@ def test_generate_unlock_code_and_solve(tmp_path: Path):
         text.write_text(puzzle.output)
         solved = run("solve", str(text), "--json")
         assert solved.exit_code == 0, solved.output
-        assert json.loads(solved.output)["count"] >= 1
+        # exactly the level's one solution, in as many steps as its difficulty
+        expected = Pack.load(master).level(n)
+        answer = json.loads(solved.output)
+        assert answer["count"] == 1 and answer["complete"]
+        assert canonical_solution(answer["solutions"][0]) == expected.solution_checksum()
+        assert answer["steps"] == expected.difficulty
     wrong = run("unlock", str(out), "--level", "2", "--code", "0000-0000")
     assert wrong.exit_code == 2 and "does not unlock level 2" in wrong.output
     from_pack = run("solve", str(master), "--level", "3")
     assert from_pack.exit_code == 0 and from_pack.output.startswith("1 solution")
+
+
+def test_a_rotatable_piece_beside_its_fixed_twin_is_one_solution(tmp_path: Path):
+    # Level 15 of the 724-level pack: the rotatable domino b may lie where the fixed
+    # domino e lies and e where b lies, which is one solution (the CLI printed it twice).
+    text = tmp_path / "level.txt"
+    text.write_text("level 4x3\nabbc\nadcc\nddee\nrotatable b shown 0\n")
+    solved = run("solve", str(text))
+    assert solved.exit_code == 0, solved.output
+    assert solved.output.startswith("1 solution,")
+    assert solved.output.count("\n\n") == 1  # one grid
 
 
 def test_solve_level_text_and_limits(tmp_path: Path):

@@ -28,7 +28,6 @@ from boardlab.puzzles.polyomino.shapes import CUSTOM, PIECE_SETS, piece_set
 
 if TYPE_CHECKING:
     from boardlab.puzzles.polyomino.level import Level, Puzzle
-    from boardlab.puzzles.polyomino.solver import PieceKind
 
 app = new_app("Triplex and other polyomino packing puzzles.")
 
@@ -208,17 +207,6 @@ def code(
         typer.echo(Pack.load(pack_file).code(level))
 
 
-def _puzzle_kinds(puzzle: Puzzle) -> list[PieceKind]:
-    from boardlab.puzzles.polyomino.solver import PieceKind
-
-    counts = Counter(p for i, p in enumerate(puzzle.pieces) if i != puzzle.rotatable)
-    order = sorted(counts, key=lambda s: (s.size, s.height, s.width, s.cells))
-    kinds = [PieceKind.fixed(s, counts[s]) for s in order]
-    if puzzle.rotatable is not None:
-        kinds.append(PieceKind.free(puzzle.pieces[puzzle.rotatable]))
-    return kinds
-
-
 @app.command("solve")
 def solve_command(
     source: Annotated[str, typer.Argument(
@@ -232,13 +220,17 @@ def solve_command(
 ) -> None:
     """Solve a level: the number of solutions, each as a grid, and the search steps."""
     with edge():
+        from boardlab.puzzles.polyomino.generator import piece_kinds
         from boardlab.puzzles.polyomino.region import Region
         from boardlab.puzzles.polyomino.solver import solve as solve_tiling
 
         puzzle = _read_source(source, level, code)
         region = Region.rectangle(puzzle.width, puzzle.height)
         with working(f"solving the {puzzle.width}x{puzzle.height} level"):
-            result = solve_tiling(region, _puzzle_kinds(puzzle), limit=limit)
+            # each orientation of the rotatable piece searched in turn: the steps are the
+            # generator's difficulty of the level
+            result = solve_tiling(region, piece_kinds(puzzle.pieces, puzzle.rotatable),
+                                  limit=limit, each_orientation=True)
         grids = [_letters(t.grid()) for t in result.solutions]
         if as_json:
             echo_json({"width": puzzle.width, "height": puzzle.height, "count": result.count,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import random
+from collections import Counter
 
 import pytest
 
@@ -13,11 +14,14 @@ from boardlab.puzzles.polyomino.generator import (
     difficulty,
     generate_levels,
     levels_of_size,
+    piece_kinds,
     rotatable_candidates,
     sizes_up_to,
 )
-from boardlab.puzzles.polyomino.level import Level
-from boardlab.puzzles.polyomino.shapes import PIECE_SETS, Shape
+from boardlab.puzzles.polyomino.level import Level, canonical_solution
+from boardlab.puzzles.polyomino.region import Region
+from boardlab.puzzles.polyomino.shapes import PIECE_SETS, Shape, shape_order
+from boardlab.puzzles.polyomino.solver import PieceKind, count_tilings, solve
 from boardlab.puzzles.polyomino.vectors import canonical_vectors, count_vectors
 
 TRIPLEX = PIECE_SETS["triplex"][0]
@@ -282,3 +286,59 @@ def test_ray_backend_finds_the_same_levels():
     sizes = sizes_up_to(20)
     serial = generate_levels(sizes, backend="serial", progress=False)
     assert generate_levels(sizes, backend="ray", workers=2, progress=False) == serial
+
+
+def brute_force_solutions(puzzle) -> set:
+    """The tilings of a puzzle as the player has it, by the plain recursion above: one
+    run per orientation of the rotatable piece, each tiling a set of (shape, cells), so a
+    turned piece standing where its identical twin stood is the same tiling."""
+    turns = (puzzle.pieces[puzzle.rotatable].orientations() if puzzle.rotatable is not None
+             else (None,))
+    found: set = set()
+    for o in turns:
+        pieces = [o if i == puzzle.rotatable else p for i, p in enumerate(puzzle.pieces)]
+        found |= set(tilings(puzzle.width, puzzle.height, pieces))
+    return found
+
+
+def test_every_level_has_one_solution_as_the_player_gets_it():
+    # Rule 1 with the rotatable piece free to turn, by the brute force, for every level
+    # through area 20 (the levels of larger areas: the slow test below, by the solver).
+    levels = generate_levels(sizes_up_to(20), backend="serial", progress=False)
+    assert len(levels) == 75
+    for level in levels:
+        puzzle = level.puzzle()
+        assert len(brute_force_solutions(puzzle)) == 1, str(level)
+        assert count_tilings(Region.rectangle(level.width, level.height),
+                             piece_kinds(puzzle.pieces, puzzle.rotatable)) == 1
+
+
+@pytest.mark.slow
+def test_the_724_levels_have_one_solution_each():
+    levels = generate_levels(sizes_up_to(36), backend="serial", progress=False)
+    assert len(levels) == 724
+    for level in levels:
+        puzzle = level.puzzle()
+        region = Region.rectangle(level.width, level.height)
+        result = solve(region, piece_kinds(puzzle.pieces, puzzle.rotatable),
+                       each_orientation=True)
+        assert result.count == 1 and result.complete, str(level)
+        assert result.steps == level.difficulty
+        grid = result.solutions[0].grid()
+        assert canonical_solution(grid) == level.solution_checksum()
+
+
+def test_difficulty_searches_each_orientation_of_the_rotatable_piece():
+    # The documented measure, computed here from its definition: the steps of one search
+    # of fixed pieces per orientation the rotatable piece may take, added up.
+    for level in levels_of_size(5, 4):
+        if level.rotatable is None:
+            continue
+        region = Region.rectangle(level.width, level.height)
+        total = 0
+        for o in level.pieces[level.rotatable].orientations():
+            pieces = [o if i == level.rotatable else p for i, p in enumerate(level.pieces)]
+            counts = Counter(pieces)
+            kinds = [PieceKind.fixed(s, counts[s]) for s in sorted(counts, key=shape_order)]
+            total += solve(region, kinds, collect=False).steps
+        assert level.difficulty == total

@@ -231,39 +231,42 @@ def _difficulty_steps(solver: RectangleSolver, found: Sequence[_Found]) -> list[
     (or, with none, of the fixed pieces)."""
     width, height = solver.region.width, solver.region.height
     shapes = solver.shapes
-    if not unique.supports(width, height, shapes):
-        # a solver over every fixed and free kind of a large set would be slow: one search
-        # per level and candidate, on the level's own kinds
+    index = {s: i for i, s in enumerate(shapes)}
+    closed = all(o in index for s in shapes for o in s.orientations())
+    if not unique.supports(width, height, shapes) or not closed:
+        # one search per level and candidate, on the level's own kinds
         out = []
         for _, pids, candidates in found:
             level = _plain_level(solver, pids)
             out.append([difficulty(level, level.pieces.index(shapes[c])) for c in candidates]
                        or [difficulty(level, None)])
         return out
-    # One batch on a solver whose kinds are the fixed shapes in _kinds's order, then one
-    # free kind per shape: the same kinds as difficulty()'s in the same order (kinds with
-    # no pieces change nothing), so the same steps.
+    # difficulty() has the solver search once per orientation of the rotatable piece
+    # (its kinds made fixed, in set order): the same rows here, in one batch on a solver
+    # whose kinds are the fixed shapes in that order (kinds with no pieces change
+    # nothing), so the same steps.
     if not found:
         return []
     batch, order = _difficulty_solver(width, height, tuple(shapes))
-    k = len(shapes)
     position = {int(s): j for j, s in enumerate(order)}
     rows: list[np.ndarray] = []
-    plan: list[list[int]] = []
+    plan: list[list[list[int]]] = []
     for vector, _, candidates in found:
-        base = np.zeros(2 * k, np.int64)
-        base[:k] = vector[order]
+        base = np.asarray(vector, np.int64)[order]
         ids = []
         for c in candidates or [None]:
-            row = base.copy()
-            if c is not None:
-                row[position[c]] -= 1
-                row[k + position[c]] = 1
-            ids.append(len(rows))
-            rows.append(row)
+            variant = []
+            for o in [None] if c is None else shapes[c].orientations():
+                row = base.copy()
+                if o is not None:
+                    row[position[c]] -= 1
+                    row[position[index[o]]] += 1
+                variant.append(len(rows))
+                rows.append(row)
+            ids.append(variant)
         plan.append(ids)
     _, steps, _ = batch.solve_counts(np.array(rows), limit=NO_LIMIT)
-    return [[int(steps[i]) for i in ids] for ids in plan]
+    return [[int(steps[variant].sum()) for variant in ids] for ids in plan]
 
 
 @cache
@@ -271,8 +274,7 @@ def _difficulty_solver(width: int, height: int, shapes: tuple[Shape, ...]
                        ) -> tuple[RectangleSolver, np.ndarray]:
     order = np.array(sorted(range(len(shapes)), key=lambda i: shape_order(shapes[i])),
                      np.int64)
-    kinds = [shapes[i] for i in order] + [shapes[i].orientations() for i in order]
-    return RectangleSolver(width, height, kinds), order
+    return RectangleSolver(width, height, [shapes[i] for i in order]), order
 
 
 def level_of(solver: RectangleSolver, record: Sequence[int]) -> Level:
@@ -317,24 +319,30 @@ def _rotatable_candidates_batch(solver: RectangleSolver, shapes: Sequence[Shape]
             for plan in plans]
 
 
-def _kinds(pieces: Sequence[Shape], free: int | None = None,
+def piece_kinds(pieces: Sequence[Shape], free: int | Sequence[int] | None = None,
            orientation: Shape | None = None) -> list[PieceKind]:
-    """Kinds for a multiset of pieces: identical fixed pieces merged; piece ``free`` (an
-    index) as a free kind of its own, or replaced by the fixed ``orientation``."""
+    """Kinds for a multiset of pieces: identical fixed pieces merged; the pieces ``free``
+    (an index or indices) as free kinds (identical ones merged), or the one piece
+    ``free`` replaced by the fixed ``orientation``. The solver counts a tiling once
+    however the free pieces' orientations coincide with fixed pieces
+    (:func:`~boardlab.puzzles.polyomino.solver.solve`)."""
+    chosen = set() if free is None else {free} if isinstance(free, int) else set(free)
+    if orientation is not None and len(chosen) != 1:
+        raise PuzzleError("an orientation replaces exactly one piece")
     counts: dict[Shape, int] = {}
-    extra: list[PieceKind] = []
+    turning: dict[Shape, int] = {}
     for i, shape in enumerate(pieces):
-        if i == free:
+        if i in chosen:
             if orientation is None:
-                extra.append(PieceKind.free(shape))
+                turning[shape] = turning.get(shape, 0) + 1
             else:
                 counts[orientation] = counts.get(orientation, 0) + 1
             continue
         counts[shape] = counts.get(shape, 0) + 1
     # The piece sets' own order (size, height, width, cells), so that steps agree with
     # the batch solver's, which takes the kinds in set order.
-    order = sorted(counts, key=shape_order)
-    return [PieceKind.fixed(s, counts[s]) for s in order] + extra
+    return ([PieceKind.fixed(s, counts[s]) for s in sorted(counts, key=shape_order)]
+            + [PieceKind.free(s, turning[s]) for s in sorted(turning, key=shape_order)])
 
 
 def rotatable_candidates(level: Level) -> list[int]:
@@ -349,16 +357,20 @@ def rotatable_candidates(level: Level) -> list[int]:
             continue
         seen.add(shape)
         others = shape.orientations()[1:]
-        if others and all(count_tilings(region, _kinds(level.pieces, i, o), limit=1) == 0
+        if others and all(count_tilings(region, piece_kinds(level.pieces, i, o), limit=1) == 0
                           for o in others):
             out.append(i)
     return out
 
 
-def difficulty(level: Level, rotatable: int | None) -> int:
-    """Solver steps for a complete search of the level as the player gets it."""
+def difficulty(level: Level, rotatable: int | Sequence[int] | None) -> int:
+    """Solver steps for a complete search of the level as the player gets it: the
+    rotatable pieces (an index, indices or None) free to turn, each multiset of
+    orientations they can take searched once (a rotatable piece that matches a fixed one
+    is not a second way to place it)."""
     region = Region.rectangle(level.width, level.height)
-    return solve(region, _kinds(level.pieces, rotatable), collect=False).steps
+    return solve(region, piece_kinds(level.pieces, rotatable), collect=False,
+                 each_orientation=True).steps
 
 
 def order_key(level: Level) -> tuple[int, int, int, str]:

@@ -65,6 +65,7 @@ import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import combinations_with_replacement, product
 
 import numpy as np
 from llvmlite import ir as llvm_ir
@@ -76,7 +77,7 @@ from numba.extending import intrinsic
 from boardlab import compiled
 from boardlab.errors import PuzzleError
 from boardlab.puzzles.polyomino.region import Region, transform_cell
-from boardlab.puzzles.polyomino.shapes import Cell, Shape
+from boardlab.puzzles.polyomino.shapes import Cell, Shape, shape_order
 
 compiled.watch()
 
@@ -974,42 +975,182 @@ def _table_bits(n_cells: int) -> int:
     return min(20, max(12, n_cells // 3 + 4))
 
 
+#: Most fixed count vectors one problem with overlapping kinds may split into.
+MAX_VARIANTS = 100_000
+
+
+@dataclass(frozen=True)
+class _Split:
+    """Kinds made disjoint: the board's kinds, and the count vectors to search one after
+    the other, each with the (kind, orientation) of the caller's kinds that the pieces of
+    every board kind stand for, in turn (one witness of how the caller's pieces take
+    those shapes)."""
+
+    board_kinds: tuple[tuple[Shape, ...], ...]
+    vectors: tuple[tuple[int, ...], ...]
+    witnesses: tuple[tuple[tuple[tuple[int, int], ...], ...], ...]
+
+
+def _split(kinds: Sequence[PieceKind], each_orientation: bool = False) -> _Split:
+    """Make the kinds disjoint, so that every tiling is found once.
+
+    Two kinds that share an orientation (a rotatable piece and a fixed piece of one of
+    its orientations) would let the search place "a piece of kind A" and "a piece of kind
+    B" on the same two spots in either order: the same tiling twice. A tiling is a set of
+    placed shapes, and its shapes say which orientation every free piece took, so each
+    group of overlapping kinds becomes fixed kinds, one per shape, searched once for
+    every distinct multiset of shapes the group's pieces can form. Kinds that overlap no
+    other stay as they are (their pieces' orientation is the placement's), unless
+    ``each_orientation`` asks for every free kind to be split so.
+    """
+    n = len(kinds)
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    owner: dict[Shape, int] = {}
+    for i, kind in enumerate(kinds):
+        for shape in kind.orientations:
+            if shape in owner:
+                parent[root(i)] = root(owner[shape])
+            else:
+                owner[shape] = i
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(root(i), []).append(i)
+    board: list[tuple[Shape, ...]] = []
+    # per group: its board columns, and each multiset of shapes its pieces can form with
+    # one witness: for each column, the (kind, orientation) of its pieces in turn
+    Witness = tuple[tuple[tuple[int, int], ...], ...]
+    parts: list[tuple[list[int], dict[tuple[int, ...], Witness]]] = []
+    expanded = False
+    for members in groups.values():
+        i = members[0]
+        if len(members) == 1 and not (each_orientation and len(kinds[i].orientations) > 1):
+            parts.append(([len(board)], {(kinds[i].count,): (((i, -1),) * kinds[i].count,)}))
+            board.append(kinds[i].orientations)
+            continue
+        expanded = True
+        shapes = sorted({s for i in members for s in kinds[i].orientations}, key=shape_order)
+        column = {s: j for j, s in enumerate(shapes)}
+        made: dict[tuple[int, ...], Witness] = {(0,) * len(shapes): ((),) * len(shapes)}
+        for i in members:
+            kind = kinds[i]
+            grown: dict[tuple[int, ...], Witness] = {}
+            for pick in combinations_with_replacement(range(len(kind.orientations)), kind.count):
+                for vector, witness in made.items():
+                    v, w = list(vector), [list(x) for x in witness]
+                    for o in pick:
+                        v[column[kind.orientations[o]]] += 1
+                        w[column[kind.orientations[o]]].append((i, o))
+                    grown.setdefault(tuple(v), tuple(map(tuple, w)))
+                if len(grown) > MAX_VARIANTS:
+                    raise PuzzleError(f"the free pieces can take more than {MAX_VARIANTS} "
+                                      "combinations of orientations")
+            made = grown
+        parts.append((list(range(len(board), len(board) + len(shapes))), made))
+        board += [(s,) for s in shapes]
+    total = 1
+    for _, made in parts:
+        total *= len(made)
+    if total > MAX_VARIANTS:
+        raise PuzzleError(f"the free pieces can take more than {MAX_VARIANTS} combinations "
+                          "of orientations")
+    order = list(range(len(board)))
+    if expanded and all(len(k) == 1 for k in board):
+        # kinds merged and every kind fixed: the set order, as the level generator's
+        # batches of fixed kinds take them, so that both count the same steps
+        order.sort(key=lambda j: shape_order(board[j][0]))
+    vectors, witnesses = [], []
+    for pick in product(*(sorted(made.items()) for _, made in parts)):
+        v = [0] * len(board)
+        w: list[tuple[tuple[int, int], ...]] = [()] * len(board)
+        for (columns, _), (counts, witness) in zip(parts, pick, strict=True):
+            for c, x, pieces in zip(columns, counts, witness, strict=True):
+                v[c], w[c] = x, pieces
+        vectors.append(tuple(v[j] for j in order))
+        witnesses.append(tuple(w[j] for j in order))
+    return _Split(tuple(board[j] for j in order), tuple(vectors), tuple(witnesses))
+
+
 def _run(region: Region, kinds: Sequence[PieceKind], limit: int | None, collect: bool,
-         memo_counts: bool, scan: str, min_words: int = 1):
+         memo_counts: bool, scan: str, min_words: int = 1, each_orientation: bool = False):
     _check(region, kinds)
-    board = _board(region, tuple(k.orientations for k in kinds), scan, min_words)
-    counts = np.array([k.count for k in kinds], np.int64)
-    sizes = np.array([k.size for k in kinds], np.int64)
-    fword, fshift, n_ck = _count_fields(counts)
-    ck = _pack_counts(counts, fword, fshift, n_ck)
     limit = NO_LIMIT if limit is None else limit
     if limit < 1:
         raise PuzzleError(f"limit must be at least 1, not {limit}")
-    depth = max(1, int(counts.sum()))
+    split = _split(kinds, each_orientation)
+    board = _board(region, split.board_kinds, scan, min_words)
+    sizes = np.array([k[0].size for k in split.board_kinds], np.int64)
     size = 1 << _table_bits(region.size)
-    table = np.zeros((size, 2 + board.words + n_ck), np.uint64)
-    sols = np.empty((16 if collect else 1, depth), np.int32)
-    if board.words == 1:
-        count, steps, complete, sols, nsols = _search_word(
-            board.occ0[0], board.start, board.split, board.pmask1, board.pnext, board.pnb1,
-            board.place_kind, sizes, counts, fword, fshift, ck, board.line, board.ko_kind,
-            board.ko_anchor1, board.ko_off, limit,
-            memo_counts, collect, collect, sols, table, 1)
-    else:
-        count, steps, complete, sols, nsols = _search_words(
-            board.occ0, board.start, board.split, board.pmask, board.pnext, board.pw0,
-            board.pw1,
-            board.pnbc, board.place_kind, sizes, counts, fword, fshift, ck, board.line,
-            board.n_bits, limit, memo_counts, collect, collect, sols, table, 1)
-    tilings = tuple(Tiling(tuple(board.placement(int(pid)) for pid in row if pid >= 0))
-                    for row in sols[:nsols]) if collect else ()
-    return SolveResult(int(count), bool(complete), tilings, int(steps))
+    count = steps = 0
+    complete = True
+    tilings: list[Tiling] = []
+    for vector, witness in zip(split.vectors, split.witnesses, strict=True):
+        counts = np.array(vector, np.int64)
+        fword, fshift, n_ck = _count_fields(counts)
+        ck = _pack_counts(counts, fword, fshift, n_ck)
+        depth = max(1, int(counts.sum()))
+        table = np.zeros((size, 2 + board.words + n_ck), np.uint64)
+        sols = np.empty((16 if collect else 1, depth), np.int32)
+        left = limit - count
+        if left == 0:  # the limit is reached and another multiset is still to search
+            complete = False
+            break
+        if board.words == 1:
+            found, work, done, sols, nsols = _search_word(
+                board.occ0[0], board.start, board.split, board.pmask1, board.pnext,
+                board.pnb1, board.place_kind, sizes, counts, fword, fshift, ck, board.line,
+                board.ko_kind, board.ko_anchor1, board.ko_off, left,
+                memo_counts, collect, collect, sols, table, 1)
+        else:
+            found, work, done, sols, nsols = _search_words(
+                board.occ0, board.start, board.split, board.pmask, board.pnext, board.pw0,
+                board.pw1, board.pnbc, board.place_kind, sizes, counts, fword, fshift, ck,
+                board.line, board.n_bits, left, memo_counts, collect, collect, sols, table,
+                1)
+        count += int(found)
+        steps += int(work)
+        if collect:
+            tilings += [_tiling(board, row, witness) for row in sols[:nsols]]
+        if not done:
+            complete = False
+            break
+    return SolveResult(count, complete, tuple(tilings), steps)
+
+
+def _tiling(board: _Board, row: np.ndarray, witness) -> Tiling:
+    """A found tiling in the caller's kinds: the pieces of each board kind take the
+    (kind, orientation) of the witness in turn (-1: the placement's own orientation)."""
+    used = [0] * len(witness)
+    placements = []
+    for pid in row:
+        if pid < 0:
+            continue
+        p = board.placement(int(pid))
+        kind, orientation = witness[p.kind][used[p.kind]]
+        used[p.kind] += 1
+        placements.append(Placement(kind, p.orientation if orientation < 0 else orientation,
+                                    p.cells))
+    return Tiling(tuple(placements))
 
 
 def solve(region: Region, kinds: Sequence[PieceKind], limit: int | None = None,
-          collect: bool = True, *, scan: str = "short") -> SolveResult:
+          collect: bool = True, *, scan: str = "short",
+          each_orientation: bool = False) -> SolveResult:
     """Search the tilings of ``region`` by the pieces of ``kinds``, stopping after
     ``limit`` tilings when given; collect them when ``collect``.
+
+    A tiling is a set of placed shapes: when a free kind can take the shape of another
+    kind's piece, the two pieces trading places is the same tiling, found once (the
+    kinds are searched as fixed shapes, once per multiset of orientations the free pieces
+    can take). ``each_orientation`` searches every free kind so, as the seed's solver
+    tries each orientation of a Triplex level's rotatable piece in turn: the same
+    tilings, and the steps that are the levels' difficulty.
 
     :class:`PuzzleError` if the pieces' total area is not the region's.
     ``scan="long"`` numbers cells along the long side instead (slower; for comparison).
@@ -1021,8 +1162,11 @@ def solve(region: Region, kinds: Sequence[PieceKind], limit: int | None = None,
     (2, True, 5)
     >>> solve(Region.rectangle(3, 2), [PieceKind.free(ell, 2)], limit=1).complete
     False
+    >>> domino = Shape.parse("##")  # a fixed domino and a free one: one tiling of 2x2
+    >>> solve(Region.rectangle(2, 2), [PieceKind.fixed(domino), PieceKind.free(domino)]).count
+    1
     """
-    return _run(region, kinds, limit, collect, False, scan)
+    return _run(region, kinds, limit, collect, False, scan, each_orientation=each_orientation)
 
 
 def count_tilings(region: Region, kinds: Sequence[PieceKind], limit: int | None = None,
