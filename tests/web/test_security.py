@@ -297,7 +297,7 @@ def test_a_named_origin_may_post_to_the_leaderboard_and_others_may_not(folder, p
             assert allowed.headers["x-frame-options"] == "DENY"
         refused = preflight(opened, url, "https://b.example")
         assert "access-control-allow-origin" not in refused.headers
-        posted = opened.post(url, json={"name": "Ada", "seconds": 1, "unlock": "x",
+        posted = opened.post(url, json={"name": "Ada", "token": "x", "unlock": "x",
                                         "solution": "ab"},
                              headers={"Origin": "https://a.example"})
         assert posted.status_code == 400
@@ -319,9 +319,9 @@ def test_without_cors_origins_no_page_elsewhere_is_allowed(client, pack):
 
 def submit(client: TestClient, pack: Pack, forwarded: str | None = None):
     headers = {"X-Forwarded-For": forwarded} if forwarded is not None else {}
-    # A wrong unlock code: still counted by the limit, which comes first.
+    # A forged start token: still counted by the limit, which comes first.
     return client.post(f"/api/leaderboard/{pack.salt.hex()}/1", headers=headers,
-                       json={"name": f"p{time.monotonic_ns()}", "seconds": 1,
+                       json={"name": f"p{time.monotonic_ns()}", "token": "forged",
                              "unlock": "AAAA-AAAA", "solution": "ab"})
 
 
@@ -334,7 +334,8 @@ def test_clients_behind_a_trusted_proxy_have_limits_of_their_own(folder, pack):
         # Another client of the same proxy, and the first one behind a second proxy hop.
         assert submit(proxy, pack, "203.0.113.2").status_code == 400
         assert_json_error(submit(proxy, pack, "203.0.113.1, 10.0.0.7"), 429)
-    assert set(app.state.triplex.by_client._buckets) == {"203.0.113.1", "203.0.113.2"}
+    assert set(app.state.triplex.by_client._buckets) == {
+        ("203.0.113.1", pack.salt.hex()), ("203.0.113.2", pack.salt.hex())}
 
 
 @pytest.mark.parametrize("trusted", [[], ["10.0.0.2"]])
@@ -345,7 +346,7 @@ def test_a_client_forging_x_forwarded_for_keeps_its_own_limit(folder, pack, trus
             assert submit(forger, pack, f"203.0.113.{i}").status_code == 400
         assert_json_error(submit(forger, pack, "203.0.113.99"), 429)
         assert_json_error(submit(forger, pack, "10.0.0.2"), 429)
-    assert set(app.state.triplex.by_client._buckets) == {"198.51.100.7"}
+    assert set(app.state.triplex.by_client._buckets) == {("198.51.100.7", pack.salt.hex())}
 
 
 # -- bounded ids -------------------------------------------------------------------------------

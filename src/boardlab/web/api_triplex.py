@@ -13,6 +13,20 @@ carries the *solution*, and the server checks it against the level itself:
 3. the next code is derived from the canonical solution (docs/polyomino-pack.md,
    sections 3 and 5) and returned, as the client derives it from its board.
 
+The server also *times* every solve itself, so that a time and a first place mean
+something: when a level is opened the page asks for a **start token**, which the server
+signs (HMAC-SHA256 under a key of its own, made on first use and kept in the database,
+:mod:`boardlab.store.secrets`) and which says the pack, the level, when it was issued and
+a random nonce. Opening level n needs the code that opens it (level 1: none), so only a
+player who reached the level can start its clock. A submission carries the token; the
+recorded time is the server's ``now - issued``, and the client's own figure is kept as a
+trace and never used. A token records one solve (its nonce is unique in the table: a
+replay is 409 ``tokenUsed``) and expires after :data:`TOKEN_SECONDS`. A solve faster than
+the level's floor (:func:`floor_seconds`, :data:`FLOOR_PER_PIECE` per piece) is recorded
+as *suspect*: counted and listed, never first, in no median. Every solve keeps an
+anonymised key of its client (:meth:`Triplex.client_key`), so a scripted run leaves a
+trace even when it waits past the floor.
+
 Packs are the files ``DATA/packs/*.json``: public packs, and master copies (files with
 ``solutions``, e.g. ``pack.master.json``) that the server uses as a second check but
 never serves; only a pack's public form leaves the server. Files are re-read when the
@@ -24,15 +38,29 @@ Routes:
 * ``GET /api/triplex/packs/{pack}`` -- the public pack JSON;
 * ``GET /triplex/{pack}`` -- the game page, with this server as its leaderboard (at the
   page's own origin, or the operator's public URL; never the request's ``Host``);
-* ``GET /api/leaderboard/{pack}/{n}`` -- ``{level, first: {name, solved_at,
-  ago_seconds} | null, solves, median_seconds}`` (``solved_at`` in Unix seconds);
-* ``POST /api/leaderboard/{pack}/{n}`` with ``{name, seconds, unlock, solution}`` --
-  ``{accepted, level, next_code, became_first, first, solves, median_seconds}``; a
-  forgery is 400 naming the problem, an unknown pack or level 404, a bad name 422, too
-  many submissions 429 with ``Retry-After`` (at most :data:`SUBMISSIONS` per
-  :data:`PER_SECONDS` per client address and per (pack, level, name), in memory). The
-  client address is the connecting one, or the one a trusted proxy forwards
-  (``boardlab serve --trusted-proxy``, see :func:`boardlab.web.app.create_app`).
+* ``GET /triplex/{pack}/table`` -- the page of the pack's tables;
+* ``POST /api/triplex/packs/{pack}/levels/{n}/start`` with ``{unlock}`` (level 1: ``{}``)
+  -- ``{level, token, issued_at, expires_at, floor_seconds}``;
+* ``GET /api/leaderboard/{pack}`` -- every level (``first``, ``solves``, ``suspect_solves``,
+  ``median_seconds``, ``best_seconds``, ``timed``, ``clients``) and the players (``name``,
+  ``levels``, ``first_solves``, ``solves``);
+* ``GET /api/leaderboard/{pack}/{n}`` -- one level's line of that table, ``first`` as
+  ``{name, solved_at, ago_seconds} | null`` (``solved_at`` in Unix seconds);
+* ``POST /api/leaderboard/{pack}/{n}`` with ``{name, token, unlock, solution, seconds?}``
+  -- ``{accepted, level, next_code, became_first, seconds, suspect, floor_seconds, ...}``
+  (the level's line after the solve); a forgery is 400 naming the problem (``badToken``,
+  ``tokenExpired``, ``wrongUnlock``, ``wrongSolution``), a replayed token 409, an unknown
+  pack or level 404, a bad name 422;
+* ``POST /api/triplex/progress/save`` with ``{name, secret, pack, level, code}`` and
+  ``POST /api/triplex/progress/load`` with ``{name, secret, pack}`` -- progress kept on the
+  server (:mod:`boardlab.store.players`): 403 ``wrongPlayerSecret``, 404 ``noSuchPlayer``.
+
+Every limit counts the client's address (the connecting one, or the one a trusted proxy
+forwards: ``boardlab serve --trusted-proxy``, see :func:`boardlab.web.app.create_app`),
+per pack where there is one, and never the name typed, so claims under someone's name
+cannot lock them out: :data:`SUBMISSIONS` submissions and :data:`OPENS` openings per
+:data:`PER_SECONDS` per (address, pack), :data:`PROGRESS_ATTEMPTS` progress saves and
+loads per address; past them 429 with ``Retry-After`` (in memory, per process).
 
 Names are stored as sent (trimmed) and only ever returned in JSON; the page inserts
 them with ``textContent``.
@@ -40,11 +68,16 @@ them with ``textContent``.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import hmac
 import math
+import re
+import secrets
 import threading
 import time
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -60,13 +93,38 @@ from boardlab.puzzles.polyomino.codes import WrongCodeError, normalize_code
 from boardlab.puzzles.polyomino.level import LETTERS, Level, Puzzle
 from boardlab.puzzles.polyomino.pack import Pack
 from boardlab.store.db import data_dir as default_data_dir
-from boardlab.store.leaderboard import NAME_LENGTH, PACK_ID_LENGTH, add_solve, level_board
+from boardlab.store.leaderboard import (
+    NAME_LENGTH,
+    PACK_ID_LENGTH,
+    LevelBoard,
+    Solve,
+    TokenUsedError,
+    add_solve,
+    level_board,
+    level_table,
+    players_table,
+)
+from boardlab.store.players import (
+    SECRET_MAX,
+    SECRET_MIN,
+    NoPlayerError,
+    Player,
+    PlayerError,
+    WrongSecretError,
+    check_secret,
+    claim_player,
+    find_player,
+    progress_of,
+    save_progress,
+)
+from boardlab.store.players import Progress as ProgressLine
+from boardlab.store.secrets import server_secret
 from boardlab.web.errors import ApiError, documented
+from boardlab.web.security import page_response
 
 router = APIRouter(tags=["triplex"])
 
-#: Submissions allowed per :data:`PER_SECONDS`, per client address and per
-#: (pack, level, name).
+#: Submissions allowed per :data:`PER_SECONDS`, per client address and pack.
 SUBMISSIONS = 10
 #: The window of the rate limit, in seconds.
 PER_SECONDS = 60.0
@@ -78,6 +136,10 @@ MAX_ROWS = 100
 MAX_CELLS = 400
 #: Cells a text grid may leave empty (they are reported as uncovered).
 EMPTY = ".# _-"
+#: Players listed in a pack's table (the most levels solved first).
+PLAYERS_SHOWN = 100
+#: The page of a pack's tables.
+TABLE_PAGE = Path(__file__).with_name("static") / "triplex" / "table.html"
 
 
 # -- the packs ----------------------------------------------------------------------------
@@ -188,26 +250,110 @@ class RateLimit:
                              if self._level(k, now) < self.capacity}
 
 
+# -- start tokens -------------------------------------------------------------------------
+
+#: How long a start token may time a solve: 7 days (a hard level may take a player days,
+#: and the page keeps its token across reloads; past this the page opens a new one).
+TOKEN_SECONDS = 7 * 86400
+#: How far a token's issue time may lie in the future: clocks of the server's processes
+#: may differ by this much.
+CLOCK_SKEW = 5.0
+#: The largest token the API reads (a real one has ~120 characters).
+TOKEN_LENGTH = 400
+_TOKEN = re.compile(r"^v1\.([0-9a-f]{2,128})\.([0-9]{1,7})\.([0-9]{1,15})\.([0-9a-f]{32})\."
+                    r"([A-Za-z0-9_-]{43})$")
+#: Seconds a human needs per piece at least (one drag each): a solve faster than
+#: this times the level's pieces is *suspect*.
+FLOOR_PER_PIECE = 0.75
+#: Start tokens a client may ask for, per pack and :data:`PER_SECONDS`.
+OPENS = 60
+#: Progress saves and loads a client may try per :data:`PER_SECONDS` (each costs a
+#: scrypt hash, and a wrong secret is a guess).
+PROGRESS_ATTEMPTS = 10
+
+
+@dataclass(frozen=True)
+class StartToken:
+    """What a start token says: the pack, the level, when the server issued it (Unix
+    seconds, to the millisecond) and its nonce (32 hex digits, unique per token)."""
+
+    pack: str
+    level: int
+    issued: float
+    nonce: str
+
+
+def sign_token(key: bytes, token: StartToken) -> str:
+    """The token as text: ``v1.PACK.LEVEL.MILLISECONDS.NONCE.MAC``, the MAC an
+    HMAC-SHA256 of the rest under the server's key (base64url, no padding)."""
+    body = f"v1.{token.pack}.{token.level}.{round(token.issued * 1000)}.{token.nonce}"
+    mac = hmac.new(key, body.encode("ascii"), hashlib.sha256).digest()
+    return f"{body}.{base64.urlsafe_b64encode(mac).decode('ascii').rstrip('=')}"
+
+
+def read_token(key: bytes, text: str) -> StartToken:
+    """The token ``text`` says, if the server's ``key`` signed it; :class:`ApiError`
+    (400, ``badToken``) for anything else. Expiry is the caller's to check."""
+    found = _TOKEN.match(text)
+    if found is None:
+        raise ApiError(400, "token: not a start token of this server", "token",
+                       code="badToken")
+    body = text[:text.rindex(".")]
+    mac = hmac.new(key, body.encode("ascii"), hashlib.sha256).digest()
+    given = found.group(5) + "="
+    if not hmac.compare_digest(base64.urlsafe_b64decode(given), mac):
+        raise ApiError(400, "token: not a start token of this server (the signature does "
+                            "not match)", "token", code="badToken")
+    return StartToken(found.group(1), int(found.group(2)), int(found.group(3)) / 1000,
+                      found.group(4))
+
+
+def floor_seconds(puzzle: Puzzle) -> float:
+    """The fastest plausible human solve of ``puzzle``: :data:`FLOOR_PER_PIECE` seconds
+    per piece. A faster solve is recorded as *suspect*: listed, never first, in no
+    time."""
+    return round(FLOOR_PER_PIECE * len(puzzle.pieces), 3)
+
+
 @dataclass
 class Triplex:
-    """What the routes share: the packs and the two rate limits."""
+    """What the routes share: the packs, the rate limits (every one keyed by the client's
+    address, and the pack where there is one; never by a name typed), the clock of
+    the start tokens and the server's keys (read from the database once)."""
 
     shelf: Shelf
     by_client: RateLimit = field(default_factory=RateLimit)
-    by_name: RateLimit = field(default_factory=RateLimit)
+    opens: RateLimit = field(default_factory=lambda: RateLimit(capacity=OPENS))
+    attempts: RateLimit = field(default_factory=lambda: RateLimit(capacity=PROGRESS_ATTEMPTS))
+    clock: Callable[[], float] = time.time
     lock: threading.Lock = field(default_factory=threading.Lock)
+    _keys: dict[str, bytes] = field(default_factory=dict)
 
-    def admit(self, client: str, pack: str, level: int, name: str) -> None:
-        """Count one submission, or raise 429 with ``Retry-After``."""
-        keys = [(self.by_client, client), (self.by_name, (pack, level, name.casefold()))]
+    def admit(self, limit: RateLimit, key: Any, what: str = "submissions") -> None:
+        """Count one request of ``key`` against ``limit``, or raise 429 with
+        ``Retry-After``."""
         with self.lock:
-            wait = max(limit.wait(key) for limit, key in keys)
+            wait = limit.wait(key)
             if wait > 0:
-                raise HTTPException(429, f"too many submissions; try again in "
-                                         f"{math.ceil(wait)} s",
-                                    headers={"Retry-After": str(math.ceil(wait))})
-            for limit, key in keys:
-                limit.take(key)
+                seconds = math.ceil(wait)
+                raise HTTPException(429, f"too many {what} from this address; try again "
+                                         f"in {seconds} s",
+                                    headers={"Retry-After": str(seconds)})
+            limit.take(key)
+
+    def key(self, store: Any, name: str) -> bytes:
+        """The server's key ``name`` (made on first use, see :mod:`boardlab.store.secrets`)."""
+        found = self._keys.get(name)
+        if found is None:
+            found = self._keys[name] = server_secret(store, name)
+        return found
+
+    def client_key(self, store: Any, address: str) -> str:
+        """An anonymised key of a client address: 16 hex digits of its HMAC under a key of
+        the server, the same for the same address, and no way back to it without the key."""
+        mac = hmac.new(self.key(store, "triplex-client"), address.encode("utf-8"),
+                       hashlib.sha256)
+        return mac.hexdigest()[:16]
 
 
 def install(app: FastAPI, data_dir: str | Path | None = None) -> None:
@@ -216,6 +362,13 @@ def install(app: FastAPI, data_dir: str | Path | None = None) -> None:
     folder = Path(data_dir).expanduser() if data_dir is not None else default_data_dir()
     app.state.triplex = Triplex(Shelf(folder / "packs"))
     app.include_router(router)
+
+
+def _client(request: Request) -> str:
+    # The connecting address, or the one a trusted proxy forwarded: uvicorn's
+    # ProxyHeadersMiddleware (installed by create_app for --trusted-proxy only) has
+    # already put it here.
+    return request.client.host if request.client else "unknown"
 
 
 def _triplex(request: Request) -> Triplex:
@@ -315,15 +468,17 @@ def check_name(name: str) -> str:
 
 
 class Submission(BaseModel):
-    """A claim that a level was solved: who, how long it took, the code that opened the
-    level and the solution."""
+    """A claim that a level was solved: who, the start token the server gave when the
+    level was opened, the code that opened it and the solution. ``seconds``, the client's
+    own figure, is optional and only kept as a trace: the recorded time is the server's."""
 
     model_config = ConfigDict(extra="forbid")
 
     name: Annotated[str, Field(max_length=1000)]
-    seconds: Annotated[float, Field(ge=0, le=MAX_SECONDS, allow_inf_nan=False)]
+    token: Annotated[str, Field(min_length=1, max_length=TOKEN_LENGTH)]
     unlock: Annotated[str, Field(min_length=1, max_length=100)]
     solution: SolutionText | Rows | Placements
+    seconds: Annotated[float | None, Field(ge=0, le=MAX_SECONDS, allow_inf_nan=False)] = None
 
     @field_validator("name")
     @classmethod
@@ -331,23 +486,53 @@ class Submission(BaseModel):
         return check_name(value)
 
 
+class Opening(BaseModel):
+    """A request to open a level: the code that opens it (level 1 needs none)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    unlock: Annotated[str | None, Field(min_length=1, max_length=100)] = None
+
+
 # -- routes -------------------------------------------------------------------------------
 
 def _level_number(served: ServedPack, n: int) -> None:
     if not 1 <= n <= len(served.public):
         raise ApiError(404, f"pack {served.id} has levels 1..{len(served.public)}, not {n}",
-                       "level")
+                       "level", code="noTriplexLevel", params={"n": n})
 
 
-def _board_json(pack_id: str, n: int, request: Request) -> dict[str, Any]:
-    board = level_board(request.app.state.store, pack_id, n)
-    first = None
-    if board.first is not None:
-        at = board.first.solved_at
-        first = {"name": board.first.name, "solved_at": round(at.timestamp(), 3),
-                 "ago_seconds": max(0.0, round((datetime.now(UTC) - at).total_seconds(), 3))}
-    return {"level": n, "first": first, "solves": board.solves,
-            "median_seconds": board.median_seconds}
+def _unlock(served: ServedPack, n: int, text: str | None) -> tuple[str, Puzzle]:
+    """The normalised code and the puzzle of level ``n``; 400 naming ``unlock`` when the
+    code is malformed or does not open the level."""
+    if text is None:
+        if n != 1:
+            raise ApiError(400, f"unlock: level {n} needs its code (the one after level "
+                                f"{n - 1})", "unlock", code="wrongUnlock", params={"n": n})
+        text = served.public.first_code
+    try:
+        code = normalize_code(text)
+    except PuzzleError as e:
+        raise ApiError(400, f"unlock: {e}", "unlock", code="malformedCode") from None
+    try:
+        return code, served.public.unlock(n, code)
+    except WrongCodeError:
+        raise ApiError(400, f"the unlock code does not open level {n}", "unlock",
+                       code="wrongUnlock", params={"n": n}) from None
+
+
+def _first_json(first: Solve | None) -> dict[str, Any] | None:
+    if first is None:
+        return None
+    at = first.solved_at
+    return {"name": first.name, "solved_at": round(at.timestamp(), 3),
+            "ago_seconds": max(0.0, round((datetime.now(UTC) - at).total_seconds(), 3))}
+
+
+def _level_json(board: LevelBoard) -> dict[str, Any]:
+    return {"level": board.level, "first": _first_json(board.first), "solves": board.solves,
+            "median_seconds": board.median_seconds, "best_seconds": board.best_seconds,
+            "timed": board.timed, "suspect_solves": board.suspect, "clients": board.clients}
 
 
 @router.get("/api/triplex/packs", summary="The packs on this server")
@@ -376,6 +561,13 @@ def game_page(pack: str, request: Request) -> HTMLResponse:
                         headers={"Content-Security-Policy": policy})
 
 
+@router.get("/triplex/{pack}/table", response_class=HTMLResponse, include_in_schema=False)
+def table_page(pack: str, request: Request) -> HTMLResponse:
+    """The tables of a pack: every level (first solver, solves, times) and the players."""
+    _triplex(request).shelf.get(pack)  # an unknown pack is a 404, not an empty page
+    return page_response(TABLE_PAGE)
+
+
 class Progress(BaseModel):
     """Progress written on paper: a level number and the code that opens it."""
 
@@ -395,7 +587,7 @@ def check_progress(pack: str, body: Progress, request: Request) -> dict[str, Any
     try:
         code = normalize_code(body.code)
     except PuzzleError as e:
-        raise ApiError(400, f"code: {e}", "code") from None
+        raise ApiError(400, f"code: {e}", "code", code="malformedCode") from None
     try:
         served.public.unlock(body.level, code)
         valid = True
@@ -404,49 +596,179 @@ def check_progress(pack: str, body: Progress, request: Request) -> dict[str, Any
     return {"level": body.level, "valid": valid, "levels": len(served.public)}
 
 
-@router.get("/api/leaderboard/{pack}/{n}", summary="A level's leaderboard",
-            responses=documented(404, 422))
-def get_board(pack: str, n: int, request: Request) -> dict[str, Any]:
-    """A level's first solver (with how long ago), its number of solves and median time."""
-    served = _triplex(request).shelf.get(pack)
-    _level_number(served, n)
-    return _board_json(served.id, n, request)
-
-
-@router.post("/api/leaderboard/{pack}/{n}", summary="Submit a solve",
+@router.post("/api/triplex/packs/{pack}/levels/{n}/start", summary="Open a level",
              responses=documented(400, 404, 422, 429))
-def submit(pack: str, n: int, body: Submission, request: Request) -> dict[str, Any]:
-    """Verify a solve (see the module docstring) and record it."""
+def start_level(pack: str, n: int, request: Request,
+                body: Opening | None = None) -> dict[str, Any]:
+    """Open level ``n``: with the code that opens it (level 1: none), the server issues a
+    signed start token, ``{level, token, issued_at, expires_at, floor_seconds}``. The
+    solve submitted with it is timed by the server from ``issued_at``."""
     triplex = _triplex(request)
     served = triplex.shelf.get(pack)
     _level_number(served, n)
-    client = request.client.host if request.client else "unknown"
-    triplex.admit(client, served.id, n, body.name)
-    try:
-        code = normalize_code(body.unlock)
-    except PuzzleError as e:
-        raise ApiError(400, f"unlock: {e}", "unlock") from None
-    try:
-        puzzle = served.public.unlock(n, code)
-    except WrongCodeError:
-        raise ApiError(400, f"the unlock code does not open level {n}", "unlock") from None
+    triplex.admit(triplex.opens, (_client(request), served.id), "level openings")
+    _, puzzle = _unlock(served, n, body.unlock if body is not None else None)
+    issued = round(triplex.clock(), 3)
+    token = StartToken(served.id, n, issued, secrets.token_hex(16))
+    key = triplex.key(request.app.state.store, "triplex-token")
+    return {"level": n, "token": sign_token(key, token), "issued_at": issued,
+            "expires_at": issued + TOKEN_SECONDS, "floor_seconds": floor_seconds(puzzle)}
+
+
+@router.get("/api/leaderboard/{pack}", summary="Every level and the players of a pack",
+            responses=documented(404, 422))
+def get_tables(pack: str, request: Request) -> dict[str, Any]:
+    """The tables of a pack: ``{pack, name, levels: [{level, first, solves, suspect_solves,
+    median_seconds, best_seconds, timed, clients}], players: [{name, levels,
+    first_solves, solves}]}``, the players most levels first, at most
+    :data:`PLAYERS_SHOWN` of them."""
+    served = _triplex(request).shelf.get(pack)
+    store = request.app.state.store
+    levels = [_level_json(board) for board in level_table(store, served.id, len(served.public))]
+    players = [{"name": p.name, "levels": p.levels, "first_solves": p.first_solves,
+                "solves": p.solves} for p in players_table(store, served.id, PLAYERS_SHOWN)]
+    return {"pack": served.id, "name": served.public.name, "levels": levels,
+            "players": players}
+
+
+@router.get("/api/leaderboard/{pack}/{n}", summary="A level's leaderboard",
+            responses=documented(404, 422))
+def get_board(pack: str, n: int, request: Request) -> dict[str, Any]:
+    """A level's first solver (with how long ago), its number of solves and times."""
+    served = _triplex(request).shelf.get(pack)
+    _level_number(served, n)
+    return _level_json(level_board(request.app.state.store, served.id, n))
+
+
+@router.post("/api/leaderboard/{pack}/{n}", summary="Submit a solve",
+             responses=documented(400, 404, 409, 422, 429))
+def submit(pack: str, n: int, body: Submission, request: Request) -> dict[str, Any]:
+    """Verify a solve (see the module docstring), time it by its start token and record
+    it."""
+    triplex = _triplex(request)
+    served = triplex.shelf.get(pack)
+    _level_number(served, n)
+    address = _client(request)
+    triplex.admit(triplex.by_client, (address, served.id))
+    store = request.app.state.store
+    now = triplex.clock()
+    token = read_token(triplex.key(store, "triplex-token"), body.token)
+    if token.pack != served.id or token.level != n:
+        raise ApiError(400, f"token: it opened level {token.level} of pack {token.pack}, "
+                            f"not level {n} of this pack", "token", code="badToken")
+    if token.issued > now + CLOCK_SKEW:
+        raise ApiError(400, "token: issued in the future", "token", code="badToken")
+    if now - token.issued > TOKEN_SECONDS:
+        raise ApiError(400, f"token: expired ({TOKEN_SECONDS // 86400} days after the "
+                            "level was opened); open the level again", "token",
+                       code="tokenExpired")
+    _, puzzle = _unlock(served, n, body.unlock)
     try:
         level = check_solution(puzzle, body.solution)
     except PuzzleError as e:
-        raise ApiError(400, f"solution: {' '.join(str(e).splitlines())}", "solution"
-                       ) from None
+        raise ApiError(400, f"solution: {' '.join(str(e).splitlines())}", "solution",
+                       code="wrongSolution") from None
     if served.master is not None:
         expected = served.master.level(n).solution_checksum()
         if not hmac.compare_digest(level.solution_checksum(), expected):
             raise ApiError(400, "solution: it tiles the rectangle but is not the level's "
-                                "solution", "solution")
+                                "solution", "solution", code="wrongSolution")
     next_code = served.public.code_after(n, level)
-    solve = add_solve(request.app.state.store, served.id, n, body.name, body.seconds)
-    board = _board_json(served.id, n, request)
-    became_first = board["first"] is not None and board["first"]["name"] == solve.name \
-        and board["first"]["solved_at"] == round(solve.solved_at.timestamp(), 3)
-    return {"accepted": True, "next_code": next_code, "became_first": became_first, **board}
+    seconds = round(max(0.0, now - token.issued), 3)
+    floor = floor_seconds(puzzle)
+    try:
+        solve = add_solve(store, served.id, n, body.name, seconds, timed=True,
+                          token=token.nonce, client=triplex.client_key(store, address),
+                          client_seconds=body.seconds, suspect=seconds < floor)
+    except TokenUsedError:
+        raise ApiError(409, "token: it has already recorded a solve; open the level again "
+                            "to time another", "token", code="tokenUsed") from None
+    board = level_board(store, served.id, n)
+    became_first = board.first is not None and board.first.id == solve.id
+    return {"accepted": True, "next_code": next_code, "became_first": became_first,
+            "seconds": seconds, "suspect": solve.suspect, "floor_seconds": floor,
+            **_level_json(board)}
 
 
-__all__ = ["Progress", "RateLimit", "Shelf", "Submission", "Triplex", "check_name",
-           "check_solution", "install", "router"]
+# -- progress on the server -----------------------------------------------------------------
+
+Secret = Annotated[str, Field(min_length=1, max_length=SECRET_MAX)]
+
+
+class Credentials(BaseModel):
+    """A player's name and secret, and the pack whose progress is meant."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: Annotated[str, Field(max_length=1000)]
+    secret: Secret
+    pack: Annotated[str, Field(min_length=1, max_length=PACK_ID_LENGTH)]
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return check_name(value)
+
+
+class SavedProgress(Credentials):
+    """Progress to keep: the level reached and the code that opens it."""
+
+    level: Annotated[int, Field(ge=1)]
+    code: Annotated[str, Field(min_length=1, max_length=100)]
+
+
+def _player(request: Request, body: Credentials, *, claim: bool) -> Player:
+    triplex = _triplex(request)
+    triplex.admit(triplex.attempts, _client(request), "progress attempts")
+    store = request.app.state.store
+    try:
+        check_secret(body.secret)
+        return claim_player(store, body.name, body.secret) if claim \
+            else find_player(store, body.name, body.secret)
+    except WrongSecretError as e:
+        raise ApiError(403, str(e), "secret", code="wrongPlayerSecret") from None
+    except NoPlayerError as e:
+        raise ApiError(404, str(e), "name", code="noSuchPlayer") from None
+    except PlayerError as e:
+        raise ApiError(422, f"secret: {e}", "secret", code="badPlayerSecret",
+                       params={"min": SECRET_MIN, "max": SECRET_MAX}) from None
+
+
+def _progress_json(served: ServedPack, player: Player, kept: ProgressLine | None
+                   ) -> dict[str, Any]:
+    return {"name": player.name, "pack": served.id, "levels": len(served.public),
+            "level": None if kept is None else kept.level,
+            "code": None if kept is None else kept.code,
+            "updated_at": None if kept is None else round(kept.updated_at.timestamp(), 3)}
+
+
+@router.post("/api/triplex/progress/save", summary="Keep progress on the server",
+             responses=documented(400, 403, 404, 422, 429))
+def save_progress_route(body: SavedProgress, request: Request) -> dict[str, Any]:
+    """Keep a level and the code that opens it as the player's progress in a pack (a
+    higher level already kept stays). The first save of a name makes the player with
+    this secret; later ones need the same secret (403 ``wrongPlayerSecret``). Answers what is
+    kept: ``{name, pack, levels, level, code, updated_at}``."""
+    served = _triplex(request).shelf.get(body.pack)
+    _level_number(served, body.level)
+    code, _ = _unlock(served, body.level, body.code)
+    player = _player(request, body, claim=True)
+    kept = save_progress(request.app.state.store, player, served.id, body.level, code)
+    return _progress_json(served, player, kept)
+
+
+@router.post("/api/triplex/progress/load", summary="Read progress kept on the server",
+             responses=documented(403, 404, 422, 429))
+def load_progress_route(body: Credentials, request: Request) -> dict[str, Any]:
+    """The player's progress in a pack, ``{name, pack, levels, level, code, updated_at}``
+    (``level`` and ``code`` null when nothing is kept); 404 ``noSuchPlayer`` for an unknown
+    name, 403 ``wrongPlayerSecret`` for a wrong secret."""
+    served = _triplex(request).shelf.get(body.pack)
+    player = _player(request, body, claim=False)
+    kept = progress_of(request.app.state.store, player, served.id)
+    return _progress_json(served, player, kept[0] if kept else None)
+
+
+__all__ = ["FLOOR_PER_PIECE", "Progress", "RateLimit", "Shelf", "StartToken", "Submission",
+           "TOKEN_SECONDS", "Triplex", "check_name", "check_solution", "floor_seconds",
+           "install", "read_token", "router", "sign_token"]

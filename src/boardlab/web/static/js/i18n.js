@@ -668,6 +668,109 @@
       de: "Die Spieldaten in dieser Datei sind beschädigt.",
       zh: "此文件中的游戏数据已损坏。"
     },
+    // the server's timing, progress kept on the server and the tables page (issue 16)
+    solveCountUntimed: {
+      en: { one: "Solved {n} time.", other: "Solved {n} times." },
+      ru: { one: "Решён {n} раз.", few: "Решён {n} раза.", many: "Решён {n} раз.",
+        other: "Решён {n} раза." },
+      fr: { one: "Résolu {n} fois.", other: "Résolu {n} fois." },
+      de: { one: "{n}-mal gelöst.", other: "{n}-mal gelöst." },
+      zh: { other: "已完成 {n} 次。" }
+    },
+    bestTime: { en: "Best time {time}.", ru: "Лучшее время {time}.",
+      fr: "Meilleur temps {time}.", de: "Bestzeit {time}.", zh: "最佳用时 {time}。" },
+    submittedTooFast: {
+      en: "The server recorded your solve in {time}: faster than a person can place the " +
+        "pieces, so it does not count for first place or the times.",
+      ru: "Сервер записал ваше решение за {time}: быстрее, чем человек успевает уложить " +
+        "фигуры, поэтому оно не считается ни для первого места, ни для времени.",
+      fr: "Le serveur a enregistré votre solution en {time} : plus vite qu'une personne ne " +
+        "peut placer les pièces, elle ne compte ni pour la première place ni pour les temps.",
+      de: "Der Server hat deine Lösung in {time} erfasst: schneller, als ein Mensch die " +
+        "Teile legen kann, daher zählt sie weder für den ersten Platz noch für die Zeiten.",
+      zh: "服务器记录你的用时为 {time}：比人放置方块的速度还快，因此不计入首位和用时统计。"
+    },
+    needName: { en: "Type your name first.", ru: "Сначала введите имя.",
+      fr: "Saisissez d'abord votre nom.", de: "Gib zuerst deinen Namen ein.",
+      zh: "请先输入你的名字。" },
+    serverProgress: { en: "Progress on the server", ru: "Прогресс на сервере",
+      fr: "Progression sur le serveur", de: "Fortschritt auf dem Server", zh: "服务器上的进度" },
+    serverProgressHelp: {
+      en: "Keep your progress on the server under your name and a secret of at least 8 " +
+        "characters, and load it on any device. No e-mail; a lost secret cannot be recovered.",
+      ru: "Сохраните прогресс на сервере под своим именем и секретом не короче 8 символов " +
+        "и загрузите его на любом устройстве. Без e-mail; забытый секрет не восстановить.",
+      fr: "Gardez votre progression sur le serveur sous votre nom et un secret d'au moins " +
+        "8 caractères, et chargez-la sur n'importe quel appareil. Sans e-mail ; un secret " +
+        "perdu ne peut pas être retrouvé.",
+      de: "Speichere deinen Fortschritt auf dem Server unter deinem Namen und einem " +
+        "Geheimnis aus mindestens 8 Zeichen und lade ihn auf jedem Gerät. Ohne E-Mail; " +
+        "ein vergessenes Geheimnis lässt sich nicht wiederherstellen.",
+      zh: "用你的名字和至少 8 个字符的密语把进度保存在服务器上，并在任何设备上载入。" +
+        "无需电子邮件；密语丢失后无法找回。"
+    },
+    triplexSecret: { en: "Secret", ru: "Секрет", fr: "Secret", de: "Geheimnis", zh: "密语" },
+    saveProgress: { en: "Save on the server", ru: "Сохранить на сервере",
+      fr: "Enregistrer sur le serveur", de: "Auf dem Server speichern", zh: "保存到服务器" },
+    loadProgress: { en: "Load from the server", ru: "Загрузить с сервера",
+      fr: "Charger depuis le serveur", de: "Vom Server laden", zh: "从服务器载入" },
+    progressSaved: { en: "The server keeps level {n} for you.",
+      ru: "Сервер хранит для вас уровень {n}.", fr: "Le serveur garde le niveau {n} pour vous.",
+      de: "Der Server bewahrt Level {n} für dich auf.", zh: "服务器已为你保存第 {n} 关。" },
+    progressNone: { en: "Nothing is kept on the server for this pack yet.",
+      ru: "Для этого набора на сервере пока ничего не сохранено.",
+      fr: "Rien n'est encore gardé sur le serveur pour ce jeu de niveaux.",
+      de: "Für dieses Paket ist auf dem Server noch nichts gespeichert.",
+      zh: "服务器上还没有保存此关卡包的进度。" },
+    progressLoaded: { en: "Loaded from the server: level {n}.",
+      ru: "Загружено с сервера: уровень {n}.", fr: "Chargé depuis le serveur : niveau {n}.",
+      de: "Vom Server geladen: Level {n}.", zh: "已从服务器载入：第 {n} 关。" },
+    tablesLink: { en: "All levels and players", ru: "Все уровни и игроки",
+      fr: "Tous les niveaux et joueurs", de: "Alle Level und Spieler", zh: "所有关卡和玩家" },
+    tablesTitle: { en: "Triplex: levels and players", ru: "Триплекс: уровни и игроки",
+      fr: "Triplex : niveaux et joueurs", de: "Triplex: Level und Spieler",
+      zh: "三联方块：关卡与玩家" },
+    tablesHelp: {
+      en: "Times are measured by the server, from opening a level to sending its " +
+        "solution. Solves faster than a person can place the pieces are counted but take " +
+        "no first place and no time.",
+      ru: "Время измеряет сервер: от открытия уровня до отправки решения. Решения быстрее, " +
+        "чем человек успевает уложить фигуры, учитываются, но не дают первого места и не " +
+        "входят во время.",
+      fr: "Les temps sont mesurés par le serveur, de l'ouverture d'un niveau à l'envoi de " +
+        "sa solution. Les solutions plus rapides qu'une personne ne peut placer les pièces " +
+        "sont comptées mais ne prennent ni première place ni temps.",
+      de: "Die Zeiten misst der Server, vom Öffnen eines Levels bis zum Senden der Lösung. " +
+        "Lösungen, schneller als ein Mensch die Teile legen kann, werden gezählt, " +
+        "bekommen aber keinen ersten Platz und keine Zeit.",
+      zh: "用时由服务器测量：从打开关卡到提交答案。比人放置方块还快的解答会被计数，" +
+        "但不能获得首位，也不计入用时。"
+    },
+    tablePlayers: { en: "Players", ru: "Игроки", fr: "Joueurs", de: "Spieler", zh: "玩家" },
+    colLevel: { en: "Level", ru: "Уровень", fr: "Niveau", de: "Level", zh: "关卡" },
+    colFirst: { en: "First solver", ru: "Первым решил", fr: "Premier à résoudre",
+      de: "Zuerst gelöst von", zh: "首位完成者" },
+    colSolves: { en: "Solves", ru: "Решений", fr: "Résolutions", de: "Lösungen", zh: "完成次数" },
+    colMedian: { en: "Median time", ru: "Медианное время", fr: "Temps médian",
+      de: "Mittlere Zeit", zh: "中位用时" },
+    colBest: { en: "Best time", ru: "Лучшее время", fr: "Meilleur temps", de: "Bestzeit",
+      zh: "最佳用时" },
+    colTooFast: { en: "Too fast", ru: "Слишком быстро", fr: "Trop rapides",
+      de: "Zu schnell", zh: "过快" },
+    colPlayer: { en: "Player", ru: "Игрок", fr: "Joueur", de: "Spieler", zh: "玩家" },
+    colLevelsSolved: { en: "Levels solved", ru: "Решено уровней", fr: "Niveaux résolus",
+      de: "Gelöste Level", zh: "已完成关卡" },
+    colFirstSolves: { en: "First solves", ru: "Первых решений", fr: "Premières résolutions",
+      de: "Erstlösungen", zh: "首位完成" },
+    noPlayersYet: { en: "Nobody has solved a level of this pack yet.",
+      ru: "В этом наборе ещё никто не решил ни одного уровня.",
+      fr: "Personne n'a encore résolu de niveau de ce jeu.",
+      de: "In diesem Paket hat noch niemand ein Level gelöst.",
+      zh: "还没有人完成此关卡包的任何一关。" },
+    backToGame: { en: "Back to the game", ru: "Вернуться к игре", fr: "Retour au jeu",
+      de: "Zurück zum Spiel", zh: "返回游戏" },
+    tableLoading: { en: "Loading…", ru: "Загрузка…", fr: "Chargement…", de: "Wird geladen…",
+      zh: "加载中…" },
 
     // --- the registered games (boardlab.core.registry): titles and descriptions;
     // English is the server's own text, so an English page reads as before ---
@@ -1268,6 +1371,43 @@
       de: "zu viele Anfragen; versuche es später erneut", zh: "请求过多，请稍后再试" },
     "error.notFound": { en: "not found", ru: "не найдено", fr: "introuvable", de: "nicht gefunden",
       zh: "未找到" },
+    // --- Triplex's leaderboard and progress (api_triplex.py) ---
+    "error.badToken": { en: "the level's start token is not valid; open the level again",
+      ru: "стартовый жетон уровня недействителен; откройте уровень заново",
+      fr: "le jeton de départ du niveau n'est pas valide ; rouvrez le niveau",
+      de: "das Start-Token des Levels ist ungültig; öffne das Level erneut",
+      zh: "关卡的开始凭证无效；请重新打开关卡" },
+    "error.tokenExpired": { en: "the level was opened too long ago to be timed; open it again",
+      ru: "уровень открыт слишком давно, чтобы засечь время; откройте его заново",
+      fr: "le niveau a été ouvert il y a trop longtemps pour être chronométré ; rouvrez-le",
+      de: "das Level wurde vor zu langer Zeit geöffnet, um es zu stoppen; öffne es erneut",
+      zh: "关卡打开太久，无法计时；请重新打开" },
+    "error.tokenUsed": { en: "this solve is already recorded",
+      ru: "это решение уже записано", fr: "cette solution est déjà enregistrée",
+      de: "diese Lösung ist bereits erfasst", zh: "这次完成已被记录" },
+    "error.wrongUnlock": { en: "this code does not open level {n}",
+      ru: "этот код не открывает уровень {n}", fr: "ce code n'ouvre pas le niveau {n}",
+      de: "dieser Code öffnet Level {n} nicht", zh: "这个代码无法打开第 {n} 关" },
+    "error.malformedCode": { en: "this is not a level code",
+      ru: "это не код уровня", fr: "ce n'est pas un code de niveau",
+      de: "das ist kein Levelcode", zh: "这不是关卡代码" },
+    "error.wrongSolution": { en: "the server does not accept this solution",
+      ru: "сервер не принимает это решение", fr: "le serveur n'accepte pas cette solution",
+      de: "der Server nimmt diese Lösung nicht an", zh: "服务器不接受这个答案" },
+    "error.noTriplexLevel": { en: "this pack has no level {n}",
+      ru: "в этом наборе нет уровня {n}", fr: "ce jeu n'a pas de niveau {n}",
+      de: "dieses Paket hat kein Level {n}", zh: "此关卡包没有第 {n} 关" },
+    "error.wrongPlayerSecret": { en: "wrong secret for this name",
+      ru: "неверный секрет для этого имени", fr: "mauvais secret pour ce nom",
+      de: "falsches Geheimnis für diesen Namen", zh: "这个名字的密语不对" },
+    "error.noSuchPlayer": { en: "nobody has saved progress under this name",
+      ru: "под этим именем прогресс не сохраняли",
+      fr: "personne n'a enregistré de progression sous ce nom",
+      de: "unter diesem Namen wurde kein Fortschritt gespeichert",
+      zh: "没有人用这个名字保存过进度" },
+    "error.badPlayerSecret": { en: "a secret has {min} to {max} characters",
+      ru: "в секрете от {min} до {max} символов", fr: "un secret a de {min} à {max} caractères",
+      de: "ein Geheimnis hat {min} bis {max} Zeichen", zh: "密语应有 {min} 到 {max} 个字符" },
 
     // --- the pipe codes' check and the quest (api_pipes.py, api_quest.py) ---
     "error.badCodeRequest": { en: "send the code as {\"code\": \"AKEZ...\"}",

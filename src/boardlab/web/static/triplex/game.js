@@ -8,18 +8,23 @@
  * piece count, and nothing waits for an extra click; the game saves itself every 10 s and
  * after every move; (level number, code) restores progress on another device.
  *
- * Leaderboard calls (only when a server is configured or the page is served over HTTP):
- *   GET  {server}/api/leaderboard/{pack}/{level}
- *        -> {"level": n, "first": {"name": s, "solved_at": unix seconds,
- *            "ago_seconds": x} | null, "solves": n, "median_seconds": x | null}
- *   POST {server}/api/leaderboard/{pack}/{level}  {"name": s, "seconds": x,
- *        "unlock": "XXXX-XXXX", "solution": "abbc/aacc"} -> {"accepted": bool,
- *        "next_code": ..., "first": ..., "solves": n, "median_seconds": x | null}
+ * Leaderboard calls (only when a server is configured or the page is served over HTTP;
+ * docs/web.md has them in full):
+ *   POST {server}/api/triplex/packs/{pack}/levels/{level}/start  {"unlock": code}
+ *        -> {"token": ...}: asked when a level is opened and kept with the level (across
+ *        reloads, until it expires), since the server times the solve from it;
+ *   GET  {server}/api/leaderboard/{pack}/{level} -> {"first": {"name", "ago_seconds"} |
+ *        null, "solves", "median_seconds", "best_seconds", ...}
+ *   POST {server}/api/leaderboard/{pack}/{level}  {"name", "token", "seconds",
+ *        "unlock": "XXXX-XXXX", "solution": "abbc/aacc"} -> {"accepted", "seconds", ...}
+ *   POST {server}/api/triplex/progress/save and .../load  {"name", "secret", "pack",
+ *        "level", "code"}: progress kept on the server behind a name and a secret.
  * where {pack} is the pack's salt in hex, unlock is the code that opened the level and
  * solution the board's canonical solution text: the server checks the solution against
  * the level itself (a checksum alone can be computed by anyone holding the file).
- * Names are shown with textContent only, never as HTML. Every failure is silent: the
- * page just shows "offline". Without a name nothing is sent.
+ * Names are shown with textContent only, never as HTML. A leaderboard failure never
+ * stops the game: the page shows "offline". Without a name nothing is sent; a refused
+ * submission says why, and one refused for too many requests is sent again later.
  */
 (function () {
   "use strict";
@@ -133,6 +138,7 @@
     save();
     render();
     showBoard();  // the leaderboard of the level now shown
+    if (!lv.solved) startToken(n).catch(function () { /* offline: asked again at the solve */ });
   }
 
   function checkSolved() {
@@ -367,43 +373,87 @@
     var code;
     try {
       code = L.normalizeCode(text);
-      L.unlockLevel(pack, n, code);
     } catch (e) {
       if (e.kind === "malformed" && e.position) {
         showMessage(tr("badCharacter", { position: e.position, character: e.character }), true);
-      } else if (e.kind === "malformed") {
-        showMessage(tr("badLength", { n: e.length }), true);
       } else {
-        showMessage(tr("wrongCode", { n: n }), true);
+        showMessage(tr("badLength", { n: e.length }), true);
       }
       return;
+    }
+    if (unlockTo(n, code)) showMessage(tr("restored", { n: n }), false);
+  }
+
+  // Level n with its code (from paper or from the server): the levels before it count
+  // as solved elsewhere. False (and a message) when the code does not open it.
+  function unlockTo(n, code) {
+    try {
+      L.unlockLevel(pack, n, code);
+    } catch (e) {
+      showMessage(tr("wrongCode", { n: n }), true);
+      return false;
     }
     if (!state.levels[n] || state.levels[n].code !== code) state.levels[n] = freshLevel(code);
     for (var k = 1; k < n; k++) {
       if (!state.levels[k]) state.levels[k] = { elsewhere: true };
       else if (!state.levels[k].solved) state.levels[k].elsewhere = true;
     }
-    showMessage(tr("restored", { n: n }), false);
     openLevel(n);
+    return true;
   }
 
   // -- leaderboard (optional, never breaks the offline game) ----------------------------------
 
-  function api(path, options) {
+  // A refused request rejects with an Error carrying the HTTP status, the JSON error
+  // body and Retry-After; a network failure with a plain Error.
+  function call(path, options) {
     if (!server || typeof fetch !== "function") return Promise.reject(new Error("offline"));
     var controller = typeof AbortController === "function" ? new AbortController() : null;
-    var timer = setTimeout(function () { if (controller) controller.abort(); }, 5000);
+    var timer = setTimeout(function () { if (controller) controller.abort(); }, 15000);
     options = options || {};
     if (controller) options.signal = controller.signal;
-    return fetch(server.replace(/\/+$/, "") + "/api/leaderboard/" + pack.saltHex + path, options)
+    return fetch(server.replace(/\/+$/, "") + path, options)
       .then(function (response) {
         clearTimeout(timer);
-        if (!response.ok) throw new Error("status " + response.status);
-        return response.json();
+        if (response.ok) return response.json();
+        return response.json().catch(function () { return null; }).then(function (body) {
+          var error = new Error("status " + response.status);
+          error.status = response.status;
+          error.body = body;
+          error.retryAfter = parseInt(response.headers.get("Retry-After") || "", 10);
+          throw error;
+        });
       }, function (error) {
         clearTimeout(timer);
         throw error;
       });
+  }
+
+  function api(path, options) {
+    return call("/api/leaderboard/" + pack.saltHex + path, options);
+  }
+
+  function post(path, body) {
+    return call(path, { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body) });
+  }
+
+  // The server's start token of level n: kept with the level until it expires, so a
+  // reload does not restart the server's clock.
+  function startToken(n) {
+    var lv = state.levels[n];
+    if (lv.token && lv.token.code === lv.code && lv.token.expires > Date.now() / 1000 + 60) {
+      return Promise.resolve(lv.token.token);
+    }
+    return post("/api/triplex/packs/" + pack.saltHex + "/levels/" + n + "/start",
+      { unlock: lv.code }).then(function (answer) {
+      setOnline(true);
+      if (state.levels[n] === lv) {
+        lv.token = { token: answer.token, code: lv.code, expires: answer.expires_at };
+        save();
+      }
+      return answer.token;
+    });
   }
 
   function setOnline(value) {
@@ -430,9 +480,13 @@
       } else {
         lines.push(tr("nobodyYet"));
       }
-      if (info.solves) {
-        lines.push(tr("solveCount", { n: info.solves,
-          time: duration(info.median_seconds || 0) }));
+      if (info.solves && typeof info.median_seconds === "number") {
+        lines.push(tr("solveCount", { n: info.solves, time: duration(info.median_seconds) }));
+      } else if (info.solves) {
+        lines.push(tr("solveCountUntimed", { n: info.solves }));
+      }
+      if (typeof info.best_seconds === "number") {
+        lines.push(tr("bestTime", { time: duration(info.best_seconds) }));
       }
       out.textContent = lines.join(" ");
     }).catch(function () {
@@ -441,23 +495,97 @@
     });
   }
 
-  // Called right after the board was found solved, so `puzzle` is level n's.
-  function submitSolve(n, code, seconds) {
+  // Called right after the board was found solved, so `puzzle` is level n's. The time
+  // recorded is the server's, from the level's start token; `seconds` is sent as the
+  // page's own figure only. A level opened offline gets its token now, and the server,
+  // which saw no start, records the solve as too fast to count.
+  function submitSolve(n, code, seconds, tries) {
     var name = (state.name || "").trim();
     var solution = puzzle && puzzle.number === n ? L.solvedPlacements(puzzle, placements()) : null;
     if (!server || !name || !solution) return;
-    api("/" + n, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ name: name, seconds: seconds, unlock: state.levels[n].code,
-        solution: solution })
-    }).then(function () {
+    var lv = state.levels[n];
+    startToken(n).then(function (token) {
+      return api("/" + n, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ name: name, token: token, seconds: seconds, unlock: lv.code,
+          solution: solution })
+      });
+    }).then(function (answer) {
       setOnline(true);
-      if (state.levels[n].solved) state.levels[n].solved.submitted = true;
+      if (lv.solved) {
+        lv.solved.submitted = true;
+        lv.solved.serverSeconds = answer.seconds;
+      }
       save();
-      showMessage(tr("submitted"), false);
+      showMessage(tr(answer.suspect ? "submittedTooFast" : "submitted",
+        { time: duration(answer.seconds) }), false);
       showBoard();
-    }).catch(function () { setOnline(false); });
+    }).catch(function (error) {
+      if (!error.status) {
+        setOnline(false);
+        return;
+      }
+      setOnline(true);
+      if (error.status === 429 && (tries || 0) < 3) {
+        // The server limits this address, never the name: the solve is sent again later.
+        var wait = error.retryAfter > 0 ? error.retryAfter : 10;
+        setTimeout(function () { submitSolve(n, code, seconds, (tries || 0) + 1); },
+          wait * 1000);
+        return;
+      }
+      if (error.body && error.body.code === "tokenUsed" && lv.solved) {
+        lv.solved.submitted = true;
+        save();
+      }
+      showMessage(I.errorText(error.body, error.message), true);
+    });
+  }
+
+  // -- progress on the server (a name and a secret; the secret is never stored here) -------
+
+  function highestLevel() {
+    for (var n = total; n >= 1; n--) {
+      if (state.levels[n] && state.levels[n].code) return n;
+    }
+    return 1;
+  }
+
+  function account(path, extra) {
+    var body = { name: (state.name || "").trim(), secret: $("player-secret").value,
+      pack: pack.saltHex };
+    Object.keys(extra || {}).forEach(function (k) { body[k] = extra[k]; });
+    if (!body.name) {
+      $("account-message").textContent = tr("needName");
+      return Promise.reject(null);
+    }
+    return post("/api/triplex/progress/" + path, body).then(function (answer) {
+      setOnline(true);
+      return answer;
+    }, function (error) {
+      $("account-message").textContent = error.status ?
+        I.errorText(error.body, error.message) : tr("leaderboardOffline");
+      throw null;
+    });
+  }
+
+  function saveProgress() {
+    var n = highestLevel();
+    account("save", { level: n, code: state.levels[n].code }).then(function (kept) {
+      $("account-message").textContent = tr("progressSaved", { n: kept.level });
+    }, function () { /* already said */ });
+  }
+
+  function loadProgress() {
+    account("load").then(function (kept) {
+      if (kept.level === null) {
+        $("account-message").textContent = tr("progressNone");
+        return;
+      }
+      if (unlockTo(kept.level, kept.code)) {
+        $("account-message").textContent = tr("progressLoaded", { n: kept.level });
+      }
+    }, function () { /* already said */ });
   }
 
   // -- start ----------------------------------------------------------------------------------
@@ -474,6 +602,13 @@
   });
   $("next").addEventListener("click", function () { openLevel(state.current + 1); });
   $("restore-form").addEventListener("submit", restore);
+  $("save-progress").addEventListener("click", saveProgress);
+  $("load-progress").addEventListener("click", loadProgress);
+  $("account").hidden = !server;
+  $("table-link").hidden = !server;
+  if (server) {
+    $("table-link").href = server.replace(/\/+$/, "") + "/triplex/" + pack.saltHex + "/table";
+  }
   $("player-name").value = state.name || "";
   $("player-name").addEventListener("change", function () {
     state.name = $("player-name").value.slice(0, 40);
