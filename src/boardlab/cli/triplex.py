@@ -307,3 +307,82 @@ def export_html_command(
         written = export_html(pack_file, out, server)
         typer.echo(f"wrote {written} ({len(Pack.load(pack_file))} levels"
                    + (f", leaderboard {server}" if server else ", offline") + ")")
+
+
+#: The default of ``reorder --min-solves``: a median of fewer players says little.
+MIN_SOLVES = 5
+
+
+def _existing_database(db: str) -> str:
+    """``db`` unless it names an SQLite file that does not exist (opening would make an
+    empty database and re-order nothing)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    if "://" not in db:
+        path: str | None = db
+    else:
+        try:
+            url = make_url(db)
+        except (ArgumentError, ValueError):
+            return db  # open_store names the problem
+        path = url.database if url.get_backend_name() == "sqlite" else None
+    if path and path != ":memory:" and not Path(path).expanduser().is_file():
+        raise PuzzleError(f"--db {db}: no such database file")
+    return db
+
+
+@app.command()
+def reorder(
+    master_file: Annotated[Path, typer.Argument(metavar="MASTER_PACK", help=(
+        "The master pack (with solutions) whose leaderboard is read."))],
+    db: Annotated[str, typer.Option("--db", help=(
+        "The leaderboard's database: an SQLAlchemy URL or an SQLite file."))],
+    out: Annotated[Path, typer.Option("--out", help="The new public pack (no solutions).")],
+    master: Annotated[Path | None, typer.Option(
+        help="The new master copy (default: OUT with .master.json).")] = None,
+    min_solves: Annotated[int, typer.Option(
+        "--min-solves", min=1, max=MAX_LIMIT,
+        help="Server-timed solves a level needs to move; levels with fewer keep their "
+             "place.")] = MIN_SOLVES,
+    name: Annotated[str | None, typer.Option(
+        help="A name for the new pack (default: the old pack's).")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Re-order a pack by how long people take: the median server-timed solve of each
+    level on the leaderboard, fastest first; the codes are chained anew (a new pack)."""
+    with edge():
+        from boardlab.puzzles.polyomino.order import human_order, reorder_pack
+        from boardlab.puzzles.polyomino.pack import Pack
+        from boardlab.store.db import open_store
+        from boardlab.store.leaderboard import median_times
+
+        master = master or out.with_name(out.name.removesuffix(".json") + ".master.json")
+        for path in (out, master):
+            check_output(path)
+        if out.resolve() == master.resolve():
+            raise PuzzleError("--out and --master must be different files")
+        old = Pack.load(master_file)
+        if old.levels is None:
+            raise PuzzleError(f"{master_file}: a public pack; re-ordering needs the master "
+                              "copy (with solutions)")
+        with open_store(_existing_database(db)) as store:
+            medians = median_times(store, old.salt.hex())
+        medians = {n: m for n, m in medians.items() if 1 <= n <= len(old)}
+        order = human_order(len(old), medians, min_solves)
+        pack = reorder_pack(old, order, name=name)
+        pack.solve_chain()  # every level unlocks with the code of the one before
+        pack.save(master, with_solutions=True)
+        pack.public().save(out)
+        moved = sum(1 for i, n in enumerate(order, start=1) if i != n)
+        if as_json:
+            echo_json({"pack": pack.salt.hex(), "old_pack": old.salt.hex(),
+                       "order": list(order), "moved": moved, "first_code": pack.first_code,
+                       "timed": {str(n): {"solves": c, "median_seconds": m}
+                                 for n, (c, m) in sorted(medians.items())}})
+            return
+        ranked = sum(1 for c, _ in medians.values() if c >= min_solves)
+        typer.echo(f"{len(old)} levels, {ranked} with at least {min_solves} timed solves; "
+                   f"{moved} moved")
+        typer.echo(f"wrote {out} (public) and {master} (with solutions), pack "
+                   f"{pack.salt.hex()}; level 1 code {pack.first_code}")
