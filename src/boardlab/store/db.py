@@ -184,7 +184,7 @@ def _sqlite_begin(connection) -> None:
 
 def metadata() -> MetaData:
     """The metadata of every boardlab table (the table modules are imported here)."""
-    from boardlab.store import leaderboard, pipes, players, secrets, web  # noqa: F401
+    from boardlab.store import leaderboard, pipes, players, quest, secrets, web  # noqa: F401
 
     return Base.metadata
 

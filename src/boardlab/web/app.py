@@ -44,7 +44,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 import boardlab
 from boardlab.errors import BoardlabError
 from boardlab.store.db import Store, default_url, open_store
-from boardlab.web import api_games, api_matches, api_triplex, errors, rules_page
+from boardlab.web import api_games, api_matches, api_quest, api_triplex, errors, rules_page
 from boardlab.web.api_pipes import router as pipes_router
 from boardlab.web.botpool import MEMORY_MB, BotPool
 from boardlab.web.library import Library, games_folder
@@ -169,6 +169,7 @@ def create_app(db_url: str | None = None, data_dir: str | Path | None = None,
     app.include_router(api_matches.lobby_router)
     api_triplex.install(app, data_dir)
     app.include_router(pipes_router)
+    api_quest.install(app)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.mount(SWAGGER_ASSETS, StaticFiles(directory=str(swagger_ui_path)), name="swagger-ui")
     live = live_origins(public)

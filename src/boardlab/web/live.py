@@ -14,16 +14,25 @@ tells it of every match it saves (from whatever thread), and it then
 
 A server that restarts resumes the unfinished matches it finds (bots and timers), and a
 client that reconnects gets the current view first, so nothing is missed.
+
+:class:`Topics` is the same watching for anything else that changes (a quest's progress,
+:mod:`boardlab.web.api_quest`): a change of a topic, told from any thread, sends the
+topic's view as it is then to its watchers; and :func:`pump` serves one watcher over its
+WebSocket (its queue out, pings when idle, the client's messages in) for both.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import threading
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from boardlab.store.web import StoredMatch
 from boardlab.web.botpool import BotPool
@@ -286,3 +295,162 @@ class Live:
                 waiters.remove(future)
             future.cancel()
         return await asyncio.to_thread(self.matches.view, match, None, token)
+
+
+class Topics:
+    """Watchers of named topics, each sent the topic's view ``view(topic)`` (a blocking
+    call, run in a thread) when it starts watching and after every change.
+
+    :meth:`changed` may be called from any thread once a watcher has started (before,
+    nobody watches). Changes that come while a view is being made are folded into one
+    more view afterwards, so a burst of changes costs two views, and the last view sent
+    is always made after the last change.
+    """
+
+    def __init__(self, view: Callable[[str], dict[str, Any]]):
+        self.view = view
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: int | None = None
+        self._watchers: dict[str, set[Watcher]] = {}
+        self._running: set[str] = set()
+        self._dirty: set[str] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    async def watch(self, topic: str) -> Watcher:
+        """Subscribe to ``topic``: the watcher's queue starts with its current view;
+        ``None`` in the queue means: reconnect. 503 past :data:`MAX_WATCHERS`."""
+        if sum(len(w) for w in self._watchers.values()) >= MAX_WATCHERS:
+            raise ApiError(503, "too many live connections; try again later", topic,
+                           code="busy")
+        self._loop = asyncio.get_running_loop()
+        self._thread = threading.get_ident()
+        watcher = Watcher(None)
+        self._watchers.setdefault(topic, set()).add(watcher)
+        view = await asyncio.to_thread(self.view, topic)
+        self._send(topic, watcher, view)
+        return watcher
+
+    def unwatch(self, topic: str, watcher: Watcher) -> None:
+        """Unsubscribe."""
+        watchers = self._watchers.get(topic)
+        if watchers is not None:
+            watchers.discard(watcher)
+            if not watchers:
+                del self._watchers[topic]
+
+    def watching(self, topic: str) -> int:
+        """How many watchers ``topic`` has."""
+        return len(self._watchers.get(topic, ()))
+
+    def changed(self, topic: str) -> None:
+        """``topic`` changed (callable from any thread)."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        if threading.get_ident() == self._thread:
+            self._on_change(topic)
+        else:
+            loop.call_soon_threadsafe(self._on_change, topic)
+
+    def _on_change(self, topic: str) -> None:
+        if not self._watchers.get(topic):
+            return
+        if topic in self._running:
+            self._dirty.add(topic)
+            return
+        self._running.add(topic)
+        task = asyncio.ensure_future(self._publish(topic))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _publish(self, topic: str) -> None:
+        try:
+            while self._watchers.get(topic):
+                self._dirty.discard(topic)
+                try:
+                    view = await asyncio.to_thread(self.view, topic)
+                except Exception:  # noqa: BLE001 - a failed view must not stop the topic
+                    log.exception("boardlab web: the view of %s failed", topic)
+                    return
+                for watcher in list(self._watchers.get(topic, ())):
+                    self._send(topic, watcher, view)
+                if topic not in self._dirty:
+                    return
+        finally:
+            self._running.discard(topic)
+            self._dirty.discard(topic)
+
+    def _send(self, topic: str, watcher: Watcher, view: dict[str, Any]) -> None:
+        try:
+            watcher.queue.put_nowait(view)
+        except asyncio.QueueFull:
+            # Too far behind: it reconnects and starts from the current view.
+            self.unwatch(topic, watcher)
+            with contextlib.suppress(asyncio.QueueEmpty):
+                watcher.queue.get_nowait()
+            watcher.queue.put_nowait(None)
+
+
+#: The largest message a live client may send (a hello with its token or key is far
+#: smaller).
+MAX_MESSAGE = 4096
+#: Seconds of silence after which the server pings a live client's connection.
+PING_SECONDS = 25.0
+
+
+async def pump(websocket: WebSocket, watcher: Watcher,
+               on_message: Callable[[dict[str, Any]], Awaitable[None]] | None = None,
+               ping_seconds: float = PING_SECONDS) -> None:
+    """Serve one watcher over its (accepted) WebSocket until either side closes: every
+    message of its queue goes out (``None``: close with 1013, the client reconnects), a
+    ping after ``ping_seconds`` of silence; the client's pings are answered, its pongs
+    ignored, other JSON objects handed to ``on_message`` and anything else answered with
+    an error message."""
+
+    async def listen() -> None:
+        while True:
+            text = await websocket.receive_text()
+            if len(text) > MAX_MESSAGE:
+                await websocket.close(code=1009, reason="message too big")
+                return
+            try:
+                message = json.loads(text)
+            except ValueError:
+                message = None
+            if not isinstance(message, dict):
+                await websocket.send_json({"type": "error", "error": "messages are JSON "
+                                           "objects with a type"})
+                continue
+            kind = message.get("type")
+            if kind == "ping":
+                await websocket.send_json({"type": "pong"})
+            elif kind == "pong":
+                pass    # the answer to the server's own ping
+            elif on_message is not None:
+                await on_message(message)
+            else:
+                await websocket.send_json({"type": "error",
+                                           "error": f"unknown type {kind!r}"})
+
+    listener = asyncio.ensure_future(listen())
+    try:
+        while not listener.done():
+            getter = asyncio.ensure_future(watcher.queue.get())
+            done, _ = await asyncio.wait({getter, listener}, timeout=ping_seconds,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            if getter not in done:
+                getter.cancel()
+                if not done:
+                    await websocket.send_json({"type": "ping"})
+                continue
+            message = getter.result()
+            if message is None:     # fell behind, or the server stops: reconnect
+                await websocket.close(code=1013)
+                return
+            await websocket.send_json(message)
+    except (WebSocketDisconnect, RuntimeError, ConnectionError):
+        pass
+    finally:
+        listener.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await listener
