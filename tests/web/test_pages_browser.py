@@ -1,7 +1,7 @@
 """Every page of the web app on a phone, a tablet and a desktop (360, 768 and 1280 px wide),
 in headless Chromium against the real server: the lobby (and its new-game dialog), a fresh
-match of every registered game, the pipes page, a Triplex pack's page and a game's rules
-page. On each:
+match of every registered game, the pipes page, a Triplex pack's page and its tables, and a
+game's rules page. On each:
 
 * nothing is wider than the screen (no horizontal scrolling of the page);
 * no error reaches the console (a script error, a refused request, a CSP refusal);
@@ -30,6 +30,7 @@ import pytest
 from boardlab.core.registry import names
 from boardlab.puzzles.polyomino.level import Level
 from boardlab.puzzles.polyomino.pack import Pack
+from boardlab.store.leaderboard import add_solve
 from boardlab.web.app import create_app
 from tests.web.conftest import CHROMIUM, KEY, bearer, hold_seats, screenshots, serving
 
@@ -44,7 +45,7 @@ TOUCH = 40
 #: Where .ci/run's `npm install --prefix build/node axe-core` puts the script.
 DEFAULT_AXE = Path(__file__).resolve().parents[2] / "build/node/node_modules/axe-core/axe.min.js"
 GAMES = names()
-PAGES = ["lobby", "lobby-new-game", "pipes", "triplex", "rules", *GAMES]
+PAGES = ["lobby", "lobby-new-game", "pipes", "triplex", "triplex-table", "rules", *GAMES]
 
 
 def axe_source() -> str | None:
@@ -77,9 +78,13 @@ def site(tmp_path_factory) -> Iterator[tuple[str, dict[str, str]]]:
     (folder / "packs").mkdir()
     pack.public().save(folder / "packs" / "pack.json")
     app = create_app(f"sqlite:///{folder / 'web.db'}", data_dir=folder, bot_workers=0)
+    # The tables page with lines in both of its tables (a long name must wrap).
+    add_solve(app.state.store, pack.salt.hex(), 1, "Ada Lovelace-Byron of Ockham", 3725)
+    add_solve(app.state.store, pack.salt.hex(), 2, "Bob", 0.4, suspect=True)
     with serving(app) as url:
         paths = {"lobby": "/", "lobby-new-game": "/", "pipes": "/pipes",
                  "triplex": f"/triplex/{pack.salt.hex()}",
+                 "triplex-table": f"/triplex/{pack.salt.hex()}/table",
                  "rules": "/games/quantum-tic-tac-toe/rules"}
         with httpx.Client(base_url=url, timeout=20, headers=bearer(KEY)) as client:
             seats = {game["name"]: len(game["players"])
@@ -118,6 +123,8 @@ def wait_until_drawn(page, name: str) -> None:
     elif name == "triplex":
         page.locator("#board .cell").first.wait_for()
         page.locator("#level-list li").first.wait_for()
+    elif name == "triplex-table":
+        page.locator("#levels tbody tr[data-level]").first.wait_for()
     else:
         page.locator("body[data-ready='1']").wait_for(state="attached")
         page.locator("svg.board").wait_for()
