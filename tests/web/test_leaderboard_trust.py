@@ -25,7 +25,7 @@ from boardlab.store.leaderboard import SolveRow, add_solve
 from boardlab.store.players import PlayerRow, ProgressRow
 from boardlab.web.api_triplex import TOKEN_SECONDS, RateLimit
 from boardlab.web.app import create_app
-from tests.web.conftest import assert_error
+from tests.web.conftest import CHROMIUM, assert_error, screenshots, serving
 from tests.web.test_leaderboard import (
     clock_of,
     data_folder,
@@ -375,3 +375,63 @@ def test_progress_attempts_are_limited_per_address(client, pack):  # noqa: F811
         assert elsewhere.post(f"{PROGRESS}/load", json=guess | {
             "secret": "correct horse"}).json()["level"] == 1
 
+
+
+# -- in the browser ----------------------------------------------------------------------------
+
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="no Chromium at /usr/bin/chromium")
+def test_progress_moves_to_another_device_in_the_browser(tmp_path, pack):  # noqa: F811
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    expect = sync_api.expect
+    artifacts = screenshots(tmp_path, "leaderboard")
+    app = create_app(data_dir=data_folder(tmp_path / "data", pack))
+    codes, pack_id = pack.solve_chain(), pack.salt.hex()
+    with serving(app) as base, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        try:
+            def device():
+                page = browser.new_context(locale="en-US", viewport={
+                    "width": 900, "height": 900}).new_page()
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.goto(f"{base}/triplex/{pack_id}")
+                page.wait_for_selector("#tray .piece")
+                expect(page.locator("#status")).to_have_text("online")
+                page.fill("#player-name", "Ada")
+                page.dispatch_event("#player-name", "change")
+                return page
+
+            errors: list[str] = []
+            phone = device()
+            # Level 3 reached (its code written on paper), then kept on the server.
+            phone.fill("#restore-level", "3")
+            phone.fill("#restore-code", codes[2])
+            phone.click("#restore-form button[type=submit]")
+            expect(phone.locator("#level-title")).to_have_text(f"Level 3 of {len(pack)}")
+            phone.fill("#player-secret", "correct horse")
+            phone.click("#save-progress")
+            expect(phone.locator("#account-message")).to_have_text(
+                "The server keeps level 3 for you.")
+            # Another device, its own storage: a wrong secret is refused, the right one
+            # brings level 3 and its code.
+            desk = device()
+            expect(desk.locator("#level-title")).to_have_text(f"Level 1 of {len(pack)}")
+            desk.fill("#player-secret", "wrong horse")
+            desk.click("#load-progress")
+            expect(desk.locator("#account-message")).to_have_text("wrong secret for this name")
+            desk.fill("#player-secret", "correct horse")
+            desk.click("#load-progress")
+            expect(desk.locator("#account-message")).to_have_text(
+                "Loaded from the server: level 3.")
+            expect(desk.locator("#level-title")).to_have_text(f"Level 3 of {len(pack)}")
+            assert desk.inner_text("#this-code") == codes[2]
+            desk.screenshot(path=str(artifacts / "3-progress-loaded.png"), full_page=True)
+            # The secret is never kept in the page's storage.
+            saved = desk.evaluate("JSON.stringify(window.triplexGame.state())")
+            assert "horse" not in saved and codes[2] in saved
+            # The tables of the pack are a link away.
+            desk.click("#table-link")
+            desk.wait_for_selector("#levels tbody tr[data-level]")
+            assert desk.locator("#levels tbody tr").count() == len(pack)
+            assert errors == []
+        finally:
+            browser.close()
