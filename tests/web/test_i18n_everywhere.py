@@ -22,6 +22,7 @@ from boardlab.core.registry import load, names
 from boardlab.web.app import create_app
 from tests.web.conftest import CHROMIUM, KEY, bearer, hold_seats, screenshots, serving
 from tests.web.test_i18n_web import NODE, run_node
+from tests.web.test_quest_browser import quest_pages
 
 WEB = Path(__file__).parents[2] / "src" / "boardlab" / "web"
 needs_node = pytest.mark.skipif(not Path(NODE).exists(), reason="no node to run i18n.js")
@@ -244,11 +245,14 @@ def site(tmp_path_factory):
                 "players": [{"type": "human"}, {"type": "open"}]})
             assert waiting.status_code == 201, waiting.text
             pages["waiting"] = f"/game?match={waiting.json()['id']}"
+            pages.update(quest_pages(client))
         yield url, pages
 
 
 READY = {"lobby": "#open-games tbody tr[data-match]", "pipes": "#board svg",
-         "triplex": "#board .cell"}
+         "triplex": "#board .cell", "quest-new": "#new-form",
+         "quest-team": "#grid svg .cell:not(.hidden)",
+         "quest-organiser": ".team-card .quest-grid svg"}
 
 
 @browser_only

@@ -1,7 +1,8 @@
 """Every page of the web app on a phone, a tablet and a desktop (360, 768 and 1280 px wide),
 in headless Chromium against the real server: the lobby (and its new-game dialog), a fresh
-match of every registered game, the pipes page, a Triplex pack's page and its tables, and a
-game's rules page. On each:
+match of every registered game, the pipes page, a Triplex pack's page and its tables, a
+game's rules page, and the Plumber quest's pages (a new quest's form, a team's page with a
+segment found, the organiser's page). On each:
 
 * nothing is wider than the screen (no horizontal scrolling of the page);
 * no error reaches the console (a script error, a refused request, a CSP refusal);
@@ -33,6 +34,7 @@ from boardlab.puzzles.polyomino.pack import Pack
 from boardlab.store.leaderboard import add_solve
 from boardlab.web.app import create_app
 from tests.web.conftest import CHROMIUM, KEY, bearer, hold_seats, screenshots, serving
+from tests.web.test_quest_browser import quest_pages
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
                                 reason="no Chromium at /usr/bin/chromium to drive headless")
@@ -45,7 +47,8 @@ TOUCH = 40
 #: Where .ci/run's `npm install --prefix build/node axe-core` puts the script.
 DEFAULT_AXE = Path(__file__).resolve().parents[2] / "build/node/node_modules/axe-core/axe.min.js"
 GAMES = names()
-PAGES = ["lobby", "lobby-new-game", "pipes", "triplex", "triplex-table", "rules", *GAMES]
+PAGES = ["lobby", "lobby-new-game", "pipes", "triplex", "triplex-table", "rules",
+         "quest-new", "quest-team", "quest-organiser", *GAMES]
 
 
 def axe_source() -> str | None:
@@ -94,6 +97,7 @@ def site(tmp_path_factory) -> Iterator[tuple[str, dict[str, str]]]:
                     "game": game, "players": [{"type": "human"}] * seats[game]})
                 assert response.status_code == 201, response.text
                 paths[game] = "/game?match=" + response.json()["id"]
+            paths.update(quest_pages(client))
         yield url, paths
 
 
@@ -125,6 +129,13 @@ def wait_until_drawn(page, name: str) -> None:
         page.locator("#level-list li").first.wait_for()
     elif name == "triplex-table":
         page.locator("#levels tbody tr[data-level]").first.wait_for()
+    elif name == "quest-new":
+        page.locator("#new-form").wait_for()
+    elif name == "quest-team":
+        page.locator("#grid svg .cell:not(.hidden)").wait_for()
+    elif name == "quest-organiser":
+        page.locator(".team-card .quest-grid svg").wait_for()
+        page.locator("#sheet-rows tr").first.wait_for()
     else:
         page.locator("body[data-ready='1']").wait_for(state="attached")
         page.locator("svg.board").wait_for()

@@ -16,7 +16,7 @@ from boardlab.puzzles.pipes.level import PipeLevel
 from boardlab.puzzles.pipes.table import table_text
 from boardlab.web.app import create_app
 from tests.puzzles.pipes.test_solve import SEED_COMPLETION, SEED_SOLUTIONS
-from tests.web.conftest import screenshots, serving, sideways_scroll, watched_page
+from tests.web.conftest import bearer, screenshots, serving, sideways_scroll, watched_page
 
 
 @pytest.fixture(scope="module")
@@ -88,3 +88,19 @@ def test_a_team_reveals_a_segment_and_the_organiser_sees_it_live(browser, server
         assert sideways_scroll(team) == 0
         team.screenshot(path=str(shots / "team-360.png"), full_page=True)
         organiser.screenshot(path=str(shots / "organiser-1200.png"), full_page=True)
+
+
+def quest_pages(client) -> dict[str, str]:
+    """The quest's pages: a new quest's form, and for a quest of a 3x4 level a team's page
+    with one segment found and the organiser's page (team link and key after '#')."""
+    made = client.post("/api/quests", json={
+        "name": "Pages test", "level": "IO LP LI LN\nLJ LI LO LC\nID LK LO IJ\n"}).json()
+    quest = made["quest"]["id"]
+    team = client.post(f"/api/quests/{quest}/teams",
+                       json={"name": "A team with a rather long name"}).json()
+    found = client.post(f"/api/quests/{quest}/locations",
+                        json={"code": made["locations"][0]["code"]},
+                        headers=bearer(team["token"]))
+    assert found.status_code == 200, found.text
+    return {"quest-new": "/quest", "quest-team": f"/quest?id={quest}#team={team['token']}",
+            "quest-organiser": f"/quest/organiser?id={quest}#key={made['key']}"}
