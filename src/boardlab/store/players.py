@@ -133,8 +133,8 @@ def _digest(secret: str, salt: bytes, kdf: str) -> bytes:
 
 
 def check_secret(secret: str) -> str:
-    """``secret`` unchanged; :class:`PlayerError` unless it has :data:`SECRET_MIN` to
-    :data:`SECRET_MAX` characters."""
+    """``secret`` unchanged; :class:`PlayerError` unless it has ``SECRET_MIN`` (8) to
+    ``SECRET_MAX`` (200) characters."""
     if len(secret) < SECRET_MIN:
         raise PlayerError(f"the secret has {len(secret)} characters, at least {SECRET_MIN} "
                           "needed")
