@@ -364,9 +364,12 @@ def test_a_wrong_secret_or_name_is_a_clear_refusal(client, pack):  # noqa: F811
 def test_progress_attempts_are_limited_per_address(client, pack):  # noqa: F811
     guess = {"name": "Ada", "secret": "guess0000", "pack": pack.salt.hex()}
     assert client.post(f"{PROGRESS}/save", json=progress_body(pack, 1)).status_code == 200
-    for i in range(9):
+    for i in range(6):
         assert client.post(f"{PROGRESS}/load", json=guess | {
             "secret": f"guess{i:04d}"}).status_code == 403
+    for _ in range(3):  # a wrong code is an attempt too
+        assert client.post(f"{PROGRESS}/save", json=progress_body(
+            pack, 3, code=pack.first_code)).status_code == 400
     assert_error(client.post(f"{PROGRESS}/load", json=guess), 429)
     # The right secret from this address waits too; another address is not held up.
     assert_error(client.post(f"{PROGRESS}/load", json=guess | {"secret": "correct horse"}),

@@ -4,7 +4,8 @@ A key signs what the server hands out and must recognise later (the Triplex star
 tokens, the anonymised client keys). It lives with the data, never in the code or the
 repository, so every installation has its own; every process of one installation reads
 the same key from the shared database. Deleting the row makes a new key at the next use
-(outstanding tokens then stop verifying, which is the way to revoke them all).
+(the server reads its keys once, so: at its next start); outstanding tokens then stop
+verifying, which is the way to revoke them all.
 
 >>> from boardlab.store.db import open_store
 >>> store = open_store("sqlite://")

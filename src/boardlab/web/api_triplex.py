@@ -342,7 +342,8 @@ class Triplex:
             limit.take(key)
 
     def key(self, store: Any, name: str) -> bytes:
-        """The server's key ``name`` (made on first use, see :mod:`boardlab.store.secrets`)."""
+        """The server's key ``name`` (made on first use, see :mod:`boardlab.store.secrets`),
+        read once per process."""
         found = self._keys.get(name)
         if found is None:
             found = self._keys[name] = server_secret(store, name)
@@ -717,9 +718,13 @@ class SavedProgress(Credentials):
     code: Annotated[str, Field(min_length=1, max_length=100)]
 
 
-def _player(request: Request, body: Credentials, *, claim: bool) -> Player:
+def _attempt(request: Request) -> None:
+    # Counted before anything is checked: a wrong code, name or secret is an attempt too.
     triplex = _triplex(request)
     triplex.admit(triplex.attempts, _client(request), "progress attempts")
+
+
+def _player(request: Request, body: Credentials, *, claim: bool) -> Player:
     store = request.app.state.store
     try:
         check_secret(body.secret)
@@ -749,6 +754,7 @@ def save_progress_route(body: SavedProgress, request: Request) -> dict[str, Any]
     higher level already kept stays). The first save of a name makes the player with
     this secret; later ones need the same secret (403 ``wrongPlayerSecret``). Answers what is
     kept: ``{name, pack, levels, level, code, updated_at}``."""
+    _attempt(request)
     served = _triplex(request).shelf.get(body.pack)
     _level_number(served, body.level)
     code, _ = _unlock(served, body.level, body.code)
@@ -763,6 +769,7 @@ def load_progress_route(body: Credentials, request: Request) -> dict[str, Any]:
     """The player's progress in a pack, ``{name, pack, levels, level, code, updated_at}``
     (``level`` and ``code`` null when nothing is kept); 404 ``noSuchPlayer`` for an unknown
     name, 403 ``wrongPlayerSecret`` for a wrong secret."""
+    _attempt(request)
     served = _triplex(request).shelf.get(body.pack)
     player = _player(request, body, claim=False)
     kept = progress_of(request.app.state.store, player, served.id)
