@@ -105,6 +105,7 @@ MAX_CODE = 10_000
 #: Code checks allowed per client address and :data:`CHECK_SECONDS` (a quest engine's
 #: players type codes by hand; a script trying codes is stopped).
 CHECKS = 60
+#: The window of :data:`CHECKS`, in seconds.
 CHECK_SECONDS = 60.0
 #: The most solutions ``check-code`` enumerates for a level that is not stored.
 MAX_ENUMERATED = 100_000

@@ -100,14 +100,20 @@ MAX_TEAM_NAME = quest_store.TEAM_NAME_LENGTH
 #: The longest location code and answer read (longer ones are refused, not cut).
 MAX_LOCATION_CODE = 64
 MAX_ANSWER = 2 * MAX_CELLS
-#: Attempts per minute: location codes and answers per team and per client address
-#: (several teams may share an address behind a mobile network), joins and uploads.
+#: Location codes per minute from one team (several teams may share an address behind a
+#: mobile network, hence a larger limit per address).
 ENTRIES_PER_TEAM = 30
+#: Location codes per minute from one client address.
 ENTRIES_PER_CLIENT = 120
+#: Answers per minute from one team.
 ANSWERS_PER_TEAM = 10
+#: Answers per minute from one client address.
 ANSWERS_PER_CLIENT = 60
+#: Teams joining per minute from one client address.
 JOINS_PER_CLIENT = 20
+#: Quests uploaded per minute from one client address.
 UPLOADS_PER_CLIENT = 10
+#: The window of every limit, in seconds.
 PER_SECONDS = 60.0
 #: Seconds a live connection has to say hello with the organiser key.
 HELLO_SECONDS = 5.0
