@@ -1,5 +1,8 @@
 """Triplex on the server: packs from the data folder, the game page, and a leaderboard that
-checks the submitted solution against the level itself (issue 7, parts 3 and 5).
+checks the submitted solution against the level itself (issue 7, parts 3 and 5) and times
+it by the server's own clock from the level's start token (issue 16; the token's own
+tests are in test_leaderboard_trust.py). The server's clock is the test's
+(:class:`Clock`), so the times asserted are exact.
 
 Truth comes from outside the code under test: the master pack's own solutions (written by
 the generator), forgeries made by hand from them, and a real browser solving level 1 by
