@@ -468,6 +468,8 @@ def test_solve_in_the_browser_and_become_first(live_server, pack, tmp_path):
             text = page.inner_text("#leaderboard-text")
             assert f"First solved by {name}, just now." in text, text
             assert "median time 40 seconds" in text and "Best time 40 seconds." in text
+            expect(page.locator("#message")).to_have_text(
+                "The leaderboard recorded your solve: 40 seconds by the server's clock.")
             assert page.locator("#leaderboard-text b").count() == 0
             page.screenshot(path=str(artifacts / "1-first-solver.png"), full_page=True)
 

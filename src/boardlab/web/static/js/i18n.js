@@ -649,11 +649,11 @@
         other: "{n}-mal gelöst, mittlere Zeit {time}." },
       zh: { other: "已完成 {n} 次，中位用时 {time}。" }
     },
-    submitted: { en: "Your time was sent to the leaderboard.",
-      ru: "Ваше время отправлено в таблицу рекордов.",
-      fr: "Votre temps a été envoyé au classement.",
-      de: "Deine Zeit wurde an die Bestenliste gesendet.",
-      zh: "你的用时已提交到排行榜。" },
+    submitted: { en: "The leaderboard recorded your solve: {time} by the server's clock.",
+      ru: "Решение записано в таблицу рекордов: {time} по часам сервера.",
+      fr: "Le classement a enregistré votre solution : {time} selon l'horloge du serveur.",
+      de: "Die Bestenliste hat deine Lösung erfasst: {time} nach der Uhr des Servers.",
+      zh: "排行榜已记录你的完成：按服务器时钟计 {time}。" },
     seconds: {
       en: { one: "{n} second", other: "{n} seconds" },
       ru: { one: "{n} секунду", few: "{n} секунды", many: "{n} секунд", other: "{n} секунды" },
