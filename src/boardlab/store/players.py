@@ -32,6 +32,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import threading
 import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -49,6 +50,9 @@ SCRYPT_N = 2 ** 14
 SCRYPT_R = 8
 SCRYPT_P = 1
 SALT_BYTES = 16
+#: scrypt hashes computed at once in this process: each takes 16 MiB, and a server's
+#: threads (40 by default) all checking secrets at once would take 640 MiB.
+KDF_AT_ONCE = 2
 DIGEST_BYTES = 32
 #: A secret's length bounds, in characters.
 SECRET_MIN = 8
@@ -123,13 +127,17 @@ def _kdf_name() -> str:
     return f"scrypt:{SCRYPT_N}:{SCRYPT_R}:{SCRYPT_P}"
 
 
+_KDF_SLOTS = threading.BoundedSemaphore(KDF_AT_ONCE)
+
+
 def _digest(secret: str, salt: bytes, kdf: str) -> bytes:
     kind, n, r, p = kdf.split(":")
     if kind != "scrypt":
         raise StoreError(f"unknown key derivation {kind!r} in triplex_players")
     n, r, p = int(n), int(r), int(p)
-    return hashlib.scrypt(secret.encode("utf-8"), salt=salt, n=n, r=r, p=p,
-                          maxmem=128 * r * n * 2 + 1024 * 1024, dklen=DIGEST_BYTES)
+    with _KDF_SLOTS:
+        return hashlib.scrypt(secret.encode("utf-8"), salt=salt, n=n, r=r, p=p,
+                              maxmem=128 * r * n * 2 + 1024 * 1024, dklen=DIGEST_BYTES)
 
 
 def check_secret(secret: str) -> str:
