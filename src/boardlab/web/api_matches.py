@@ -28,7 +28,7 @@ from fastapi import APIRouter, Body, Query, Request, WebSocket, WebSocketDisconn
 from fastapi.responses import JSONResponse
 
 from boardlab.web.errors import ApiError, documented
-from boardlab.web.live import Live
+from boardlab.web.live import MAX_MESSAGE, Live, pump
 from boardlab.web.matches import Matches
 from boardlab.web.schemas import (
     BotRequest,
@@ -45,8 +45,6 @@ from boardlab.web.schemas import (
 router = APIRouter(prefix="/api/matches", tags=["matches"])
 lobby_router = APIRouter(prefix="/api/lobby", tags=["matches"])
 
-#: The largest message a live client may send (a hello with its token is far smaller).
-MAX_MESSAGE = 4096
 #: Seconds a new live connection may take to say hello before it watches as a spectator.
 HELLO_SECONDS = 2.0
 #: Seconds of silence after which the server pings a live client's connection.
@@ -210,37 +208,6 @@ def group_moves(request: Request, match_id: str, body: GroupRequest) -> dict[str
     return _matches(request).group_moves(match_id, body.group)
 
 
-async def _listen(websocket: WebSocket, live: Live, match_id: str, watcher: Any) -> None:
-    """Read the client's messages: a hello with its token, pings."""
-    while True:
-        text = await websocket.receive_text()
-        if len(text) > MAX_MESSAGE:
-            await websocket.close(code=1009, reason="message too big")
-            return
-        try:
-            message = json.loads(text)
-        except ValueError:
-            message = None
-        if not isinstance(message, dict):
-            await websocket.send_json({"type": "error", "error": "messages are JSON "
-                                       "objects with a type"})
-            continue
-        kind = message.get("type")
-        if kind == "ping":
-            await websocket.send_json({"type": "pong"})
-        elif kind == "pong":
-            pass    # the answer to the server's own ping
-        elif kind == "hello":
-            token = message.get("token")
-            watcher.token = token if isinstance(token, str) else None
-            matches = live.matches
-            match = await asyncio.to_thread(matches.get, match_id)
-            view = await asyncio.to_thread(matches.view, match)
-            live.send(match, watcher, view)
-        else:
-            await websocket.send_json({"type": "error", "error": f"unknown type {kind!r}"})
-
-
 @router.websocket("/{match_id}/live")
 async def live_match(websocket: WebSocket, match_id: str) -> None:
     """Watch a match live (see the module's docstring)."""
@@ -266,26 +233,21 @@ async def live_match(websocket: WebSocket, match_id: str) -> None:
         await websocket.send_json({"type": "error", "error": e.message, "where": e.where})
         await websocket.close(code={404: 4404, 503: 1013}.get(e.status, 4409))
         return
-    listener = asyncio.ensure_future(_listen(websocket, live, match_id, watcher))
+
+    async def on_message(message: dict[str, Any]) -> None:
+        # A hello after the first (a seat joined meanwhile): the view again, with the
+        # seats the new token holds.
+        if message.get("type") != "hello":
+            await websocket.send_json({"type": "error",
+                                       "error": f"unknown type {message.get('type')!r}"})
+            return
+        token = message.get("token")
+        watcher.token = token if isinstance(token, str) else None
+        match = await asyncio.to_thread(live.matches.get, match_id)
+        view = await asyncio.to_thread(live.matches.view, match)
+        live.send(match, watcher, view)
+
     try:
-        while not listener.done():
-            getter = asyncio.ensure_future(watcher.queue.get())
-            done, _ = await asyncio.wait({getter, listener}, timeout=LIVE_PING_SECONDS,
-                                         return_when=asyncio.FIRST_COMPLETED)
-            if getter not in done:
-                getter.cancel()
-                if not done:
-                    await websocket.send_json({"type": "ping"})
-                continue
-            message = getter.result()
-            if message is None:     # fell behind, or the server stops: reconnect
-                await websocket.close(code=1013)
-                return
-            await websocket.send_json(message)
-    except (WebSocketDisconnect, RuntimeError, ConnectionError):
-        pass
+        await pump(websocket, watcher, on_message, LIVE_PING_SECONDS)
     finally:
         live.unwatch(match_id, watcher)
-        listener.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await listener

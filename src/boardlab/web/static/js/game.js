@@ -9,6 +9,7 @@
 // Every phrase comes from i18n.js (loaded by game.html before this module).
 
 import {BoardView, describeMove, seatColours} from "./board.js";
+import {connectLive} from "./live.js";
 
 const LAST_MATCH = "boardlab.lastMatch";
 const $ = (id) => document.getElementById(id);
@@ -24,8 +25,7 @@ const page = {
   busy: false,
   generation: 0,      // bumped by undo so a stale bot answer is ignored
   selection: null,    // {mode, cells, anchor, moves, exact, targets: Map name -> moves}
-  socket: null,       // the live connection, reopened when it drops
-  retry: 500,         // ms before reopening it (doubles up to 10 s)
+  live: null,         // the live connection (js/live.js), reopened when it drops
   replay: null,       // {ply, data}: an earlier position shown instead of the live one
   clockAt: 0,         // Date.now() when the clocks shown were read from the server
 };
@@ -750,40 +750,26 @@ function onLive(message) {
   accept(message);
 }
 
-function hello() {
-  const socket = page.socket;
-  if (socket && socket.readyState === WebSocket.OPEN) {
-    socket.send(JSON.stringify({type: "hello", token: globalThis.BoardlabSeat.token()}));
-  }
+// Who this browser is, so the server's views name its seats ("you").
+function helloMessage() {
+  return {type: "hello", token: globalThis.BoardlabSeat.token()};
 }
 
+function hello() {
+  if (page.live) page.live.send(helloMessage());
+}
+
+// The one live-connection helper (js/live.js): it says hello on every (re)connection and
+// reopens a dropped connection; the first message after it is the match as it is now.
 function connect() {
-  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  const socket = new WebSocket(`${scheme}//${location.host}${matchUrl("/live")}`);
-  page.socket = socket;
-  socket.addEventListener("open", () => {
-    page.retry = 500;
-    hello();
-    $("connection").hidden = true;
-    document.body.dataset.live = "1";
-  });
-  socket.addEventListener("message", (event) => {
-    let message = null;
-    try {
-      message = JSON.parse(event.data);
-    } catch (_) {
-      return;
-    }
-    if (message.type === "ping") socket.send(JSON.stringify({type: "pong"}));
-    else onLive(message);
-  });
-  socket.addEventListener("close", (event) => {
-    delete document.body.dataset.live;
-    if (page.socket !== socket || event.code === 4404) return;
-    $("connection").hidden = false;
-    // dropped: open again; the first message then is the match as it is now
-    setTimeout(connect, page.retry);
-    page.retry = Math.min(page.retry * 2, 10000);
+  page.live = connectLive(matchUrl("/live"), {
+    hello: helloMessage,
+    onMessage: onLive,
+    onState: (state) => {
+      $("connection").hidden = state !== "closed";
+      if (state === "open") document.body.dataset.live = "1";
+      else delete document.body.dataset.live;
+    },
   });
 }
 

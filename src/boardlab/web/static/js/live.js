@@ -8,10 +8,11 @@
 //     onMessage: (message) => ...,               // every message but ping/pong
 //     onState: (state) => ...,                   // "open", "closed" (reconnecting), "refused"
 //   });
+//   live.send({type: "hello", ...});             // when open; dropped otherwise
 //   live.close();
 //
-// A close with a code from 4400 to 4499 (the server refuses: unknown, not allowed) is
-// final: no reconnection.
+// A close with code 4403 (not allowed) or 4404 (no such match or quest) is final: the
+// server will refuse again, so the helper does not reconnect.
 
 export function connectLive(path, { hello, onMessage, onState } = {}) {
   let socket = null;
@@ -39,7 +40,7 @@ export function connectLive(path, { hello, onMessage, onState } = {}) {
     });
     current.addEventListener("close", (event) => {
       if (socket !== current || stopped) return;
-      if (event.code >= 4400 && event.code < 4500) {
+      if (event.code === 4403 || event.code === 4404) {
         if (onState) onState("refused");
         return;
       }
