@@ -1414,6 +1414,13 @@
       fr: "boardlab : quête du plombier", de: "boardlab: Klempner-Quest", zh: "boardlab 水管工任务" },
     questTitle: { en: "Plumber quest", ru: "Квест «Водопровод»", fr: "Quête du plombier",
       de: "Klempner-Quest", zh: "水管工任务" },
+    questBlurb: { en: "a city quest: teams find the segments at locations and type the pipe's letters",
+      ru: "городской квест: команды находят сегменты на локациях и вводят буквы водопровода",
+      fr: "une quête dans la ville : les équipes trouvent les tuyaux sur des lieux et tapent " +
+        "les lettres de la canalisation",
+      de: "eine Stadt-Quest: Teams finden die Rohrstücke an Orten und tippen die Buchstaben " +
+        "der Leitung",
+      zh: "城市任务：各队在各地点找到管段并输入管道上的字母" },
     questNewTitle: { en: "Start a quest", ru: "Новый квест", fr: "Lancer une quête",
       de: "Eine Quest starten", zh: "发起任务" },
     questNewHelp: {
