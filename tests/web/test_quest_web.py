@@ -22,7 +22,6 @@ from boardlab.puzzles.pipes.level import PipeLevel
 from boardlab.puzzles.pipes.quest import LOCATION_ALPHABET, LOCATION_LENGTH
 from boardlab.puzzles.pipes.solve import solutions
 from boardlab.puzzles.pipes.table import table_text
-from boardlab.store import quest as quest_store
 from boardlab.web.api_quest import Limits
 from boardlab.web.api_triplex import RateLimit
 from boardlab.web.app import create_app
@@ -301,25 +300,3 @@ def test_the_pages_are_served(client):
         assert "'unsafe-inline'" not in page.headers["content-security-policy"]
     assert set(string.ascii_letters) & set(LOCATION_ALPHABET) <= set(string.ascii_uppercase)
 
-
-def test_the_store_records_a_find_once_when_two_requests_race(empty_url):
-    from concurrent.futures import ThreadPoolExecutor
-
-    from boardlab.store.db import open_store
-
-    with open_store(empty_url) as store:
-        codes = iter(f"R{i:05d}" for i in range(1000))
-        quest, _key = quest_store.create_quest(store, "race", SQUARE, 3, 4,
-                                               [(1, 1), (1, 2)], ["OJIPIOCJ"],
-                                               lambda: next(codes))
-        team, _token = quest_store.join(store, quest.id, "Racers")
-        with ThreadPoolExecutor(8) as pool:
-            outcomes = list(pool.map(lambda _: quest_store.enter_location(
-                store, team.id, "R00000").outcome, range(16)))
-        assert sorted(outcomes) == ["already"] * 15 + ["found"]
-        (stored,) = quest_store.teams(store, quest.id)
-        assert stored.location_tries == 16 and len(stored.found) == 1
-        with ThreadPoolExecutor(8) as pool:
-            firsts = list(pool.map(lambda _: quest_store.enter_answer(
-                store, team.id, "OJIPIOCJ").first, range(8)))
-        assert firsts.count(True) == 1
