@@ -300,3 +300,43 @@ def test_the_pages_are_served(client):
         assert "'unsafe-inline'" not in page.headers["content-security-policy"]
     assert set(string.ascii_letters) & set(LOCATION_ALPHABET) <= set(string.ascii_uppercase)
 
+
+
+def test_a_burst_of_changes_costs_two_views_and_the_last_view_is_current():
+    import asyncio
+    import threading
+
+    from boardlab.web.live import Topics
+
+    state = {"value": 0, "views": 0}
+    gate = threading.Event()
+
+    def view(topic: str) -> dict:
+        state["views"] += 1
+        if state["views"] == 2:
+            gate.wait(5)        # the first view after the watch start is slow
+        return {"topic": topic, "value": state["value"]}
+
+    async def scenario() -> list:
+        topics = Topics(view)
+        watcher = await topics.watch("q")
+        first = await watcher.queue.get()
+        topics.changed("q")               # starts a view, which waits at the gate
+        for value in range(1, 51):        # a burst meanwhile, from other threads too
+            state["value"] = value
+            await asyncio.to_thread(topics.changed, "q")
+        gate.set()
+        seen = [first, await asyncio.wait_for(watcher.queue.get(), 5)]
+        seen.append(await asyncio.wait_for(watcher.queue.get(), 5))
+        while "q" in topics._running:     # the topic's publisher has finished
+            await asyncio.sleep(0.01)
+        assert watcher.queue.empty()      # the burst was folded into one more view
+        topics.changed("other")           # nobody watches it: no view
+        topics.unwatch("q", watcher)
+        return seen
+
+    seen = asyncio.run(scenario())
+    # The watch's own view, the slow one (made after the burst ended) and one more for
+    # the changes told while it was being made: the last view sent is current.
+    assert [message["value"] for message in seen] == [0, 50, 50]
+    assert state["views"] == 3
