@@ -132,6 +132,36 @@ def test_a_token_records_one_solve(client, pack):  # noqa: F811
     assert post_solve(client, pack, 1, token).status_code == 200
 
 
+def test_a_solve_before_the_name_stops_the_clock(client, pack):  # noqa: F811
+    clock = clock_of(client)
+    token = start(client, pack, 1)
+    clock.advance(25)
+    body = {"token": token, "unlock": pack.first_code, "solution": rows(pack, 1)}
+    stopped = client.post(url(pack, 1), json=body)
+    assert stopped.status_code == 200, stopped.text
+    data = stopped.json()
+    assert data["recorded"] is False and data["seconds"] == 25
+    assert data["next_code"] == pack.solve_chain()[1] and data["token"] != token
+    assert solves(client) == []
+    # The name comes two minutes later: the time is the one measured at the solve.
+    clock.advance(120)
+    named = post_solve(client, pack, 1, data["token"], name="Ada").json()
+    assert named["recorded"] is True and named["seconds"] == 25
+    assert named["median_seconds"] == 25 and named["became_first"] is True
+    # The stopped token and the start token share one nonce: one solve in all.
+    assert_error(post_solve(client, pack, 1, token, name="Ada"), 409)
+    assert_error(post_solve(client, pack, 1, data["token"], name="Bob"), 409)
+    # A stopped time cannot be edited: the signature covers it.
+    head, mac = data["token"].rsplit(".", 1)
+    faster = head.rsplit(".s", 1)[0] + ".s1." + mac
+    slower = head.rsplit(".s", 1)[0] + ".s99999." + mac
+    again = start(client, pack, 1)
+    added = again.rsplit(".", 1)[0] + ".s1." + again.rsplit(".", 1)[1]
+    for forged in (faster, slower, added):
+        assert assert_error(post_solve(client, pack, 1, forged), 400)["code"] == "badToken"
+    assert [r.seconds for r in solves(client)] == [25]
+
+
 def test_a_token_expires(client, pack):  # noqa: F811
     clock = clock_of(client)
     token = start(client, pack, 1)

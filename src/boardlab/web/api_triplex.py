@@ -47,7 +47,9 @@ Routes:
 * ``GET /api/leaderboard/{pack}/{n}`` -- one level's line of that table, ``first`` as
   ``{name, solved_at, ago_seconds} | null`` (``solved_at`` in Unix seconds);
 * ``POST /api/leaderboard/{pack}/{n}`` with ``{name, token, unlock, solution, seconds?}``
-  -- ``{accepted, level, next_code, became_first, seconds, suspect, floor_seconds, ...}``
+  -- ``{accepted, recorded, level, next_code, became_first, seconds, suspect,
+  floor_seconds, ...}``; without ``name``, ``{accepted, recorded: false, token, ...}``
+  with the token stopped (the clock of a player who solved before typing a name)
   (the level's line after the solve); a forgery is 400 naming the problem (``badToken``,
   ``tokenExpired``, ``wrongUnlock``, ``wrongSolution``), a replayed token 409, an unknown
   pack or level 404, a bad name 422;
@@ -78,7 +80,7 @@ import threading
 import time
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -260,8 +262,8 @@ TOKEN_SECONDS = 7 * 86400
 CLOCK_SKEW = 5.0
 #: The largest token the API reads (a real one has ~120 characters).
 TOKEN_LENGTH = 400
-_TOKEN = re.compile(r"^v1\.([0-9a-f]{2,128})\.([0-9]{1,7})\.([0-9]{1,15})\.([0-9a-f]{32})\."
-                    r"([A-Za-z0-9_-]{43})$")
+_TOKEN = re.compile(r"^v1\.([0-9a-f]{2,128})\.([0-9]{1,7})\.([0-9]{1,15})\.([0-9a-f]{32})"
+                    r"(?:\.s([0-9]{1,12}))?\.([A-Za-z0-9_-]{43})$")
 #: Seconds a human needs per piece at least (one drag each): a solve faster than
 #: this times the level's pieces is *suspect*.
 FLOOR_PER_PIECE = 0.75
@@ -275,18 +277,23 @@ PROGRESS_ATTEMPTS = 10
 @dataclass(frozen=True)
 class StartToken:
     """What a start token says: the pack, the level, when the server issued it (Unix
-    seconds, to the millisecond) and its nonce (32 hex digits, unique per token)."""
+    seconds, to the millisecond) and its nonce (32 hex digits, unique per token); a
+    *stopped* token also says how many seconds the solve took (the server verified it
+    before the player gave a name, see :func:`submit`)."""
 
     pack: str
     level: int
     issued: float
     nonce: str
+    stopped: float | None = None
 
 
 def sign_token(key: bytes, token: StartToken) -> str:
-    """The token as text: ``v1.PACK.LEVEL.MILLISECONDS.NONCE.MAC``, the MAC an
-    HMAC-SHA256 of the rest under the server's key (base64url, no padding)."""
+    """The token as text: ``v1.PACK.LEVEL.MILLISECONDS.NONCE[.sMILLISECONDS].MAC``, the
+    MAC an HMAC-SHA256 of the rest under the server's key (base64url, no padding)."""
     body = f"v1.{token.pack}.{token.level}.{round(token.issued * 1000)}.{token.nonce}"
+    if token.stopped is not None:
+        body += f".s{round(token.stopped * 1000)}"
     mac = hmac.new(key, body.encode("ascii"), hashlib.sha256).digest()
     return f"{body}.{base64.urlsafe_b64encode(mac).decode('ascii').rstrip('=')}"
 
@@ -300,12 +307,13 @@ def read_token(key: bytes, text: str) -> StartToken:
                        code="badToken")
     body = text[:text.rindex(".")]
     mac = hmac.new(key, body.encode("ascii"), hashlib.sha256).digest()
-    given = found.group(5) + "="
+    given = found.group(6) + "="
     if not hmac.compare_digest(base64.urlsafe_b64decode(given), mac):
         raise ApiError(400, "token: not a start token of this server (the signature does "
                             "not match)", "token", code="badToken")
+    stopped = None if found.group(5) is None else int(found.group(5)) / 1000
     return StartToken(found.group(1), int(found.group(2)), int(found.group(3)) / 1000,
-                      found.group(4))
+                      found.group(4), stopped)
 
 
 def floor_seconds(puzzle: Puzzle) -> float:
@@ -471,11 +479,13 @@ def check_name(name: str) -> str:
 class Submission(BaseModel):
     """A claim that a level was solved: who, the start token the server gave when the
     level was opened, the code that opened it and the solution. ``seconds``, the client's
-    own figure, is optional and only kept as a trace: the recorded time is the server's."""
+    own figure, is optional and only kept as a trace: the recorded time is the server's.
+    Without a name the solve is verified and its clock stopped, but not recorded (see
+    :func:`submit`)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    name: Annotated[str, Field(max_length=1000)]
+    name: Annotated[str | None, Field(max_length=1000)] = None
     token: Annotated[str, Field(min_length=1, max_length=TOKEN_LENGTH)]
     unlock: Annotated[str, Field(min_length=1, max_length=100)]
     solution: SolutionText | Rows | Placements
@@ -483,8 +493,8 @@ class Submission(BaseModel):
 
     @field_validator("name")
     @classmethod
-    def _name(cls, value: str) -> str:
-        return check_name(value)
+    def _name(cls, value: str | None) -> str | None:
+        return None if value is None else check_name(value)
 
 
 class Opening(BaseModel):
@@ -645,7 +655,10 @@ def get_board(pack: str, n: int, request: Request) -> dict[str, Any]:
              responses=documented(400, 404, 409, 422, 429))
 def submit(pack: str, n: int, body: Submission, request: Request) -> dict[str, Any]:
     """Verify a solve (see the module docstring), time it by its start token and record
-    it."""
+    it. Without a name (a player who solved before typing one) the solve is verified but
+    not recorded: the answer's ``token`` is the start token *stopped* at this moment,
+    signed anew, and a later submission with a name and that token records the time
+    measured now, not the time the name took to come."""
     triplex = _triplex(request)
     served = triplex.shelf.get(pack)
     _level_number(served, n)
@@ -675,8 +688,15 @@ def submit(pack: str, n: int, body: Submission, request: Request) -> dict[str, A
             raise ApiError(400, "solution: it tiles the rectangle but is not the level's "
                                 "solution", "solution", code="wrongSolution")
     next_code = served.public.code_after(n, level)
-    seconds = round(max(0.0, now - token.issued), 3)
+    seconds = round(max(0.0, now - token.issued), 3) if token.stopped is None \
+        else token.stopped
     floor = floor_seconds(puzzle)
+    if body.name is None:
+        stopped = sign_token(triplex.key(store, "triplex-token"),
+                             replace(token, stopped=seconds))
+        return {"accepted": True, "recorded": False, "next_code": next_code,
+                "token": stopped, "seconds": seconds, "suspect": seconds < floor,
+                "floor_seconds": floor}
     try:
         solve = add_solve(store, served.id, n, body.name, seconds, timed=True,
                           token=token.nonce, client=triplex.client_key(store, address),
@@ -686,9 +706,9 @@ def submit(pack: str, n: int, body: Submission, request: Request) -> dict[str, A
                             "to time another", "token", code="tokenUsed") from None
     board = level_board(store, served.id, n)
     became_first = board.first is not None and board.first.id == solve.id
-    return {"accepted": True, "next_code": next_code, "became_first": became_first,
-            "seconds": seconds, "suspect": solve.suspect, "floor_seconds": floor,
-            **_level_json(board)}
+    return {"accepted": True, "recorded": True, "next_code": next_code,
+            "became_first": became_first, "seconds": seconds, "suspect": solve.suspect,
+            "floor_seconds": floor, **_level_json(board)}
 
 
 # -- progress on the server -----------------------------------------------------------------

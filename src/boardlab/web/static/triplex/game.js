@@ -23,8 +23,9 @@
  * solution the board's canonical solution text: the server checks the solution against
  * the level itself (a checksum alone can be computed by anyone holding the file).
  * Names are shown with textContent only, never as HTML. A leaderboard failure never
- * stops the game: the page shows "offline". Without a name nothing is sent; a refused
- * submission says why, and one refused for too many requests is sent again later.
+ * stops the game: the page shows "offline". A solve without a name is only verified and
+ * its clock stopped (recorded once the name is given); a refused submission says why,
+ * and one refused for too many requests is sent again later.
  */
 (function () {
   "use strict";
@@ -502,8 +503,12 @@
   function submitSolve(n, code, seconds, tries) {
     var name = (state.name || "").trim();
     var solution = puzzle && puzzle.number === n ? L.solvedPlacements(puzzle, placements()) : null;
-    if (!server || !name || !solution) return;
+    if (!server || !solution) return;
     var lv = state.levels[n];
+    if (!name) {
+      stopClock(n, lv, solution, seconds);
+      return;
+    }
     startToken(n).then(function (token) {
       return api("/" + n, {
         method: "POST",
@@ -539,6 +544,24 @@
         save();
       }
       showMessage(I.errorText(error.body, error.message), true);
+    });
+  }
+
+  // Solved before a name was typed: the server verifies the solve and stops its clock
+  // now (a stopped token, kept with the level), so the time the name takes to come does
+  // not count when the solve is sent with it.
+  function stopClock(n, lv, solution, seconds) {
+    startToken(n).then(function (token) {
+      return post("/api/leaderboard/" + pack.saltHex + "/" + n, { token: token,
+        seconds: seconds, unlock: lv.code, solution: solution });
+    }).then(function (answer) {
+      setOnline(true);
+      if (state.levels[n] === lv && lv.token) {
+        lv.token.token = answer.token;
+        save();
+      }
+    }).catch(function (error) {
+      if (!error.status) setOnline(false);
     });
   }
 
