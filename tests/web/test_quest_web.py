@@ -227,7 +227,7 @@ def test_a_thousand_codes_a_minute_are_throttled_and_nothing_is_recorded_twice(c
     ({"name": "x", "level": "LA LB\nLC LD"}, 422, "questNoSolution", ["no solution"]),
     ({"name": "x", "level": "\n".join(["IA " * 21] * 20)}, 400, "questTooLarge", ["420"]),
     ({"name": "x", "level": MANY}, 422, "questTooManySolutions",
-     ["1,015,671 solutions, more than the 100,000"]),
+     ["1,015,671 solutions, more than the 20,000"]),
     ({"name": "x", "level": "LA" * 40_000}, 400, "questFieldTooLong", ["65,536"]),
     ({"name": "   ", "level": "IA"}, 400, "emptyName", ["empty"]),
     ({"name": "a\u0007b", "level": "IA"}, 400, "badName", ["control character"]),

@@ -92,8 +92,9 @@ ORGANISER_PAGE = STATIC / "quest-organiser.html"
 MAX_LEVEL_TEXT = 64 * 1024
 #: The most cells a quest's level may have (each segment is a location to visit).
 MAX_CELLS = 400
-#: The most solutions a quest's level may have (each code is stored).
-MAX_SOLUTIONS = 100_000
+#: The most solutions a quest's level may have: each is enumerated and its code stored
+#: while the organiser waits (about 5 s for 20,000 here).
+MAX_SOLUTIONS = 20_000
 #: The longest quest and team names.
 MAX_NAME = quest_store.NAME_LENGTH
 MAX_TEAM_NAME = quest_store.TEAM_NAME_LENGTH
