@@ -39,7 +39,10 @@ def test_a_team_reveals_a_segment_and_the_organiser_sees_it_live(browser, server
             watched_page(browser, server, width=360, height=780) as team:
         organiser.goto(server + "/quest")
         organiser.locator("#level-file").set_input_files(str(table))
+        # The page reads the file in the background, then fills the form from it.
+        organiser.wait_for_function("document.getElementById('quest-name').value !== ''")
         assert organiser.locator("#quest-name").input_value() == "vodoprovod"
+        assert organiser.locator("#level-text").input_value().startswith("y,x,type,lit\n")
         assert organiser.locator("#level-format").input_value() == "csv"
         organiser.locator("#create").click()
         link = organiser.locator("#organiser-link")

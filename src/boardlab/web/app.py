@@ -11,7 +11,8 @@ package under ``/docs/assets``) and its schema at ``/openapi.json``.
 Routes: ``/api/games`` and ``/api/imports`` (:mod:`boardlab.web.api_games`), each game's
 rules page ``/games/{name}/rules`` (:mod:`boardlab.web.rules_page`),
 ``/api/matches`` and ``/api/lobby`` (:mod:`boardlab.web.api_matches`, with live play
-over WebSockets, :mod:`boardlab.web.live`); errors are JSON ``{"error", "where"}``
+over WebSockets, :mod:`boardlab.web.live`), the Plumber city quest ``/quest`` and
+``/api/quests`` (:mod:`boardlab.web.api_quest`); errors are JSON ``{"error", "where"}``
 (:mod:`boardlab.web.errors`). The imported games are the rule files of the games folder
 (:mod:`boardlab.web.library`), read in the background from the server's start.
 

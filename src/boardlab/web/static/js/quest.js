@@ -152,6 +152,16 @@ async function startTeam() {
     }
   }
   render();
+  // Another phone of the team may have found segments meanwhile: look again whenever
+  // this page comes back to the front.
+  document.addEventListener("visibilitychange", async () => {
+    if (document.visibilityState !== "visible" || !page.team) return;
+    try {
+      page.team = (await api(`/api/quests/${encodeURIComponent(questId)}/team`, undefined,
+        page.token)).team;
+      render();
+    } catch (_) { /* offline for a moment: the next look or code brings it */ }
+  });
   $("join-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     showError(null);
