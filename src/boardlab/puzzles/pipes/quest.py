@@ -11,7 +11,8 @@ Location codes are :data:`LOCATION_LENGTH` characters drawn by :mod:`secrets` fr
 when written by hand (no ``0``/``O``, ``1``/``I``/``L``, ``2``/``Z``, ``5``/``S``, ``8``/``B``).
 With 25 symbols, six characters make 244,140,625 codes, so a guess hits one of a
 72-segment grid about once in 3.4 million tries. A typed location code is read in
-capitals, without spaces and dashes (:func:`read_location_code`).
+capitals, without spaces and dashes, and Cyrillic look-alikes (``К``, ``М``, ``Р``...)
+as the Latin letters they look like (:func:`read_location_code`).
 
 A typed answer (the letters of the pipe) loses its spaces; its letters are then read
 as the level's own letters whatever their case, *unless* the level has two letters that
@@ -49,9 +50,20 @@ def new_location_code(length: int = LOCATION_LENGTH) -> str:
     return "".join(secrets.choice(LOCATION_ALPHABET) for _ in range(length))
 
 
+#: Cyrillic capitals that look like a symbol of :data:`LOCATION_ALPHABET`: a team on a
+#: Russian keyboard types what it sees written on the wall.
+_LOOKALIKES = str.maketrans("АСЕНКМРТХУ", "ACEHKMPTXY")
+
+
 def read_location_code(typed: str) -> str:
-    """A typed location code as stored: capitals, without spaces or dashes."""
-    return "".join(ch for ch in typed.upper() if not ch.isspace() and ch not in "-‐–—")
+    """A typed location code as stored: capitals, without spaces or dashes, Cyrillic
+    look-alikes read as the Latin letters they look like.
+
+    >>> read_location_code("кМ3-ХР9")   # Cyrillic к, М, Х, Р
+    'KM3XP9'
+    """
+    return "".join(ch for ch in typed.upper().translate(_LOOKALIKES)
+                   if not ch.isspace() and ch not in "-‐–—")
 
 
 def letter_map(level: PipeLevel) -> dict[str, str]:
