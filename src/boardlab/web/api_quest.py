@@ -355,7 +355,7 @@ def _sheet(service: QuestService, quest: quest_store.Quest,
 
 
 @router.get("/api/quests/{quest_id}/sheet", summary="The location codes",
-            responses=documented(403, 404))
+            responses=documented(403, 404, 422))
 def sheet(request: Request, quest_id: str) -> dict[str, Any]:
     """The organiser's sheet: ``{quest, locations: [{row, col, kind, letter, code}]}``."""
     quest = _quest(request, quest_id)
@@ -366,7 +366,7 @@ def sheet(request: Request, quest_id: str) -> dict[str, Any]:
 
 
 @router.get("/api/quests/{quest_id}/progress", summary="Every team's progress",
-            responses=documented(403, 404))
+            responses=documented(403, 404, 422))
 def progress(request: Request, quest_id: str) -> dict[str, Any]:
     """What the live view sends: ``{type: "progress", quest, teams}``."""
     quest = _quest(request, quest_id)
@@ -411,7 +411,7 @@ async def live(websocket: WebSocket, quest_id: str) -> None:
 
 # -- the teams ----------------------------------------------------------------------------
 
-@router.get("/api/quests/{quest_id}", summary="A quest", responses=documented(404))
+@router.get("/api/quests/{quest_id}", summary="A quest", responses=documented(404, 422))
 def get(request: Request, quest_id: str) -> dict[str, Any]:
     """The quest as teams see it before playing: ``{id, name, rows, cols, segments,
     codes, created_at, teams}``."""
@@ -422,7 +422,7 @@ def get(request: Request, quest_id: str) -> dict[str, Any]:
 
 
 @router.post("/api/quests/{quest_id}/teams", summary="Join a quest", status_code=201,
-             responses=documented(400, 404, 409, 429))
+             responses=documented(400, 404, 409, 422, 429))
 def join(request: Request, quest_id: str,
          body: Annotated[Any, Body()] = None) -> JSONResponse:
     """Join with ``{name}`` (unique in the quest, whatever its case): ``{team, token}``,
@@ -441,7 +441,7 @@ def join(request: Request, quest_id: str,
     return _created({"team": _team_json(team, _level(quest.id, quest.text)), "token": token})
 
 
-@router.get("/api/quests/{quest_id}/team", summary="Your team", responses=documented(403, 404))
+@router.get("/api/quests/{quest_id}/team", summary="Your team", responses=documented(403, 404, 422))
 def team(request: Request, quest_id: str) -> dict[str, Any]:
     """The team of the token presented, with the segments it revealed."""
     quest = _quest(request, quest_id)
@@ -450,7 +450,7 @@ def team(request: Request, quest_id: str) -> dict[str, Any]:
 
 
 @router.post("/api/quests/{quest_id}/locations", summary="Type a location code",
-             responses=documented(400, 403, 404, 409, 429))
+             responses=documented(400, 403, 404, 409, 422, 429))
 def enter_location(request: Request, quest_id: str,
                    body: Annotated[Any, Body()] = None) -> dict[str, Any]:
     """A location code ``{code}`` found in the city: reveals its segment to the team."""
@@ -485,7 +485,7 @@ def enter_location(request: Request, quest_id: str,
 
 
 @router.post("/api/quests/{quest_id}/answer", summary="Type the pipe's letters",
-             responses=documented(400, 403, 404, 429))
+             responses=documented(400, 403, 404, 422, 429))
 def answer(request: Request, quest_id: str,
            body: Annotated[Any, Body()] = None) -> dict[str, Any]:
     """The letters along the team's pipe ``{code}``: ``{valid, first, finished_at,
