@@ -10,6 +10,10 @@ Baselines, side by side:
   vector.
 * ``seed``: the published times of the article's generator (Java, partition
   enumeration; ../shared/seeds/000_*.txt, "table of sizes"): 45 days through area 36;
+* ``partitions``: boardlab's own version of the seed's first method
+  (:mod:`boardlab.puzzles.polyomino.partitions`: the edge-state loop with its seven
+  filters, compiled), for rectangles up to ``--partitions-area`` cells (default 28); its
+  levels are checked equal to the vector method's;
 * ``python``: a plain Python count-vector generator (first-empty-cell search, no numba,
   no memo, no pocket pruning) run here in the same process, for sizes where it finishes
   within ``--python-budget`` seconds.
@@ -21,6 +25,7 @@ measurement profits from an earlier one.
 
     python benchmarks/triplex.py                 # the seed's sizes, then the full run
     python benchmarks/triplex.py --max-area 64   # also every rectangle up to area 64
+    python benchmarks/triplex.py --partitions-area 20 --max-area 20   # a quick look
 """
 
 from __future__ import annotations
@@ -179,20 +184,28 @@ def main() -> None:
     parser.add_argument("--python-budget", type=float, default=20.0,
                         help="skip the Python baseline for sizes after one took this long")
     parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--partitions-area", type=int, default=28,
+                        help="time the partition method on rectangles up to this area")
     args = parser.parse_args()
     levels_of_size(4, 2)  # compile (numba caches to disk) before timing
+    levels_of_size(4, 2, method="partitions")
     search_levels(4, 2)
     with tempfile.TemporaryDirectory() as tmp:
-        c_sizes, c_vectors = run_c(build_c(Path(tmp)), 36)
+        c_sizes, c_vectors = run_c(build_c(Path(tmp)), min(args.max_area, 36))
     print("boardlab = the whole pipeline, serial, CPU (levels with rotatable piece and "
           "difficulty);")
     print("C = benchmarks/triplex_dfs.c, the same pipeline by a plain depth-first search;")
-    print("search = boardlab's search alone, the same work as the python baseline.")
+    print("search = boardlab's search alone, the same work as the python baseline;")
+    print(f"partitions = the seed's edge-state method (boardlab's), up to area "
+          f"{args.partitions_area}.")
     print(f"{'size':>6} {'levels':>6} {'seed':>5} {'C':>8} {'boardlab':>9} {'/C':>6} "
-          f"{'search':>8} {'python':>9} {'seed time':>10} {'seed/boardlab':>13}")
+          f"{'partitions':>10} {'search':>8} {'python':>9} {'seed time':>10} "
+          f"{'seed/boardlab':>13}")
     python_on = True
     total = total_c = 0.0
     for w, h in sorted(SEED, key=lambda s: (s[0] * s[1], -s[0])):
+        if w * h > args.max_area:
+            continue
         levels, ours = cpu(levels_of_size, w, h)
         count = len(levels)
         total += ours
@@ -201,6 +214,10 @@ def main() -> None:
         assert c_count == count and c_vectors[w, h] == level_vectors(levels), (w, h)
         found, search = cpu(search_levels, w, h)
         assert found == count
+        part = None
+        if w * h <= args.partitions_area:
+            by_partitions, part = cpu(levels_of_size, w, h, method="partitions")
+            assert by_partitions == levels, (w, h)
         py = None
         if python_on:
             start = time.process_time()
@@ -211,12 +228,15 @@ def main() -> None:
         published, seed_seconds = SEED[(w, h)]
         ok = "" if published is None or published == count else " MISMATCH"
         print(f"{w}x{h:<4} {count:>6} {published or '20+':>5} {c_seconds:>8.4f} "
-              f"{ours:>9.4f} {ours / c_seconds:>6.2f} {search:>8.4f} "
+              f"{ours:>9.4f} {ours / c_seconds:>6.2f} "
+              f"{human(part) if part is not None else '-':>10} {search:>8.4f} "
               f"{human(py) if py is not None else '-':>9} {human(seed_seconds):>10} "
               f"{seed_seconds / ours if seed_seconds else float('nan'):>13.0f}{ok}",
               flush=True)
     print(f"sum over these sizes: C {total_c:.3f} s, boardlab {total:.3f} s CPU "
           f"({total / total_c:.2f}x C)")
+    if args.max_area < 36:  # a quick look: no full run
+        return
     sizes = sizes_up_to(36)
     levels, ours = cpu(generate_levels, sizes, backend="serial", progress=False)
     all_c = sum(c for _, c in c_sizes.values())

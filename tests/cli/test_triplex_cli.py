@@ -179,3 +179,48 @@ def test_bad_piece_files(tmp_path: Path):
         result = run("generate", "--max-area", "12", "--pieces", str(path), "--out", str(out))
         assert result.exit_code == 2 and message in result.output, result.output
         assert not out.exists()
+
+
+def test_generate_report_and_partitions_method(tmp_path: Path):
+    """--report writes the run's report; --method partitions gives the same pack as the
+    vector method and the seed's filter table, whose lines chain and end in the levels."""
+    packs = {}
+    for method in ("vectors", "partitions"):
+        out = tmp_path / f"{method}.json"
+        report = tmp_path / f"{method}.report.json"
+        result = run("generate", "--max-area", "15", "--out", str(out), "--backend",
+                     "serial", "--no-progress", "--method", method, "--report", str(report))
+        assert result.exit_code == 0, result.output
+        assert "Levels per rectangle" in result.output and f"report {report}" in result.output
+        packs[method] = (tmp_path / f"{method}.master.json").read_bytes()
+        data = json.loads(report.read_text())
+        assert data["method"] == method and data["levels"] == 14
+        sizes = {f"{s['width']}x{s['height']}": s for s in data["sizes"]}
+        assert {k: s["levels"] for k, s in sizes.items() if s["levels"]} == {
+            "4x2": 2, "3x3": 1, "5x2": 1, "4x3": 4, "5x3": 6}
+        assert data["sizes"][-1]["total_levels"] == 14
+        if method == "partitions":
+            assert "2x2Duplicates" in result.output and "Total" in result.output
+            lines = sizes["4x3"]["filters"]
+            assert [line["filter"] for line in lines] == [
+                "2x2Duplicates", "1x1Cell", "StraightCut", "Shapes3", "Shape23",
+                "RotatedAndReflected", "Solver", "Total"]
+            for before, after in zip(lines[:6], lines[1:7], strict=True):
+                assert after["checked"] == before["accepted"]
+            assert lines[6]["accepted"] == lines[7]["accepted"] == 4
+            assert lines[7]["checked"] == lines[0]["checked"] == sizes["4x3"]["stages"]["states"]
+        else:
+            assert sizes["4x3"]["stages"]["orbits"] == 85
+    assert packs["vectors"] == packs["partitions"]
+
+
+def test_generate_method_errors(tmp_path: Path):
+    out = tmp_path / "never.json"
+    result = run("generate", "--max-area", "12", "--out", str(out), "--method", "guess")
+    assert result.exit_code == 2 and "unknown method 'guess'" in result.output
+    result = run("generate", "--max-area", "12", "--out", str(out), "--method", "partitions",
+                 "--pieces", "penta")
+    assert result.exit_code == 2 and "partitions method handles" in result.output
+    result = run("generate", "--max-area", "12", "--out", str(out), "--report", str(out))
+    assert result.exit_code == 2 and "different files" in result.output
+    assert not out.exists()

@@ -4,11 +4,14 @@ vector method's levels."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from boardlab.errors import PuzzleError
 from boardlab.puzzles.polyomino import partitions
-from boardlab.puzzles.polyomino.partitions import enumerate_partitions
+from boardlab.puzzles.polyomino.generator import generate_levels, levels_of_size, sizes_up_to
+from boardlab.puzzles.polyomino.partitions import FILTERS, enumerate_partitions
 from boardlab.puzzles.polyomino.shapes import PIECE_SETS, Shape
 
 TRIPLEX = PIECE_SETS["triplex"][0]
@@ -191,3 +194,37 @@ def test_first_jump_skips_a_quarter():
 def test_other_sets_are_refused():
     with pytest.raises(PuzzleError, match="every fixed polyomino"):
         enumerate_partitions(4, 3, TRIPLEX[:4])
+
+
+@pytest.mark.parametrize("size", [s for s in sizes_up_to(20)])
+def test_same_levels_as_the_vector_method(size):
+    w, h = size
+    assert levels_of_size(w, h, method="partitions", seed=3) == levels_of_size(w, h, seed=3)
+
+
+@pytest.mark.parametrize("size", [s for s in sizes_up_to(25) if s[0] * s[1] > 20])
+def test_same_levels_as_the_vector_method_up_to_25(size):
+    w, h = size
+    assert levels_of_size(w, h, method="partitions") == levels_of_size(w, h)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", [s for s in sizes_up_to(28) if s[0] * s[1] > 25])
+def test_same_levels_as_the_vector_method_up_to_28(size):
+    w, h = size
+    assert levels_of_size(w, h, method="partitions") == levels_of_size(w, h)
+
+
+def test_report_counts_through_generate_levels():
+    reports = []
+    levels = generate_levels([(4, 3), (4, 4)], method="partitions", backend="serial",
+                             progress=False, on_size=reports.append)
+    assert [(r.width, r.height) for r in reports] == [(4, 3), (4, 4)]
+    for report in reports:
+        filters = report.filters
+        assert [f.name for f in filters] == list(FILTERS)
+        # each filter checks what the one before accepted; the last accepts the levels
+        for before, after in itertools.pairwise(filters):
+            assert after.checked == before.checked - before.rejected
+        assert filters[-1].checked - filters[-1].rejected == report.levels
+    assert sum(r.levels for r in reports) == len(levels) == 4 + 5

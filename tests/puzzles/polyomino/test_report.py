@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
+
+from boardlab.puzzles.polyomino.generator import generate_levels, sizes_up_to
 from boardlab.puzzles.polyomino.report import (
     FilterRow,
     GeneratorReport,
@@ -13,6 +16,35 @@ from boardlab.puzzles.polyomino.report import (
     size_report,
     total_filter_row,
 )
+from boardlab.puzzles.polyomino.shapes import PIECE_SETS
+from boardlab.puzzles.polyomino.solver import RectangleSolver
+from boardlab.puzzles.polyomino.vectors import canonical_vectors, count_vectors, fits
+
+TRIPLEX = PIECE_SETS["triplex"][0]
+
+
+def test_vector_stages_are_true_counts():
+    sizes = sizes_up_to(16)
+    reports: list[SizeReport] = []
+    levels = generate_levels(sizes, backend="serial", progress=False,
+                             on_size=reports.append)
+    assert [(r.width, r.height) for r in reports] == sizes  # once per rectangle, in order
+    for report in reports:
+        w, h = report.width, report.height
+        usable = [fits(s, w, h) for s in TRIPLEX]
+        every = list(count_vectors(TRIPLEX, w * h, usable=usable, min_pieces=3))
+        kept = canonical_vectors(TRIPLEX, w, h)
+        stages = report.stages
+        assert stages["vectors"] == len(every)
+        assert stages["orbits"] == stages["solved"] == len(kept)
+        if len(kept):
+            counts, _, _ = RectangleSolver(w, h, TRIPLEX).solve_counts(kept, limit=2)
+            assert stages["unique"] == int(np.count_nonzero(counts == 1))
+        mine = [lv for lv in levels if (lv.width, lv.height) == (w, h)]
+        assert stages["unique"] - stages["cut"] == stages["levels"] == report.levels == len(mine)
+        turning = [lv for lv in mine if lv.rotatable not in (None, ())]
+        assert stages["rotatable"] == len(turning)
+        assert report.seconds >= 0
 
 
 def test_running_totals_and_json_round_trip():

@@ -38,8 +38,8 @@ from __future__ import annotations
 
 import hashlib
 import random
+import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -49,7 +49,9 @@ import numpy as np
 from boardlab.errors import PuzzleError
 from boardlab.puzzles.polyomino import unique
 from boardlab.puzzles.polyomino.level import Level, solution_checksum
+from boardlab.puzzles.polyomino.partitions import with_rotatable
 from boardlab.puzzles.polyomino.region import Region
+from boardlab.puzzles.polyomino.report import SizeReport, orbit_total, size_report
 from boardlab.puzzles.polyomino.shapes import Shape, piece_set, shape_order
 from boardlab.puzzles.polyomino.solver import (
     NO_LIMIT,
@@ -59,7 +61,11 @@ from boardlab.puzzles.polyomino.solver import (
     solve,
     warm_up,
 )
-from boardlab.puzzles.polyomino.vectors import canonical_vectors, has_straight_cut
+from boardlab.puzzles.polyomino.vectors import (
+    _symmetry_permutations,
+    canonical_vectors,
+    has_straight_cut,
+)
 from boardlab.puzzles.runner import Task, TimelinePoint, run_tasks
 
 #: Piece sets whose levels use every shape at most once (BlockPuzzle, Pentaplex).
@@ -67,15 +73,9 @@ DISTINCT_SETS = frozenset({"penta", "pentominoes"})
 CHUNK = 400  # vectors per task: small enough for smooth progress, large enough to amortise
 
 
-@dataclass(frozen=True)
-class SizeReport:
-    """What the generator did for one rectangle."""
-
-    width: int
-    height: int
-    vectors: int
-    levels: int
-    seconds: float
+#: The generator's methods: the vector method (here) and the seed's partition enumeration
+#: (:mod:`~boardlab.puzzles.polyomino.partitions`).
+METHODS = ("vectors", "partitions")
 
 
 def sizes_up_to(max_area: int, *, min_side: int = 2) -> list[tuple[int, int]]:
@@ -124,7 +124,7 @@ def size_tasks(width: int, height: int, pieces: str = "triplex", seed: int = 0) 
                  # "format": what a result holds (2: level records), so that a checkpoint
                  # of another format is refused rather than misread
                  {"width": width, "height": height, "pieces": pieces, "start": start,
-                  "stop": min(n, start + CHUNK), "seed": seed, "format": 2},
+                  "stop": min(n, start + CHUNK), "seed": seed, "format": 4},
                  weight=float(min(n, start + CHUNK) - start))
             for start in range(0, n, CHUNK)]
 
@@ -137,16 +137,24 @@ def solve_chunk(payload: dict[str, Any]) -> dict[str, Any]:
     orientation (-1 if none), the difficulty and the placement ids of the solution (see
     :meth:`RectangleSolver.placement`); :func:`level_of` turns it into a :class:`Level`.
     """
+    started = time.perf_counter()
     width, height, pieces = payload["width"], payload["height"], payload["pieces"]
     shapes = _shapes(pieces)
     vectors = _vectors(width, height, pieces)[payload["start"]:payload["stop"]]
     solver = _solver(width, height, pieces)
+    tally = {"unique": 0, "cut": 0}
     if unique.supports(width, height, shapes):
-        found = _found_compiled(solver, vectors)
+        found = _found_compiled(solver, vectors, tally)
     else:
-        found = _found_batch(solver, shapes, vectors)
+        found = _found_batch(solver, shapes, vectors, tally)
     records = _finish(solver, shapes, found, payload["seed"])
-    return {"levels": records, "vectors": len(vectors)}
+    # the report's stage counts (format 4): see boardlab.puzzles.polyomino.report
+    stages = {"vectors": orbit_total(vectors.tolist(), _symmetry_permutations(
+                  tuple(shapes), width == height)),
+              "orbits": len(vectors), "solved": len(vectors), **tally,
+              "levels": len(records), "rotatable": with_rotatable(solver, records)}
+    return {"levels": records, "vectors": len(vectors), "stages": stages,
+            "seconds": time.perf_counter() - started}
 
 
 # (count vector, placement ids of its only tiling, set indices of the shapes that may be
@@ -154,8 +162,13 @@ def solve_chunk(payload: dict[str, Any]) -> dict[str, Any]:
 _Found = tuple[np.ndarray, list[int], list[int]]
 
 
-def _found_compiled(solver: RectangleSolver, vectors: np.ndarray) -> list[_Found]:
+def _found_compiled(solver: RectangleSolver, vectors: np.ndarray,
+                    tally: dict[str, int] | None = None) -> list[_Found]:
     classes, first, masks = unique.classify(solver, vectors)
+    if tally is not None:  # vectors with one tiling, and those whose tiling has a cut
+        tally["unique"] += int(np.count_nonzero((classes == unique.UNIQUE)
+                                                | (classes == unique.CUT)))
+        tally["cut"] += int(np.count_nonzero(classes == unique.CUT))
     found = []
     for row in np.flatnonzero(classes == unique.UNIQUE):
         pids = [int(p) for p in first[row] if p >= 0]
@@ -169,7 +182,7 @@ def _found_compiled(solver: RectangleSolver, vectors: np.ndarray) -> list[_Found
 
 
 def _found_batch(solver: RectangleSolver, shapes: Sequence[Shape],
-                 vectors: np.ndarray) -> list[_Found]:
+                 vectors: np.ndarray, tally: dict[str, int] | None = None) -> list[_Found]:
     # A table shared by the whole chunk finds the counts and tilings faster (its step
     # counts depend on the chunk; the difficulty is taken again in _finish).
     counts, _, first = solver.solve_counts(vectors, limit=2, shared_table=True)
@@ -179,6 +192,9 @@ def _found_batch(solver: RectangleSolver, shapes: Sequence[Shape],
         if not has_straight_cut(solver.region.width, solver.region.height,
                                 [solver.placement(p)[1] for p in pids]):
             kept.append((vectors[row], pids))
+    if tally is not None:
+        tally["unique"] += int(np.count_nonzero(counts == 1))
+        tally["cut"] += int(np.count_nonzero(counts == 1)) - len(kept)
     index = {s: i for i, s in enumerate(shapes)}
     candidates = _rotatable_candidates_batch(solver, shapes, [v for v, _ in kept])
     return [(vector, pids, _candidates_of(solver, vector, pids) if cands is None
@@ -382,27 +398,52 @@ def generate_levels(sizes: Sequence[tuple[int, int]], pieces: str = "triplex", *
                     seed: int = 0, backend: str = "process", workers: int | None = None,
                     ray_address: str | None = None, checkpoint: Path | None = None,
                     progress: bool = True, timeline: list[TimelinePoint] | None = None,
-                    on_size: Callable[[SizeReport], None] | None = None) -> list[Level]:
-    """Every level of the given rectangles, ordered by :func:`order_key`."""
-    _shapes(pieces)  # an unknown set or a bad piece file fails here, before any work
+                    on_size: Callable[[SizeReport], None] | None = None,
+                    method: str = "vectors") -> list[Level]:
+    """Every level of the given rectangles, ordered by :func:`order_key`.
+
+    ``method`` is ``"vectors"`` (this module's) or ``"partitions"`` (the seed's edge-state
+    enumeration, :mod:`~boardlab.puzzles.polyomino.partitions`: the same levels, far
+    slower; sets of every fixed polyomino of 2 to n cells only). ``on_size`` is called
+    once per rectangle, in the order of ``sizes``, with its
+    :class:`~boardlab.puzzles.polyomino.report.SizeReport` (for a resumed run, the tasks
+    read from the checkpoint included)."""
+    shapes = _shapes(pieces)  # an unknown set or a bad piece file fails here, before work
+    if method not in METHODS:
+        raise PuzzleError(f"unknown method {method!r}; use {', '.join(METHODS)}")
     checked = [check_size(w, h) for w, h in sizes]
-    tasks = [t for w, h in checked for t in size_tasks(w, h, pieces, seed)]
+    worker: Callable[[dict[str, Any]], dict[str, Any]] = solve_chunk
+    if method == "partitions":
+        from boardlab.puzzles.polyomino import partitions
+
+        if partitions.largest_piece(shapes) is None or pieces in DISTINCT_SETS:
+            raise PuzzleError(f"the partitions method handles sets of every fixed "
+                              f"polyomino of 2 to n cells, repeats allowed (triplex, "
+                              f"tetra), not {pieces!r}; use --method vectors")
+        by_size = [partitions.partition_tasks(w, h, pieces, seed) for w, h in checked]
+        worker = partitions.solve_partitions
+    else:
+        by_size = [size_tasks(w, h, pieces, seed) for w, h in checked]
+    tasks = [t for size in by_size for t in size]
     warm_up()
     unique.warm_up()
-    results = run_tasks(tasks, solve_chunk, backend=backend, workers=workers,
+    results = run_tasks(tasks, worker, backend=backend, workers=workers,
                         ray_address=ray_address, checkpoint=checkpoint, progress=progress,
                         description=f"{pieces} levels", found=lambda r: len(r["levels"]),
                         found_label="levels", timeline=timeline)
     levels = []
-    for task in tasks:
-        p = task.payload
-        solver = _solver(p["width"], p["height"], pieces)
-        levels += [level_of(solver, record) for record in results[task.id]["levels"]]
+    for (w, h), size in zip(checked, by_size, strict=True):
+        solver = _solver(w, h, pieces)
+        for task in size:
+            levels += [level_of(solver, record) for record in results[task.id]["levels"]]
+        if on_size is not None:
+            on_size(size_report(w, h, method, [results[task.id] for task in size]))
     return sorted(levels, key=order_key)
 
 
 def levels_of_size(width: int, height: int, pieces: str = "triplex", *, seed: int = 0,
-                   backend: str = "serial", workers: int | None = None) -> list[Level]:
+                   backend: str = "serial", workers: int | None = None,
+                   method: str = "vectors") -> list[Level]:
     """Every level of one rectangle, ordered by difficulty."""
     return generate_levels([(width, height)], pieces, seed=seed, backend=backend,
-                           workers=workers, progress=False)
+                           workers=workers, progress=False, method=method)

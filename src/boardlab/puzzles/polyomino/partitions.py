@@ -74,7 +74,7 @@ compiled.watch()
 
 __all__ = ["FILTERS", "EdgeLayout", "Partitions", "edge_layout", "enumerate_partitions",
            "largest_piece", "partition_cells", "partition_tasks", "solve_partitions",
-           "symmetry_to"]
+           "symmetry_to", "with_rotatable"]
 
 #: The seed's filters, in its order.
 FILTERS = ("2x2Duplicates", "1x1Cell", "StraightCut", "Shapes3", "Shape23",
@@ -234,9 +234,11 @@ def symmetry_to(width: int, height: int, shapes: Sequence[Shape], vector: Sequen
     raise PuzzleError(f"no symmetry takes {list(vector)} to {list(target)}")
 
 
-def partition_tasks(width: int, height: int, pieces: str, seed: int, rotatable: int):
+def partition_tasks(width: int, height: int, pieces: str, seed: int,
+                    rotatable: int | None = None):
     """The one task that runs the loop over a rectangle (its edge states are one ordered
-    sequence: the jumps of one part depend on the parts before it)."""
+    sequence: the jumps of one part depend on the parts before it); ``rotatable`` as in
+    :func:`~boardlab.puzzles.polyomino.generator.generate_levels`."""
     from boardlab.puzzles.runner import Task
 
     edges = 2 * width * height - width - height
@@ -244,7 +246,8 @@ def partition_tasks(width: int, height: int, pieces: str, seed: int, rotatable: 
     # loop examines (about 2 ** (0.55 E) on the seed's sizes), for the work-done fraction
     return [Task(f"{pieces}:{width}x{height}:partitions",
                  {"width": width, "height": height, "pieces": pieces, "seed": seed,
-                  "rotatable": rotatable, "method": "partitions", "format": 4},
+                  "method": "partitions", "format": 4,
+                  **({} if rotatable is None else {"rotatable": rotatable})},
                  weight=float(2 ** (0.55 * edges)))]
 
 
@@ -258,6 +261,14 @@ def _placement_ids(width: int, height: int, pieces: str) -> dict[tuple[int, froz
         kind, cells = solver.placement(pid)
         out[kind, frozenset(cells)] = pid
     return out
+
+
+def with_rotatable(solver: Any, records: Sequence[Sequence[int]]) -> int:
+    """How many of a worker's level records have a rotatable piece."""
+    from boardlab.puzzles.polyomino import generator
+
+    return sum(1 for record in records
+               if generator.level_of(solver, record).rotatable not in (None, ()))
 
 
 def _least_image(vector: Sequence[int], perms: Sequence[Sequence[int]]) -> tuple[int, ...]:
@@ -325,8 +336,8 @@ def solve_partitions(payload: dict[str, Any]) -> dict[str, Any]:
             raise PuzzleError(f"{width}x{height}: partition {pids} is not the only tiling "
                               f"of {list(target)}")
         found.append((vector, pids, candidates))
-    records = generator._finish(solver, shapes, found, payload["seed"],
-                                payload.get("rotatable", 1))
+    turning = (payload["rotatable"],) if "rotatable" in payload else ()
+    records = generator._finish(solver, shapes, found, payload["seed"], *turning)
     names = list(FILTERS)
     lines = [[names[f], run.checked[f], run.rejected[f]] for f in range(6)]
     lines.append(["Solver", len(run.states), len(run.states) - len(accepted)])
@@ -334,7 +345,7 @@ def solve_partitions(payload: dict[str, Any]) -> dict[str, Any]:
             "stages": {"states": run.checked[0], "orbits": len(run.states),
                        "solved": len(distinct), "unique": len(accepted),
                        "cut": run.rejected[2], "levels": len(records),
-                       "rotatable": sum(1 for r in records if r[0] > 0)},
+                       "rotatable": with_rotatable(solver, records)},
             "filters": lines, "seconds": time.perf_counter() - started}
 
 
