@@ -78,3 +78,18 @@ def test_filter_lines_add_up_like_the_seeds_table():
     lines = merged.to_json()["filters"]
     assert lines[-1] == {"filter": "Total", "checked": 15, "accepted": 1, "rejected": 14,
                          "rejected_percent": 93.33, "rejected_percent_of_total": 93.33}
+
+
+def test_a_resumed_run_reports_the_whole_run(tmp_path):
+    """The counts travel in the task results, so a run read back from its checkpoint
+    reports what the run that did the work reported (times included)."""
+    checkpoint = tmp_path / "run.checkpoint.jsonl"
+    for method in ("vectors", "partitions"):
+        first: list[SizeReport] = []
+        again: list[SizeReport] = []
+        generate_levels([(4, 3), (5, 3)], backend="serial", progress=False, method=method,
+                        checkpoint=checkpoint, on_size=first.append)
+        generate_levels([(4, 3), (5, 3)], backend="serial", progress=False, method=method,
+                        checkpoint=checkpoint, on_size=again.append)
+        assert again == first and [r.levels for r in first] == [4, 6]
+        checkpoint.unlink()
