@@ -422,6 +422,7 @@ def generate_levels(sizes: Sequence[tuple[int, int]], pieces: str = "triplex", *
                               f"tetra), not {pieces!r}; use --method vectors")
         by_size = [partitions.partition_tasks(w, h, pieces, seed) for w, h in checked]
         worker = partitions.solve_partitions
+        partitions.warm_up()
     else:
         by_size = [size_tasks(w, h, pieces, seed) for w, h in checked]
     tasks = [t for size in by_size for t in size]

@@ -74,7 +74,7 @@ compiled.watch()
 
 __all__ = ["FILTERS", "EdgeLayout", "Partitions", "edge_layout", "enumerate_partitions",
            "largest_piece", "partition_cells", "partition_tasks", "solve_partitions",
-           "symmetry_to", "with_rotatable"]
+           "symmetry_to", "warm_up", "with_rotatable"]
 
 #: The seed's filters, in its order.
 FILTERS = ("2x2Duplicates", "1x1Cell", "StraightCut", "Shapes3", "Shape23",
@@ -347,6 +347,13 @@ def solve_partitions(payload: dict[str, Any]) -> dict[str, Any]:
                        "cut": run.rejected[2], "levels": len(records),
                        "rotatable": with_rotatable(solver, records)},
             "filters": lines, "seconds": time.perf_counter() - started}
+
+
+@cache  # once per process
+def warm_up() -> None:
+    """Compile the loop (or load it from numba's cache) before a run hands rectangles to
+    other processes, as :func:`.solver.warm_up` does for the solver."""
+    enumerate_partitions(2, 2, fixed_polyominoes(2))
 
 
 # --- the compiled loop ---------------------------------------------------------------------
