@@ -406,6 +406,8 @@ def _level(s, lab, size, comps, big, dup, few, iso, level, width, cells, ends, b
     if dup[c + 1] == _INF:
         row = lab[c + 1]
         for b in range(blocks.shape[0]):
+            if blocks[b, 0] > c:  # blocks go by their top-left cell: no edge decided yet
+                break
             if _one_piece(row, blocks, b):
                 for e in range(4, 8):
                     j = blocks[b, e]
@@ -483,6 +485,10 @@ def _loop(width, height, n, ends, last_edge, blocks, lines, images, codes):
         bad = dup[top]
         if bad == _INF:
             for b in range(blocks.shape[0]):
+                if blocks[b, 0] > first:
+                    # every edge of these cells is closed: the block's bottom-left cell
+                    # is a piece of its own
+                    break
                 if _one_piece(row, blocks, b):
                     for e in range(4, 8):
                         j = blocks[b, e]
