@@ -359,7 +359,7 @@ def warm_up() -> None:
 # --- the compiled loop ---------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _union(lab, size, a, b, cells):
     # labels are the least cell of each piece; returns the merged piece's size, 0 if a and
     # b were already one piece
@@ -374,7 +374,7 @@ def _union(lab, size, a, b, cells):
     return size[keep]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _level(s, lab, size, comps, big, dup, few, iso, level, width, cells, ends, blocks, n,
            owned):
     """Level ``level + 1`` (the pieces made by the edges of cells ``0..level``, every
