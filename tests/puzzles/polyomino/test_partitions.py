@@ -208,6 +208,14 @@ def test_same_levels_as_the_vector_method_up_to_25(size):
     assert levels_of_size(w, h, method="partitions") == levels_of_size(w, h)
 
 
+@pytest.mark.parametrize("size", [(4, 2), (3, 3), (6, 2), (4, 3), (5, 3)])
+def test_same_levels_as_the_vector_method_with_tetrominoes(size):
+    # 27 shapes: the vector method and the Solver filter take the solver's batch path
+    w, h = size
+    levels = levels_of_size(w, h, "tetra", method="partitions")
+    assert levels == levels_of_size(w, h, "tetra") and levels
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("size", [s for s in sizes_up_to(28) if s[0] * s[1] > 25])
 def test_same_levels_as_the_vector_method_up_to_28(size):
