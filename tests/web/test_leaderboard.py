@@ -42,7 +42,7 @@ def pack() -> Pack:
     straight tromino shown in another orientation than the solution uses."""
     levels = generate_levels([(4, 2), (5, 2)], "triplex", seed=0, backend="serial")
     first = next(lv for lv in levels if (lv.width, lv.height) == (5, 2))
-    assert first.rotatable is not None and first.shown_orientation
+    assert first.rotatable and first.shown_orientation[0]
     assert len(set(first.pieces)) < len(first.pieces)
     return Pack.build([first, *(lv for lv in levels if lv is not first)], b"leaderboard test",
                       "triplex", name="Board <test>")
@@ -206,7 +206,7 @@ def test_swapped_identical_pieces_and_the_turned_piece_are_accepted(client, pack
     puzzle = pack.unlock(1, codes[0])
     text = rows(pack, 1)
     # The rotatable piece is shown in another orientation than the solution places it.
-    assert puzzle.pieces[puzzle.rotatable] != level.pieces[level.rotatable]
+    assert puzzle.pieces[puzzle.rotatable[0]] != level.pieces[level.rotatable[0]]
     by_shape: dict[Shape, list[str]] = {}
     for cells in placements(text):
         by_shape.setdefault(shape_of(cells), []).append(text[cells[0][1]][cells[0][0]])
@@ -392,7 +392,7 @@ def moves_for(pack: Pack, n: int) -> list[tuple[int, tuple[int, int], str]]:
     """(piece index, top-left cell, shape key) for each piece of level n's solution, from
     the master pack (as in test_triplex_browser.py)."""
     puzzle = pack.unlock(n, pack.solve_chain()[n - 1])
-    free = [i for i in range(len(puzzle.pieces)) if i != puzzle.rotatable]
+    free = [i for i in range(len(puzzle.pieces)) if i not in puzzle.rotatable]
     moves, left = [], []
     for cells in placements(rows(pack, n)):
         shape = shape_of(cells)
@@ -400,7 +400,7 @@ def moves_for(pack: Pack, n: int) -> list[tuple[int, tuple[int, int], str]]:
         key = " ".join(f"{x},{y}" for x, y in shape.cells)
         match = next((i for i in free if puzzle.pieces[i] == shape), None)
         if match is None:
-            left.append((puzzle.rotatable, corner, key))
+            left.append((puzzle.rotatable[0], corner, key))
         else:
             free.remove(match)
             moves.append((match, corner, key))

@@ -283,3 +283,31 @@ def test_plurals_and_language_choice():
     assert out["en"] == ["1 level solved", "2 levels solved"]
     assert out["pick"] == ["ru", "de", "zh", "en", "en"]
     assert out["duration"] == ["42 секунды", "1:23", "1:02:05"]
+
+
+@needs_node
+def test_solved_with_several_rotatable_pieces():
+    # --rotatable 2: the game decides a cover with two turned pieces, each matched to a
+    # rotatable piece by the orientations it may take, as Level.from_puzzle does.
+    level = Level.parse("level 4x2\nabbb\naacc\nrotatable c shown 1\nrotatable a shown 3\n")
+    puzzle = level.puzzle().to_json()
+    assert isinstance(puzzle["rotatable"], list) and len(puzzle["rotatable"]) == 2
+    out = _node("""
+      const T = require(STATIC + "/triplex.js");
+      const solution = [[[0,0],[0,1],[1,1]], [[1,0],[2,0],[3,0]], [[2,1],[3,1]]];
+      const mirrored = [[[3,0],[3,1],[2,1]], [[0,0],[1,0],[2,0]], [[0,1],[1,1]]];
+      result = {
+        turning: T.turning(DATA),
+        solved: T.solvedCover(DATA, solution),
+        mirrored: T.solvedCover(DATA, mirrored),
+        fixedOnly: T.solvedCover(Object.assign({}, DATA, {rotatable: null}), solution),
+        shapes: DATA.rotatable.map(i => T.orientations(DATA.pieces[i]).length),
+      };
+    """, puzzle)
+    assert out["turning"] == puzzle["rotatable"]
+    assert out["solved"] == "abbb/aacc"
+    assert out["mirrored"] == "aaab/ccbb"  # the turned pieces fit the mirror image too
+    assert out["fixedOnly"] is None  # the shown orientations alone do not cover it
+    assert sorted(out["shapes"]) == [2, 4]
+    assert Level.from_puzzle(level.puzzle(), ["aaab", "ccbb"]).solution_checksum() \
+        == b"aaab/ccbb"

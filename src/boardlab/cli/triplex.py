@@ -50,6 +50,10 @@ WorkersOption = Annotated[int | None, typer.Option(
 SeedOption = Annotated[int, typer.Option(
     min=0, max=MAX_SEED,
     help="Seed of the rotatable pieces' shown orientations and of the pack's codes.")]
+RotatableOption = Annotated[int, typer.Option(
+    "--rotatable", min=0, max=4,
+    help="Most pieces a level lets the player turn (the seed's game: 1): the set that keeps "
+         "the solution unique and makes the solver work hardest.")]
 LevelNumber = Annotated[int, typer.Option("--level", min=1, max=MAX_LEVEL,
                                           help="Level number (1-based).")]
 BACKENDS = ("process", "serial", "ray")
@@ -92,6 +96,7 @@ def levels(
                                           help="Height of the rectangle.")],
     pieces: PiecesOption = "triplex",
     seed: SeedOption = 0,
+    rotatable: RotatableOption = 1,
     backend: BackendOption = "process",
     workers: WorkersOption = None,
     as_json: JsonFlag = False,
@@ -105,7 +110,7 @@ def levels(
         check_size(width, height)
         found = generate_levels([(width, height)], pieces, seed=seed,
                                 backend=_backend(backend), workers=workers,
-                                progress=sys.stderr.isatty())
+                                progress=sys.stderr.isatty(), rotatable=rotatable)
         w, h = max(width, height), min(width, height)
         if as_json:
             echo_json({"width": w, "height": h, "count": len(found),
@@ -126,6 +131,7 @@ def generate(
     master: Annotated[Path | None, typer.Option(
         help="The master copy with solutions (default: OUT with .master.json).")] = None,
     seed: SeedOption = 0,
+    rotatable: RotatableOption = 1,
     name: Annotated[str, typer.Option(help="A name for the pack.")] = "",
     backend: BackendOption = "process",
     address: Annotated[str | None, typer.Option(help="Ray cluster address.")] = None,
@@ -173,7 +179,8 @@ def generate(
         found = generate_levels(sizes_up_to(max_area), pieces, seed=seed, backend=backend,
                                 workers=workers, ray_address=address, checkpoint=checkpoint,
                                 progress=progress and sys.stderr.isatty(), timeline=timeline,
-                                method=method, on_size=sizes_done.append)
+                                rotatable=rotatable, method=method,
+                                on_size=sizes_done.append)
         if not found:
             raise PuzzleError(f"no levels of these pieces up to area {max_area}: "
                               "nothing written")

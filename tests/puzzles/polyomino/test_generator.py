@@ -171,11 +171,11 @@ def test_every_level_obeys_the_rules():
             orbit.add(tuple(sorted(Shape.of(_plain(p.cells, k)).cells for p in pieces)))
         assert not orbit & seen
         seen |= orbit
-        if level.rotatable is not None:
-            rot = level.pieces[level.rotatable]
+        for turning in level.rotatable:
+            rot = level.pieces[turning]
             for other in rot.orientations()[1:]:
                 swapped = list(pieces)
-                swapped[level.rotatable] = other
+                swapped[turning] = other
                 assert tilings(width, height, swapped, limit=1) == []
     assert [lv.difficulty for lv in levels] == sorted(lv.difficulty for lv in levels)
 
@@ -213,16 +213,16 @@ def test_rotatable_and_difficulty_from_scratch(size):
         plain = Level(level.width, level.height, level.pieces, level.solution)
         candidates = rotatable_candidates(plain)
         if not candidates:
-            assert level.rotatable is None
+            assert level.rotatable == ()
             assert level.difficulty == difficulty(plain, None)
             continue
         works = [difficulty(plain, i) for i in candidates]
         best = candidates[works.index(max(works))]
-        assert level.pieces[level.rotatable] == plain.pieces[best]
+        assert [level.pieces[i] for i in level.rotatable] == [plain.pieces[best]]
         assert level.difficulty == max(works)
         digest = hashlib.sha256(f"3:{plain.solution_checksum().decode()}".encode()).digest()
         choices = len(plain.pieces[best].orientations())
-        assert level.shown_orientation == random.Random(digest).randrange(choices)
+        assert level.shown_orientation == (random.Random(digest).randrange(choices),)
 
 
 def test_vectors_and_orbits():
@@ -290,13 +290,13 @@ def test_ray_backend_finds_the_same_levels():
 
 def brute_force_solutions(puzzle) -> set:
     """The tilings of a puzzle as the player has it, by the plain recursion above: one
-    run per orientation of the rotatable piece, each tiling a set of (shape, cells), so a
-    turned piece standing where its identical twin stood is the same tiling."""
-    turns = (puzzle.pieces[puzzle.rotatable].orientations() if puzzle.rotatable is not None
-             else (None,))
+    run per choice of an orientation for each rotatable piece, each tiling a set of
+    (shape, cells), so a turned piece standing where its identical twin stood is the same
+    tiling."""
+    choices = [p.orientations() if i in puzzle.rotatable else (p,)
+               for i, p in enumerate(puzzle.pieces)]
     found: set = set()
-    for o in turns:
-        pieces = [o if i == puzzle.rotatable else p for i, p in enumerate(puzzle.pieces)]
+    for pieces in {tuple(sorted(pick, key=shape_order)) for pick in itertools.product(*choices)}:
         found |= set(tilings(puzzle.width, puzzle.height, pieces))
     return found
 
@@ -332,13 +332,39 @@ def test_difficulty_searches_each_orientation_of_the_rotatable_piece():
     # The documented measure, computed here from its definition: the steps of one search
     # of fixed pieces per orientation the rotatable piece may take, added up.
     for level in levels_of_size(5, 4):
-        if level.rotatable is None:
+        if not level.rotatable:
             continue
         region = Region.rectangle(level.width, level.height)
         total = 0
-        for o in level.pieces[level.rotatable].orientations():
-            pieces = [o if i == level.rotatable else p for i, p in enumerate(level.pieces)]
+        (turning,) = level.rotatable
+        for o in level.pieces[turning].orientations():
+            pieces = [o if i == turning else p for i, p in enumerate(level.pieces)]
             counts = Counter(pieces)
             kinds = [PieceKind.fixed(s, counts[s]) for s in sorted(counts, key=shape_order)]
             total += solve(region, kinds, collect=False).steps
         assert level.difficulty == total
+
+
+@pytest.mark.parametrize("most", [2, 3])
+def test_several_rotatable_pieces_keep_one_solution_and_the_longest_search(most):
+    # --rotatable K: every level through area 20 still has one solution by the brute
+    # force with all its turning pieces free, and its set is the one with the longest
+    # search among every set of at most K pieces that keeps the solution unique (each
+    # set tried here from scratch, by the brute force and difficulty()).
+    levels = generate_levels(sizes_up_to(20), backend="serial", progress=False,
+                             rotatable=most)
+    assert len(levels) == 75
+    sizes = Counter(len(level.rotatable) for level in levels)
+    assert sizes[2] > 0 and set(sizes) <= set(range(most + 1))
+    for level in levels:
+        assert len(brute_force_solutions(level.puzzle())) == 1, str(level)
+        plain = Level(level.width, level.height, level.pieces, level.solution)
+        best = difficulty(plain, None) if not level.rotatable else 0
+        for size in range(1, most + 1):
+            for subset in itertools.combinations(range(len(plain.pieces)), size):
+                trial = Level(plain.width, plain.height, plain.pieces, plain.solution,
+                              subset, (0,) * size)
+                if len(brute_force_solutions(trial.puzzle())) == 1:
+                    best = max(best, difficulty(plain, subset))
+        assert level.difficulty == best, str(level)
+        assert level.difficulty == difficulty(plain, level.rotatable)

@@ -39,8 +39,10 @@ from __future__ import annotations
 import hashlib
 import random
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import cache
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +73,8 @@ from boardlab.puzzles.runner import Task, TimelinePoint, run_tasks
 #: Piece sets whose levels use every shape at most once (BlockPuzzle, Pentaplex).
 DISTINCT_SETS = frozenset({"penta", "pentominoes"})
 CHUNK = 400  # vectors per task: small enough for smooth progress, large enough to amortise
+#: Most rotatable pieces a level may have (the sets tried grow as candidates^K).
+MAX_ROTATABLE = 4
 
 
 #: The generator's methods: the vector method (here) and the seed's partition enumeration
@@ -117,14 +121,17 @@ def _solver(width: int, height: int, pieces: str) -> RectangleSolver:
     return RectangleSolver(width, height, _shapes(pieces))
 
 
-def size_tasks(width: int, height: int, pieces: str = "triplex", seed: int = 0) -> list[Task]:
-    """The tasks that find every level of one rectangle."""
+def size_tasks(width: int, height: int, pieces: str = "triplex", seed: int = 0,
+               rotatable: int = 1) -> list[Task]:
+    """The tasks that find every level of one rectangle, with up to ``rotatable`` pieces
+    that may turn."""
     n = len(_vectors(width, height, pieces))
     return [Task(f"{pieces}:{width}x{height}:{start}",
                  # "format": what a result holds (2: level records), so that a checkpoint
                  # of another format is refused rather than misread
                  {"width": width, "height": height, "pieces": pieces, "start": start,
-                  "stop": min(n, start + CHUNK), "seed": seed, "format": 4},
+                  "stop": min(n, start + CHUNK), "seed": seed, "rotatable": rotatable,
+                  "format": 4},
                  weight=float(min(n, start + CHUNK) - start))
             for start in range(0, n, CHUNK)]
 
@@ -132,10 +139,11 @@ def size_tasks(width: int, height: int, pieces: str = "triplex", seed: int = 0) 
 def solve_chunk(payload: dict[str, Any]) -> dict[str, Any]:
     """Worker: the levels among vectors ``start:stop`` of a rectangle.
 
-    Each level comes back as a record ``[rotatable, shown, difficulty, *placements]``:
-    the index in the piece set of the rotatable piece's shape (-1 if none), its shown
-    orientation (-1 if none), the difficulty and the placement ids of the solution (see
-    :meth:`RectangleSolver.placement`); :func:`level_of` turns it into a :class:`Level`.
+    Each level comes back as a record ``[k, shape_1, shown_1, ..., shape_k, shown_k,
+    difficulty, *placements]``: the number of rotatable pieces, for each the index in the
+    piece set of its shape and its shown orientation, the difficulty and the placement
+    ids of the solution (see :meth:`RectangleSolver.placement`); :func:`level_of` turns
+    it into a :class:`Level`.
     """
     started = time.perf_counter()
     width, height, pieces = payload["width"], payload["height"], payload["pieces"]
@@ -147,7 +155,7 @@ def solve_chunk(payload: dict[str, Any]) -> dict[str, Any]:
         found = _found_compiled(solver, vectors, tally)
     else:
         found = _found_batch(solver, shapes, vectors, tally)
-    records = _finish(solver, shapes, found, payload["seed"])
+    records = _finish(solver, shapes, found, payload["seed"], payload["rotatable"])
     # the report's stage counts (format 4): see boardlab.puzzles.polyomino.report
     stages = {"vectors": orbit_total(vectors.tolist(), _symmetry_permutations(
                   tuple(shapes), width == height)),
@@ -220,26 +228,63 @@ def _plain_level(solver: RectangleSolver, pids: Sequence[int]) -> Level:
 
 
 def _finish(solver: RectangleSolver, shapes: Sequence[Shape], found: Sequence[_Found],
-            seed: int) -> list[list[int]]:
-    """The records of the levels: the rotatable piece is the candidate whose free
-    search is the longest (the first in set order on a tie), shown in an orientation drawn
-    from a generator seeded by the solution and ``seed``; the difficulty is
-    :func:`difficulty`'s steps."""
+            seed: int, rotatable: int = 1) -> list[list[int]]:
+    """The records of the levels: the rotatable pieces are the set of at most
+    ``rotatable`` candidates whose turning keeps the solution unique and makes the
+    search the longest (one piece: the candidate with the longest search, the first in
+    set order on a tie), each shown in an orientation drawn from a generator seeded by
+    the solution and ``seed``; the difficulty is :func:`difficulty`'s steps."""
     width, height = solver.region.width, solver.region.height
+    if rotatable == 0:  # no piece turns: the difficulty is that of the fixed pieces
+        found = [(vector, pids, []) for vector, pids, _ in found]
     records = []
     for (_, pids, candidates), works in zip(found, _difficulty_steps(solver, found),
                                             strict=True):
         if candidates:
             best = max(range(len(candidates)), key=lambda j: (works[j], -j))
-            shape, work = candidates[best], works[best]
+            chosen, work = [candidates[best]], works[best]
+            if rotatable > 1:
+                chosen, work = _best_set(solver, pids, candidates, rotatable, chosen, work)
             cells = [solver.placement(p)[1] for p in pids]
             digest = hashlib.sha256(
                 f"{seed}:{solution_checksum(width, height, cells).decode()}".encode()).digest()
-            shown = random.Random(digest).randrange(len(shapes[shape].orientations()))
+            draw = random.Random(digest)
+            turning = [(shape, draw.randrange(len(shapes[shape].orientations())))
+                       for shape in chosen]
         else:
-            shape, shown, work = -1, -1, works[0]
-        records.append([shape, shown, work, *pids])
+            turning, work = [], works[0]
+        records.append([len(turning), *(x for pair in turning for x in pair), work, *pids])
     return records
+
+
+def _best_set(solver: RectangleSolver, pids: Sequence[int], candidates: Sequence[int],
+              most: int, single: list[int], single_work: int) -> tuple[list[int], int]:
+    """The set of 2 to ``most`` rotatable pieces (shape indices, a shape repeated as often
+    as the level has such pieces) that keeps the solution unique and gives the longest
+    search, if it beats the best single piece ``single`` (``single_work`` steps); on a
+    tie, fewer pieces, then the first set in set order.
+
+    A set keeps the solution unique only if each of its pieces does alone (its pieces
+    turning give every tiling a subset of them gives), so only candidates are tried."""
+    level = _plain_level(solver, pids)
+    region = Region.rectangle(level.width, level.height)
+    have = {c: sum(1 for p in level.pieces if p == solver.shapes[c]) for c in candidates}
+    pool = [c for c in candidates for _ in range(have[c])]
+    best, best_work = single, single_work
+    for size in range(2, most + 1):
+        for combo in sorted(set(combinations(pool, size))):
+            indices = []
+            for c in set(combo):
+                shape = solver.shapes[c]
+                first = level.pieces.index(shape)
+                indices += range(first, first + combo.count(c))
+            kinds = piece_kinds(level.pieces, indices)
+            if count_tilings(region, kinds, limit=2) != 1:
+                continue
+            work = difficulty(level, indices)
+            if work > best_work:
+                best, best_work = list(combo), work
+    return best, best_work
 
 
 def _difficulty_steps(solver: RectangleSolver, found: Sequence[_Found]) -> list[list[int]]:
@@ -295,11 +340,17 @@ def _difficulty_solver(width: int, height: int, shapes: tuple[Shape, ...]
 
 def level_of(solver: RectangleSolver, record: Sequence[int]) -> Level:
     """The :class:`Level` of a record of :func:`solve_chunk` on ``solver``'s rectangle."""
-    shape, shown, work, *pids = record
+    k = record[0]
+    turning = [(record[1 + 2 * j], record[2 + 2 * j]) for j in range(k)]
+    work, *pids = record[1 + 2 * k:]
     pieces, cells = _placed(solver, pids)
-    rotatable = None if shape < 0 else pieces.index(solver.shapes[shape])
+    indices, taken = [], Counter[int]()
+    for shape, _ in turning:  # identical pieces are interchangeable: any unused one
+        indices.append([i for i, p in enumerate(pieces) if p == solver.shapes[shape]][
+            taken[shape]])
+        taken[shape] += 1
     return Level(solver.region.width, solver.region.height, pieces, cells,
-                 rotatable=rotatable, shown_orientation=None if shown < 0 else shown,
+                 rotatable=tuple(indices), shown_orientation=tuple(o for _, o in turning),
                  difficulty=work)
 
 
@@ -399,8 +450,10 @@ def generate_levels(sizes: Sequence[tuple[int, int]], pieces: str = "triplex", *
                     ray_address: str | None = None, checkpoint: Path | None = None,
                     progress: bool = True, timeline: list[TimelinePoint] | None = None,
                     on_size: Callable[[SizeReport], None] | None = None,
-                    method: str = "vectors") -> list[Level]:
-    """Every level of the given rectangles, ordered by :func:`order_key`.
+                    rotatable: int = 1, method: str = "vectors") -> list[Level]:
+    """Every level of the given rectangles, ordered by :func:`order_key`, with up to
+    ``rotatable`` pieces that may turn (0: none; the seed's game has 1, its "next
+    version" several).
 
     ``method`` is ``"vectors"`` (this module's) or ``"partitions"`` (the seed's edge-state
     enumeration, :mod:`~boardlab.puzzles.polyomino.partitions`: the same levels, far
@@ -409,6 +462,8 @@ def generate_levels(sizes: Sequence[tuple[int, int]], pieces: str = "triplex", *
     :class:`~boardlab.puzzles.polyomino.report.SizeReport` (for a resumed run, the tasks
     read from the checkpoint included)."""
     shapes = _shapes(pieces)  # an unknown set or a bad piece file fails here, before work
+    if not (isinstance(rotatable, int) and 0 <= rotatable <= MAX_ROTATABLE):
+        raise PuzzleError(f"rotatable pieces: 0 to {MAX_ROTATABLE}, not {rotatable!r}")
     if method not in METHODS:
         raise PuzzleError(f"unknown method {method!r}; use {', '.join(METHODS)}")
     checked = [check_size(w, h) for w, h in sizes]
@@ -420,11 +475,12 @@ def generate_levels(sizes: Sequence[tuple[int, int]], pieces: str = "triplex", *
             raise PuzzleError(f"the partitions method handles sets of every fixed "
                               f"polyomino of 2 to n cells, repeats allowed (triplex, "
                               f"tetra), not {pieces!r}; use --method vectors")
-        by_size = [partitions.partition_tasks(w, h, pieces, seed) for w, h in checked]
+        by_size = [partitions.partition_tasks(w, h, pieces, seed, rotatable)
+                   for w, h in checked]
         worker = partitions.solve_partitions
         partitions.warm_up()
     else:
-        by_size = [size_tasks(w, h, pieces, seed) for w, h in checked]
+        by_size = [size_tasks(w, h, pieces, seed, rotatable) for w, h in checked]
     tasks = [t for size in by_size for t in size]
     warm_up()
     unique.warm_up()
@@ -444,7 +500,8 @@ def generate_levels(sizes: Sequence[tuple[int, int]], pieces: str = "triplex", *
 
 def levels_of_size(width: int, height: int, pieces: str = "triplex", *, seed: int = 0,
                    backend: str = "serial", workers: int | None = None,
-                   method: str = "vectors") -> list[Level]:
+                   rotatable: int = 1, method: str = "vectors") -> list[Level]:
     """Every level of one rectangle, ordered by difficulty."""
     return generate_levels([(width, height)], pieces, seed=seed, backend=backend,
-                           workers=workers, progress=False, method=method)
+                           workers=workers, progress=False, rotatable=rotatable,
+                           method=method)

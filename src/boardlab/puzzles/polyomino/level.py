@@ -31,7 +31,7 @@ The level form draws the solution as a grid of letters, one letter per piece, as
 first appearance in row-major order (``a`` for the piece covering the top-left cell); the
 grid alone determines the pieces. The puzzle form draws each piece with ``#`` and ``.``,
 pieces separated by blank lines, a line ``Nx`` before a piece repeated N times and a
-line ``rotatable`` before the piece the player may turn. Lines starting with ``;`` are
+line ``rotatable`` before each piece the player may turn. Lines starting with ``;`` are
 comments. docs/polyomino-pack.md describes both forms, the JSON forms and the canonical
 solution encoding that level codes are derived from.
 """
@@ -151,6 +151,28 @@ def _split_cell(cells: Sequence[Cell]) -> Cell | None:
     return _row_major(missing)[0] if missing else None
 
 
+def _indices(value: Any, what: str) -> tuple[int, ...]:
+    """``value`` (None, an index or a sequence of indices) as a tuple of indices."""
+    if value is None:
+        return ()
+    if _is_int(value):
+        return (value,)
+    if isinstance(value, (tuple, list)) and all(_is_int(v) for v in value):
+        return tuple(value)
+    raise PuzzleError(f"{what} must be an index, a list of indices or None, got {value!r}")
+
+
+def _first_of_groups(ordered: Sequence[Shape], shapes: Iterable[Shape]) -> tuple[int, ...]:
+    """Indices in ``ordered`` for pieces of ``shapes`` (a multiset): the first pieces of
+    each run of identical ones, which are interchangeable."""
+    taken: Counter = Counter()
+    out = []
+    for shape in shapes:
+        out.append(ordered.index(shape) + taken[shape])
+        taken[shape] += 1
+    return tuple(out)
+
+
 def _groups(pieces: Sequence[Shape]) -> list[tuple[Shape, int, int]]:
     """Runs of identical pieces: (shape, first index, count)."""
     out: list[tuple[Shape, int, int]] = []
@@ -213,6 +235,23 @@ def _json_int(obj: Mapping, key: str, where: str, *, optional: bool = False) -> 
     return value
 
 
+def _one_or_list(values: tuple) -> Any:
+    """The JSON of a tuple of rotatable pieces or orientations: null, one value, or a
+    list of several (packs of one rotatable piece keep their format)."""
+    return None if not values else values[0] if len(values) == 1 else list(values)
+
+
+def _json_indices(obj: Mapping, key: str, where: str) -> tuple[int, ...]:
+    value = obj.get(key)
+    if value is None or _is_int(value):
+        return _indices(value, key)
+    if (isinstance(value, list) and len(value) >= 2
+            and all(_is_int(v) and v >= 0 for v in value)):
+        return tuple(value)
+    raise PuzzleError(f"{where}: field {key!r}: expected null, an index or a list of "
+                      f"indices, got {value!r}")
+
+
 def _json_object(obj: Any, where: str) -> Mapping:
     if not isinstance(obj, Mapping):
         raise PuzzleError(f"{where}: expected a JSON object, got {type(obj).__name__}")
@@ -238,12 +277,13 @@ def _is_skippable(line: str) -> bool:
 class Puzzle:
     """A level as the player sees it: a rectangle and pieces, no solution.
 
-    ``pieces[rotatable]`` is the piece the player may turn, drawn in the orientation it
-    is shown in; the others are fixed. ``difficulty`` is carried along for display.
+    ``rotatable`` holds the indices of the pieces the player may turn (usually none or
+    one), each drawn in the orientation it is shown in; the others are fixed. The
+    constructor also takes one index or None. ``difficulty`` is carried along for display.
 
     >>> p = Puzzle.parse("puzzle 4x2\\n\\n##\\n\\n2x\\n#.\\n##\\n")
     >>> p.width, p.height, len(p.pieces), p.rotatable
-    (4, 2, 3, None)
+    (4, 2, 3, ())
     >>> Puzzle.parse(str(p)) == p
     True
     """
@@ -251,25 +291,28 @@ class Puzzle:
     width: int
     height: int
     pieces: tuple[Shape, ...]
-    rotatable: int | None = None
+    rotatable: tuple[int, ...] = ()
     difficulty: int | None = None
 
     def __post_init__(self) -> None:
         _check_size(self.width, self.height)
         pieces = tuple(self.pieces)
         _check_pieces(pieces)
-        rotatable = self.rotatable
-        if rotatable is not None and not (_is_int(rotatable) and 0 <= rotatable < len(pieces)):
-            raise PuzzleError(f"rotatable piece {rotatable!r} is out of range: there are "
-                              f"{len(pieces)} pieces")
+        rotatable = _indices(self.rotatable, "rotatable")
+        for i in rotatable:
+            if not 0 <= i < len(pieces):
+                raise PuzzleError(f"rotatable piece {i!r} is out of range: there are "
+                                  f"{len(pieces)} pieces")
+        if len(set(rotatable)) != len(rotatable):
+            raise PuzzleError(f"rotatable pieces {list(rotatable)} name a piece twice")
         message = _area_message(pieces, self.width, self.height)
         if message:
             raise PuzzleError(message)
         _check_difficulty(self.difficulty)
         ordered = tuple(sorted(pieces, key=shape_order))
         object.__setattr__(self, "pieces", ordered)
-        if rotatable is not None:
-            object.__setattr__(self, "rotatable", ordered.index(pieces[rotatable]))
+        object.__setattr__(self, "rotatable", tuple(sorted(_first_of_groups(
+            ordered, sorted((pieces[i] for i in rotatable), key=shape_order)))))
 
     # -- text form -------------------------------------------------------------------
 
@@ -277,9 +320,10 @@ class Puzzle:
         blocks = [f"puzzle {self.width}x{self.height}"
                   + (f"\ndifficulty {self.difficulty}" if self.difficulty is not None else "")]
         for shape, start, count in _groups(self.pieces):
-            if self.rotatable == start:
-                blocks.append(f"rotatable\n{shape}")
-                count -= 1
+            for i in range(start, start + count):
+                if i in self.rotatable:
+                    blocks.append(f"rotatable\n{shape}")
+                    count -= 1
             if count:
                 blocks.append((f"{count}x\n" if count > 1 else "") + str(shape))
         return "\n\n".join(blocks) + "\n"
@@ -302,7 +346,7 @@ class Puzzle:
             raise PuzzleError(f"{where}: empty (expected a header like 'puzzle 5x3')")
 
         pieces: list[Shape] = []
-        rotatable: int | None = None
+        rotatable: list[int] = []
         difficulty: int | None = None
         # the block being read: line of its first line, count, rotatable?, drawing rows
         block: dict[str, Any] | None = None
@@ -325,10 +369,7 @@ class Puzzle:
                                   f"{split[0] + 1}: this cell is not connected to the rest "
                                   f"of the piece (a blank line separates pieces)")
             if block["rotatable"]:
-                if rotatable is not None:
-                    raise PuzzleError(f"{where}, line {block['line']}: a second rotatable "
-                                      f"piece; a puzzle has at most one")
-                rotatable = len(pieces)
+                rotatable.append(len(pieces))
             pieces.extend([Shape.of(cells)] * block["count"])
             block = None
 
@@ -367,7 +408,7 @@ class Puzzle:
         if not pieces:
             raise PuzzleError(f"{where}: no pieces found")
         try:
-            return Puzzle(width, height, tuple(pieces), rotatable, difficulty)
+            return Puzzle(width, height, tuple(pieces), tuple(rotatable), difficulty)
         except PuzzleError as e:
             raise PuzzleError(f"{where}: {e}") from None
 
@@ -375,12 +416,13 @@ class Puzzle:
 
     def to_json(self) -> dict[str, Any]:
         """``{"width", "height", "pieces": [[[x, y], ...], ...], "rotatable", "difficulty"}``
-        with pieces in canonical order; ``rotatable`` indexes ``pieces`` (or is null)."""
+        with pieces in canonical order; ``rotatable`` indexes ``pieces``: null for no
+        rotatable piece, an index for one, a list of indices for several."""
         return {
             "width": self.width,
             "height": self.height,
             "pieces": [[list(cell) for cell in piece.cells] for piece in self.pieces],
-            "rotatable": self.rotatable,
+            "rotatable": _one_or_list(self.rotatable),
             "difficulty": self.difficulty,
         }
 
@@ -407,8 +449,7 @@ class Puzzle:
                 raise PuzzleError(f"{where}: field 'pieces[{i}]': a cell appears twice")
             pieces.append(shape)
         try:
-            return Puzzle(width, height, tuple(pieces),
-                          _json_int(obj, "rotatable", where, optional=True),
+            return Puzzle(width, height, tuple(pieces), _json_indices(obj, "rotatable", where),
                           _json_int(obj, "difficulty", where, optional=True))
         except PuzzleError as e:
             raise PuzzleError(f"{where}: {e}") from None
@@ -431,10 +472,11 @@ def solution_checksum(width: int, height: int, solution: Iterable[Iterable[Cell]
 class Level:
     """A puzzle with its solution: ``solution[i]`` is where ``pieces[i]`` goes.
 
-    ``rotatable`` is the index of the piece the player may turn (or None) and
-    ``shown_orientation`` the orientation it is shown in, an index into
-    ``pieces[rotatable].orientations()``; ``pieces[rotatable]`` itself is the orientation
-    the solution uses. ``difficulty`` is the solver's step count (None until rated).
+    ``rotatable`` holds the indices of the pieces the player may turn (usually none or
+    one) and ``shown_orientation``, beside it, the orientation each is shown in, an index
+    into ``pieces[i].orientations()``; ``pieces[i]`` itself is the orientation the
+    solution uses. The constructor also takes one index (and one orientation) or None.
+    ``difficulty`` is the solver's step count (None until rated).
     Construction canonicalises the order of the pieces (see the module docstring) and
     raises :class:`PuzzleError` naming the problem (the cell, the piece, both areas).
 
@@ -453,8 +495,8 @@ class Level:
     height: int
     pieces: tuple[Shape, ...]
     solution: tuple[Placement, ...]
-    rotatable: int | None = None
-    shown_orientation: int | None = None
+    rotatable: tuple[int, ...] = ()
+    shown_orientation: tuple[int, ...] = ()
     difficulty: int | None = None
 
     def __post_init__(self) -> None:
@@ -496,8 +538,14 @@ class Level:
         ordered = tuple(pieces[i] for i in order)
         object.__setattr__(self, "pieces", ordered)
         object.__setattr__(self, "solution", tuple(solution[i] for i in order))
-        if self.rotatable is not None:
-            object.__setattr__(self, "rotatable", ordered.index(pieces[self.rotatable]))
+        # identical pieces are interchangeable: the turning ones are the first of their
+        # run, their shown orientations in increasing order
+        turning = sorted(((pieces[i], shown) for i, shown in zip(
+            self.rotatable, self.shown_orientation, strict=True)),
+            key=lambda pair: (shape_order(pair[0]), pair[1]))
+        indices = _first_of_groups(ordered, (shape for shape, _ in turning))
+        object.__setattr__(self, "rotatable", indices)
+        object.__setattr__(self, "shown_orientation", tuple(shown for _, shown in turning))
 
     def _normalised_solution(self, pieces: tuple[Shape, ...]) -> tuple[Placement, ...]:
         raw = tuple(self.solution)
@@ -525,20 +573,24 @@ class Level:
         return tuple(solution)
 
     def _check_rotatable(self, pieces: tuple[Shape, ...]) -> None:
-        rotatable, shown = self.rotatable, self.shown_orientation
-        if (rotatable is None) != (shown is None):
+        rotatable = _indices(self.rotatable, "rotatable")
+        shown = _indices(self.shown_orientation, "shown_orientation")
+        if len(rotatable) != len(shown):
             raise PuzzleError("rotatable and shown_orientation must be given together "
-                              f"(got {rotatable!r} and {shown!r})")
-        if rotatable is None:
-            return
-        if not (_is_int(rotatable) and 0 <= rotatable < len(pieces)):
-            raise PuzzleError(f"rotatable piece {rotatable!r} is out of range: there are "
-                              f"{len(pieces)} pieces")
-        count = len(pieces[rotatable].orientations())
-        if not (_is_int(shown) and 0 <= shown < count):
-            raise PuzzleError(f"shown orientation {shown!r} is out of range: piece "
-                              f"{rotatable} ({_drawing(pieces[rotatable])}) has {count} "
-                              f"orientations")
+                              f"(got {self.rotatable!r} and {self.shown_orientation!r})")
+        if len(set(rotatable)) != len(rotatable):
+            raise PuzzleError(f"rotatable pieces {list(rotatable)} name a piece twice")
+        for piece, orientation in zip(rotatable, shown, strict=True):
+            if not 0 <= piece < len(pieces):
+                raise PuzzleError(f"rotatable piece {piece!r} is out of range: there are "
+                                  f"{len(pieces)} pieces")
+            count = len(pieces[piece].orientations())
+            if not 0 <= orientation < count:
+                raise PuzzleError(f"shown orientation {orientation!r} is out of range: piece "
+                                  f"{piece} ({_drawing(pieces[piece])}) has {count} "
+                                  f"orientations")
+        object.__setattr__(self, "rotatable", rotatable)
+        object.__setattr__(self, "shown_orientation", shown)
 
     # -- views -----------------------------------------------------------------------
 
@@ -573,28 +625,30 @@ class Level:
         return solution_checksum(self.width, self.height, self.solution)
 
     @property
-    def shown_piece(self) -> Shape | None:
-        """The rotatable piece in the orientation the player sees, or None."""
-        if self.rotatable is None:
-            return None
-        return self.pieces[self.rotatable].orientations()[self.shown_orientation]
+    def shown_pieces(self) -> tuple[Shape, ...]:
+        """The rotatable pieces in the orientations the player sees."""
+        return tuple(self.pieces[i].orientations()[o]
+                     for i, o in zip(self.rotatable, self.shown_orientation, strict=True))
 
     def puzzle(self) -> Puzzle:
-        """What the player sees: the pieces, the rotatable one in its shown orientation."""
+        """What the player sees: the pieces, the rotatable ones in their shown
+        orientations."""
         pieces = list(self.pieces)
-        if self.rotatable is not None:
-            pieces[self.rotatable] = self.shown_piece
+        for i, shown in zip(self.rotatable, self.shown_pieces, strict=True):
+            pieces[i] = shown
         return Puzzle(self.width, self.height, tuple(pieces), self.rotatable, self.difficulty)
 
     # -- construction from other forms -------------------------------------------------
 
     @staticmethod
-    def from_grid(grid: Sequence[Sequence[Hashable]], *, rotatable: Hashable | None = None,
-                  shown_orientation: int | None = None,
+    def from_grid(grid: Sequence[Sequence[Hashable]], *,
+                  rotatable: Hashable | list[Hashable] | None = None,
+                  shown_orientation: int | list[int] | None = None,
                   difficulty: int | None = None) -> Level:
         """A level from its solution drawn as rows of labels, one label per piece.
 
-        ``rotatable`` is the label of the rotatable piece.
+        ``rotatable`` is the label of the rotatable piece, or a list of the labels of
+        several (then ``shown_orientation`` is a list beside it).
 
         >>> Level.from_grid(["abbb", "aacc"]).pieces[0].cells
         ((0, 0), (1, 0))
@@ -617,14 +671,15 @@ class Level:
                                   f"is not connected to cell ({region[0][0]}, "
                                   f"{region[0][1]})")
         labels = list(cells)
-        index = None
-        if rotatable is not None:
-            if rotatable not in cells:
-                raise PuzzleError(f"no piece {rotatable!r} in the solution grid")
-            index = labels.index(rotatable)
+        turning = [] if rotatable is None else rotatable if isinstance(rotatable, list) else [
+            rotatable]
+        for label in turning:
+            if label not in cells:
+                raise PuzzleError(f"no piece {label!r} in the solution grid")
         return Level(width, len(rows), tuple(Shape.of(cells[k]) for k in labels),
-                     tuple(tuple(cells[k]) for k in labels), index, shown_orientation,
-                     difficulty)
+                     tuple(tuple(cells[k]) for k in labels),
+                     tuple(labels.index(label) for label in turning),
+                     _indices(shown_orientation, "shown_orientation"), difficulty)
 
     @staticmethod
     def from_puzzle(puzzle: Puzzle, grid: Sequence[Sequence[Hashable]]) -> Level:
@@ -637,34 +692,36 @@ class Level:
                               f"is {puzzle.width}x{puzzle.height}")
         have = Counter(level.pieces)
         fixed = Counter(puzzle.pieces)
-        if puzzle.rotatable is not None:
-            fixed[puzzle.pieces[puzzle.rotatable]] -= 1
+        shown = [puzzle.pieces[i] for i in puzzle.rotatable]
+        fixed.subtract(shown)
         extra = have - fixed
-        missing = fixed - have
-        if puzzle.rotatable is None:
-            if extra or missing:
-                raise PuzzleError("the solution does not use the puzzle's pieces"
-                                  + _difference(extra, missing))
-            return level
-        shown = puzzle.pieces[puzzle.rotatable]
-        if missing or sum(extra.values()) != 1:
+        missing = +fixed - have
+        if missing or sum(extra.values()) != len(shown):
             raise PuzzleError("the solution does not use the puzzle's pieces"
                               + _difference(extra, missing))
-        turned = next(iter(extra))
-        if shown not in turned.orientations():
-            raise PuzzleError(f"the solution uses {_drawing(turned)} where the puzzle has the "
-                              f"rotatable piece {_drawing(shown)}, which cannot turn into it")
+        # each extra shape is a rotatable piece turned: match them by the orientations
+        # they share (those of one free shape are all alike, so any match will do)
+        turned = sorted(extra.elements(), key=shape_order)
+        pairs = []
+        for piece in shown:
+            match = next((t for t in turned if piece in t.orientations()), None)
+            if match is None:
+                raise PuzzleError(f"the solution uses {_drawing(turned[0])} where the puzzle "
+                                  f"has the rotatable piece {_drawing(piece)}, which cannot "
+                                  f"turn into it")
+            turned.remove(match)
+            pairs.append((match, match.orientations().index(piece)))
         return Level(level.width, level.height, level.pieces, level.solution,
-                     level.pieces.index(turned), turned.orientations().index(shown),
-                     level.difficulty)
+                     _first_of_groups(level.pieces, (t for t, _ in pairs)),
+                     tuple(o for _, o in pairs), level.difficulty)
 
     # -- text form ---------------------------------------------------------------------
 
     def __str__(self) -> str:
         lines = [f"level {self.width}x{self.height}", *self.rows()]
-        if self.rotatable is not None:
-            lines.append(f"rotatable {self.letters()[self.rotatable]} shown "
-                         f"{self.shown_orientation}")
+        letters = self.letters()
+        for i, shown in zip(self.rotatable, self.shown_orientation, strict=True):
+            lines.append(f"rotatable {letters[i]} shown {shown}")
         if self.difficulty is not None:
             lines.append(f"difficulty {self.difficulty}")
         return "\n".join(lines) + "\n"
@@ -711,16 +768,17 @@ class Level:
                                   f"{split[0] + 1}: piece {letter!r} is split (this cell is "
                                   f"not connected to its first cell)")
 
-        rotatable: tuple[str, int] | None = None
+        rotatable: dict[str, int] = {}
         difficulty: int | None = None
         for number, line in lines[i + 1 + height:]:
             if _is_skippable(line):
                 continue
             stripped = line.strip()
             if m := _ROTATABLE_LINE.fullmatch(stripped):
-                if rotatable is not None:
-                    raise PuzzleError(f"{where}, line {number}: a second rotatable line")
                 letter, shown = m[1], int(m[2])
+                if letter in rotatable:
+                    raise PuzzleError(f"{where}, line {number}: a second rotatable line for "
+                                      f"piece {letter!r}")
                 if letter not in cells:
                     raise PuzzleError(f"{where}, line {number}: no piece {letter!r} in the "
                                       f"grid")
@@ -729,7 +787,7 @@ class Level:
                     raise PuzzleError(f"{where}, line {number}: shown orientation {shown} is "
                                       f"out of range: piece {letter!r} has {count} "
                                       f"orientations (0..{count - 1})")
-                rotatable = (letter, shown)
+                rotatable[letter] = shown
             elif m := _DIFFICULTY_LINE.fullmatch(stripped):
                 if difficulty is not None:
                     raise PuzzleError(f"{where}, line {number}: a second difficulty line")
@@ -739,8 +797,8 @@ class Level:
                                   f"shown <n>' or 'difficulty <n>', got {stripped!r}")
         try:
             return Level.from_grid([row for _, row in grid_lines],
-                                   rotatable=rotatable[0] if rotatable else None,
-                                   shown_orientation=rotatable[1] if rotatable else None,
+                                   rotatable=list(rotatable),
+                                   shown_orientation=list(rotatable.values()),
                                    difficulty=difficulty)
         except PuzzleError as e:
             raise PuzzleError(f"{where}: {e}") from None
@@ -748,14 +806,17 @@ class Level:
     # -- JSON form ---------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        """``{"width", "height", "solution": [rows of letters], "rotatable": letter or null,
-        "shown_orientation", "difficulty"}``."""
+        """``{"width", "height", "solution": [rows of letters], "rotatable",
+        "shown_orientation", "difficulty"}``: ``rotatable`` a letter and
+        ``shown_orientation`` an index for one rotatable piece, null for none, lists beside
+        each other for several."""
+        letters = self.letters()
         return {
             "width": self.width,
             "height": self.height,
             "solution": list(self.rows()),
-            "rotatable": None if self.rotatable is None else self.letters()[self.rotatable],
-            "shown_orientation": self.shown_orientation,
+            "rotatable": _one_or_list(tuple(letters[i] for i in self.rotatable)),
+            "shown_orientation": _one_or_list(self.shown_orientation),
             "difficulty": self.difficulty,
         }
 
@@ -772,13 +833,17 @@ class Level:
             raise PuzzleError(f"{where}: field 'solution': expected {height} rows of {width} "
                               f"letters for a {width}x{height} level")
         rotatable = obj.get("rotatable")
-        if rotatable is not None and not isinstance(rotatable, str):
-            raise PuzzleError(f"{where}: field 'rotatable': expected a letter or null, got "
-                              f"{rotatable!r}")
+        if not (rotatable is None or isinstance(rotatable, str) or (
+                isinstance(rotatable, list) and len(rotatable) >= 2
+                and all(isinstance(r, str) for r in rotatable))):
+            raise PuzzleError(f"{where}: field 'rotatable': expected a letter, a list of "
+                              f"letters or null, got {rotatable!r}")
+        shown = obj.get("shown_orientation")
+        shown = (_json_int(obj, "shown_orientation", where, optional=True)
+                 if not isinstance(shown, list) else _json_indices(obj, "shown_orientation",
+                                                                    where))
         try:
-            return Level.from_grid(rows, rotatable=rotatable,
-                                   shown_orientation=_json_int(obj, "shown_orientation", where,
-                                                               optional=True),
+            return Level.from_grid(rows, rotatable=rotatable, shown_orientation=shown,
                                    difficulty=_json_int(obj, "difficulty", where, optional=True))
         except PuzzleError as e:
             raise PuzzleError(f"{where}: {e}") from None

@@ -85,8 +85,7 @@ def _check_piece_set(levels: Sequence[Level], name: str) -> None:
         raise PuzzleError(str(e)) from None
     allowed = {s.free_form() for s in shapes} if free else set(shapes)
     for number, level in enumerate(levels, start=1):
-        shown = [level.shown_piece] if level.shown_piece is not None else []
-        for piece in (*level.pieces, *shown):
+        for piece in (*level.pieces, *level.shown_pieces):
             if (piece.free_form() if free else piece) not in allowed:
                 drawing = str(piece).replace("\n", "/")
                 raise PuzzleError(f"level {number}: piece {drawing} is not in the piece set "

@@ -72,7 +72,7 @@
   }
 
   function freshLevel(code) {
-    return { code: code, placements: null, turn: 0, elapsed: 0, solved: null };
+    return { code: code, placements: null, turns: {}, elapsed: 0, solved: null };
   }
 
   function loadState() {
@@ -118,8 +118,16 @@
   function placements() {
     var lv = current();
     return lv.placements.map(function (p, i) {
-      return p ? { x: p.x, y: p.y, turn: i === puzzle.rotatable ? lv.turn : 0 } : null;
+      return p ? { x: p.x, y: p.y, turn: turnOf(lv, i) } : null;
     });
+  }
+
+  /** How far piece `i` is turned: 0 unless it is one of the level's rotatable pieces.
+   * A level saved before a level could have several kept one `turn`. */
+  function turnOf(lv, i) {
+    if (!L.isRotatable(puzzle, i)) return 0;
+    if (!lv.turns) lv.turns = L.turning(puzzle).length === 1 ? { [i]: lv.turn || 0 } : {};
+    return lv.turns[i] || 0;
   }
 
   function openLevel(n) {
@@ -168,9 +176,10 @@
   function turn(i) {
     var lv = current();
     var count = L.orientations(puzzle.pieces[i]).length;
-    lv.turn = (lv.turn + 1) % count;
+    var next = (turnOf(lv, i) + 1) % count;  // turnOf first: it may create lv.turns
+    lv.turns[i] = next;
     var p = lv.placements[i];
-    if (p && !L.canPlace(puzzle, placements(), i, { x: p.x, y: p.y, turn: lv.turn })) {
+    if (p && !L.canPlace(puzzle, placements(), i, { x: p.x, y: p.y, turn: lv.turns[i] })) {
       lv.placements[i] = null;
     }
     checkSolved();
@@ -202,11 +211,11 @@
 
   function pieceElement(i, cs) {
     var lv = current();
-    var shape = L.pieceShape(puzzle, i, i === puzzle.rotatable ? lv.turn : 0);
+    var shape = L.pieceShape(puzzle, i, turnOf(lv, i));
     var el = document.createElement("div");
     var w = 0, h = 0;
     shape.forEach(function (c) { w = Math.max(w, c[0] + 1); h = Math.max(h, c[1] + 1); });
-    el.className = "piece" + (i === puzzle.rotatable ? " rotatable" : "");
+    el.className = "piece" + (L.isRotatable(puzzle, i) ? " rotatable" : "");
     el.dataset.piece = String(i);
     el.dataset.shape = L.shapeKey(shape);
     el.style.width = w * cs + "px";
@@ -221,7 +230,7 @@
       square.style.top = c[1] * cs + "px";
       square.style.width = square.style.height = cs + "px";
       square.style.backgroundColor = fill;
-      if (k === 0 && i === puzzle.rotatable) {
+      if (k === 0 && L.isRotatable(puzzle, i)) {
         var circle = document.createElement("div");
         circle.className = "circle";
         square.appendChild(circle);
@@ -341,7 +350,7 @@
       window.removeEventListener("pointerup", onUp);
       window.removeEventListener("pointercancel", onUp);
       if (!dragging) {
-        if (i === puzzle.rotatable && e.type === "pointerup") turn(i);
+        if (L.isRotatable(puzzle, i) && e.type === "pointerup") turn(i);
         return;
       }
       if (e.type === "pointercancel") {
@@ -352,7 +361,7 @@
       var x = Math.round((rect.left - board.left) / cs);
       var y = Math.round((rect.top - board.top) / cs);
       var lv = current();
-      var placement = { x: x, y: y, turn: i === puzzle.rotatable ? lv.turn : 0 };
+      var placement = { x: x, y: y, turn: turnOf(lv, i) };
       // Off the board or onto another piece: back to the tray.
       move(i, L.canPlace(puzzle, placements(), i, placement) ? { x: x, y: y } : null);
     }

@@ -278,10 +278,22 @@
     return out;
   }
 
-  /** The shape piece `i` of `puzzle` has in orientation `turn` (only the rotatable turns). */
+  /** The indices of the pieces the player may turn: `puzzle.rotatable` is null (none), an
+   * index (one) or a list of indices (several). */
+  function turning(puzzle) {
+    var r = puzzle.rotatable;
+    return r === null || r === undefined ? [] : Array.isArray(r) ? r : [r];
+  }
+
+  /** Whether piece `i` of `puzzle` may turn. */
+  function isRotatable(puzzle, i) {
+    return turning(puzzle).indexOf(i) >= 0;
+  }
+
+  /** The shape piece `i` of `puzzle` has in orientation `turn` (only rotatable ones turn). */
   function pieceShape(puzzle, i, turn) {
     var base = normalise(puzzle.pieces[i]);
-    if (i !== puzzle.rotatable || !turn) return base;
+    if (!isRotatable(puzzle, i) || !turn) return base;
     var all = orientations(base);
     return all[((turn % all.length) + all.length) % all.length];
   }
@@ -325,9 +337,9 @@
       }
     }
     for (y = 0; y < h; y++) if (grid[y].indexOf(-1) >= 0) return null;
-    var wanted = {}, rotatable = puzzle.rotatable;
+    var wanted = {}, free = turning(puzzle);
     puzzle.pieces.forEach(function (cells, i) {
-      if (i === rotatable) return;
+      if (free.indexOf(i) >= 0) return;
       var key = shapeKey(cells);
       wanted[key] = (wanted[key] || 0) + 1;
     });
@@ -338,11 +350,14 @@
       else extra.push(key);
     });
     for (var key in wanted) if (wanted[key]) return null;
-    if (rotatable === null || rotatable === undefined) {
-      if (extra.length) return null;
-    } else {
-      var allowed = orientations(puzzle.pieces[rotatable]).map(shapeKey);
-      if (extra.length !== 1 || allowed.indexOf(extra[0]) < 0) return null;
+    if (extra.length !== free.length) return null;
+    // each extra shape is a rotatable piece turned; the orientations of one free shape
+    // are all alike, so matching greedily by them cannot miss a match
+    for (var f = 0; f < free.length; f++) {
+      var allowed = orientations(puzzle.pieces[free[f]]).map(shapeKey);
+      var at = extra.findIndex(function (k) { return allowed.indexOf(k) >= 0; });
+      if (at < 0) return null;
+      extra.splice(at, 1);
     }
     return canonicalSolution(grid);
   }
@@ -377,7 +392,8 @@
     normalizeCode: normalizeCode, unseal: unseal,
     readPack: readPack, unlockLevel: unlockLevel, firstCode: firstCode,
     normalise: normalise, shapeKey: shapeKey, orientations: orientations,
-    pieceShape: pieceShape, placedCells: placedCells, canPlace: canPlace,
+    pieceShape: pieceShape, turning: turning, isRotatable: isRotatable,
+    placedCells: placedCells, canPlace: canPlace,
     solvedCover: solvedCover, solvedPlacements: solvedPlacements,
     canonicalSolution: canonicalSolution
   };
