@@ -1,8 +1,8 @@
 """The seed's first level generator: branch and bound over the states of the inner edges.
 
-Source: the Triplex article (../shared/seeds/000_*.txt, "Вычислительная сложность
-алгоритма", "Сокращение перебора, фильтрация", "Отчёт генератора"); the rules of a level
-are :doc:`/triplex`'s. This is the slow method the article started with, kept to
+Source: the Triplex article, restated on :doc:`/triplex` (its sections "Вычислительная
+сложность алгоритма", "Сокращение перебора, фильтрация", "Отчёт генератора"); the rules of
+a level are that page's. This is the slow method the article started with, kept to
 reproduce its filter report; :mod:`~boardlab.puzzles.polyomino.generator`'s vector method
 finds the same levels far faster.
 
