@@ -119,3 +119,77 @@ def test_the_corpus_reads():
     # Ohojichi calls a two-argument macro with one argument: Zillions refuses it too.
     assert failed == {"mancala/ohojichi.zrf": "mancala/ohojichi.zrf:2:21: macro 'step' uses "
                       "$2 but was given 1 argument at line 69, column 9"}
+
+
+def test_a_parameter_the_call_leaves_unbound_takes_the_enclosing_calls_argument():
+    # Zillions expands a macro body's own calls first, as text: a $2 that (capture-it)
+    # leaves unbound is the $2 of the macro whose body holds the call (Makyek's
+    # common-capture, called with no arguments from slide macros of five).
+    text = """(define capture-it (capture $2) (set-flag done $3))
+    (define jump ($1 (capture-it) $1 add))
+    (moves (jump n e true) (jump s w false))"""
+    (moves,) = read(text, "j.zrf")
+    assert str(moves) == ("(moves (n (capture e) (set-flag done true) n add) "
+                          "(s (capture w) (set-flag done false) s add))")
+    # An argument given to the inner call wins over the enclosing call's.
+    (moves,) = read("(define m (k $1))\n(define o (m z) $1)\n(moves (o a))", "j.zrf")
+    assert str(moves) == "(moves (k z) a)"
+
+
+def test_a_macro_called_again_with_the_same_arguments_shares_its_expansion():
+    (moves,) = read("(define step ($1 (verify empty?) add))\n(moves (step n) (step n) "
+                    "(step s))")
+    first, second, third = moves.rest
+    assert first is second and first is not third and str(third) == "(s (verify empty?) add)"
+    # The size counts every use: what a reader walking the tree meets.
+    assert moves.size == 1 + 1 + 3 * 6
+
+
+def _nested(depth: int) -> str:
+    return "(game " + "(a " * depth + ")" * (depth + 1)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    # The 201st parenthesis: "(game " then "(a " each, at column 7 + 3 * 199.
+    (_nested(500), "g.zrf:1:604: lists nested more than 200 deep (the bound on nesting)"),
+    # 2**40 atoms spliced from 41 small definitions: refused long before they are
+    # spliced into one list.
+    ("".join(f"(define a{i} (a{i - 1}) (a{i - 1}))\n" for i in range(1, 41))
+     + "(define a0 x)\n(game (moves (a40)))",
+     "the expanded file needs more than 200,000 nodes (the bound on expansion)"),
+    # 3**40 nodes in lists nested 40 deep, each shared: refused as the size passes the
+    # bound, though few nodes were built.
+    ("".join(f"(define a{i} (x (a{i - 1}) (a{i - 1}) (a{i - 1})))\n" for i in range(1, 41))
+     + "(define a0 x)\n(game (moves (a40)))",
+     "the expanded file has more than 5,000,000 nodes (the bound on expansion)"),
+    # Macros that nest a list each, 60 deep, used 150 lists deep: 211 after expansion.
+    ("".join(f"(define d{i} (x (d{i - 1})))\n" for i in range(1, 61)) + "(define d0 y)\n"
+     + "(game " + "(w " * 150 + "(d60)" + ")" * 151,
+     "lists nested more than 200 deep after macro expansion (the bound on nesting)"),
+    # Many calls, each with arguments of its own: no expansion can be shared.
+    ("(define m (a (b $1) (c $1) (d $1) (e $1)))\n(game "
+     + " ".join(f"(m x{i})" for i in range(60_000)) + ")",
+     "the expanded file needs more than 200,000 nodes (the bound on expansion)"),
+])
+def test_hostile_input_is_refused_at_a_bound_naming_the_place(text, message):
+    with pytest.raises(ZrfError) as error:
+        read(text, "g.zrf")
+    assert message in str(error.value)
+    assert str(error.value).startswith("g.zrf:")
+
+
+def test_a_file_beyond_the_size_bound_is_refused_before_it_is_read(tmp_path):
+    from boardlab.zrf.reader import MAX_FILE_BYTES
+
+    path = tmp_path / "huge.zrf"
+    path.write_text("(define unused (a b c))\n" * (MAX_FILE_BYTES // 20))
+    with pytest.raises(ZrfError, match=r"huge.zrf:1:1: the file has [\d,]+ bytes, more than "
+                                       r"1,000,000 \(the bound on a rule file\)"):
+        load(path, "huge.zrf")
+
+
+def test_an_empty_file_names_its_first_line(tmp_path):
+    from boardlab.zrf.model import game_spec
+
+    with pytest.raises(ZrfError, match=r"^e.zrf:1:1: no \(game \.\.\.\) in this file"):
+        game_spec(read("", "e.zrf"), "e.zrf")
