@@ -42,9 +42,22 @@ MALFORMED = """(game (title "Broken")
   (wibble))
 """
 #: A macro expanding to a million nodes: about 1.5 s to read on this machine.
-SLOW = """(define a ($1 $1 $1 $1 $1 $1 $1 $1 $1 $1))
-(define b (a (a (a (a (a (a x)))))))
-(game (title "slow") (players A B) (turn-order A B) (description (b)))
+# Slow to read, within every bound of the reader: three pieces of 4,096 move blocks each,
+# all different (a pasted flag name), 180,000 nodes built (the bound is 200,000); about
+# 1.7 s to load on a 2-core CI machine.
+SLOW = """(define b0 ((verify (flag? f$1)) n add))
+(define b1 (b0 $1a) (b0 $1b) (b0 $1c) (b0 $1d))
+(define b2 (b1 $1a) (b1 $1b) (b1 $1c) (b1 $1d))
+(define b3 (b2 $1a) (b2 $1b) (b2 $1c) (b2 $1d))
+(define b4 (b3 $1a) (b3 $1b) (b3 $1c) (b3 $1d))
+(define b5 (b4 $1a) (b4 $1b) (b4 $1c) (b4 $1d))
+(define b6 (b5 $1a) (b5 $1b) (b5 $1c) (b5 $1d))
+(define p (piece (name P$1) (moves (b6 $1))))
+(game (title "slow") (players A B) (turn-order A B)
+ (board (grid (dimensions ("a/b/c/d/e/f/g/h" (1 0)) ("8/7/6/5/4/3/2/1" (0 1)))
+              (directions (n 0 -1) (e 1 0) (s 0 1) (w -1 0))))
+ (p 1) (p 2) (p 3)
+ (board-setup (A (P1 a1)) (B (P2 h8))))
 """
 
 

@@ -400,7 +400,8 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
         raise Unsupported("a notation that reads the position")
     rules = game.move_rules
     if rules.invariants or rules.protect or rules.select is not None \
-            or rules.turn_move_type is not None or rules.deferred_captures:
+            or rules.turn_move_type is not None or rules.deferred_captures \
+            or rules.mover is not None:
         raise Unsupported("invariants, protection, move filters or move types")
     board = game.board
     if board.size >= (1 << _CELL_BITS) - 1 or len(game.piece_list) > 250 \

@@ -139,6 +139,11 @@ class PieceGame(Game):
         from the turn order); none by default."""
         return frozenset()
 
+    def attribute_defaults(self, kind: str) -> frozenset[str]:
+        """The attributes a new piece of ``kind`` starts with (ZRF ``attribute``
+        defaults); none by default."""
+        return frozenset()
+
     # --- derived, cached per game instance -------------------------------------------
     @cached_property
     def board(self) -> Board:

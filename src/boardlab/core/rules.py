@@ -48,8 +48,9 @@ Directions are player-relative through the board's symmetry, so ``Step("n")`` is
 
 from __future__ import annotations
 
+import contextvars
 import itertools
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -72,6 +73,12 @@ if TYPE_CHECKING:
 
 OFF = -1
 _LOOP_LIMIT = 10_000
+#: Set while the moves of a player are run to see what they attack: an attack test met
+#: inside them is false. An attack is what the other side's moves could do now; a move
+#: that itself asks whether a cell is attacked would ask of the first side's moves, and
+#: so on without end (Zillions' own compulsory-capture chess: capture-type moves that
+#: look whether the king is attacked). One level of moves is what the test means.
+_ATTACKING: contextvars.ContextVar[bool] = contextvars.ContextVar("attacking", default=False)
 #: Builds a move without the Python-level ``Move.__new__`` (the hottest allocation).
 _new_move = tuple.__new__
 
@@ -357,7 +364,7 @@ class Attacked:
     defended: bool = False
 
     def __call__(self, c: Cursor) -> bool:
-        if c.pos == OFF:
+        if c.pos == OFF or _ATTACKING.get():
             return False
         if self.defended:
             return _could_take(c, lambda p: p == c.player, self.move_type, c.start)
@@ -570,8 +577,9 @@ class While(Instruction):
 @dataclass(frozen=True, slots=True)
 class Partial:
     """A move that does not end the turn (ZRF ``add-partial``): after it the same piece,
-    now on ``cell``, goes on with its moves of ``move_type``; :class:`Rules` plays out the
-    chains and offers each as one move."""
+    now on ``cell``, goes on with its moves of ``move_type`` (with any of its moves when
+    ``move_type`` is empty); :class:`Rules` plays out the chains and offers each as one
+    move."""
 
     actions: tuple[Action, ...]
     move_type: str
@@ -771,18 +779,21 @@ class SetFlag(Instruction):
 
 @dataclass(frozen=True, slots=True)
 class SetPositionFlag(Instruction):
-    """Set a flag of the cursor's cell for this run (ZRF ``set-position-flag``)."""
+    """Set a flag of the cursor's cell, of ``cell`` or of the cell one step in
+    ``direction``, for this run (ZRF ``set-position-flag``); a predicate value is read
+    at the cursor."""
 
     name: str
     value: bool | Predicate = True
+    cell: int | None = None
+    direction: str | None = None
 
     def run(self, c: Cursor, out: list[tuple[Action, ...]]) -> None:
-        if c.pos == OFF:
-            raise Fail
+        where = _target(c, self.cell, self.direction)
         if c.position_flags is None:
             c.position_flags = {}
         value = self.value
-        c.position_flags[(self.name, c.pos)] = value if isinstance(value, bool) \
+        c.position_flags[(self.name, where)] = value if isinstance(value, bool) \
             else bool(value(c))
 
 
@@ -910,11 +921,12 @@ class Inc(Instruction):
 
 @dataclass(frozen=True, slots=True)
 class Create(Instruction):
-    """Create a piece of type ``kind`` (owned by the mover unless ``owner``) under the
-    cursor, or on ``cell``, or one step in ``direction`` (ZRF ``create``); it replaces
-    whatever stands there after the move's shifts, the mover included."""
+    """Create a piece of type ``kind`` (the moving piece's type when None; owned by the
+    mover unless ``owner``) under the cursor, or on ``cell``, or one step in
+    ``direction`` (ZRF ``create``); it replaces whatever stands there after the move's
+    shifts, the mover included."""
 
-    kind: str
+    kind: str | None
     owner: int | None = None
     cell: int | None = None
     direction: str | None = None
@@ -923,7 +935,14 @@ class Create(Instruction):
     def run(self, c: Cursor, out: list[tuple[Action, ...]]) -> None:
         where = _target(c, self.cell, self.direction)
         owner = c.player if self.owner is None else self.owner
-        piece = Piece(owner, self.kind, self.attributes)
+        if self.kind is None:
+            # No type named: a new piece of the moving piece's type.
+            if c.hand is None:
+                raise Fail
+            kind = c.hand.kind
+            piece = Piece(owner, kind, c.state.game.attribute_defaults(kind))
+        else:
+            piece = Piece(owner, self.kind, self.attributes)
         if c.state.cells[where] is not None or _arrives(c.actions, where):
             c.actions.append(Change(where, piece))
         else:
@@ -1278,7 +1297,8 @@ class Rules:
     until no step follows, and each whole chain is one move (its actions composed by
     :func:`compose`); with ``pass_partial`` every shorter chain is a move too. A chain
     never returns to a position it has passed and has at most ``max_chain`` steps.
-    ``turn_move_type(state)`` may restrict a turn to one move type; ``select(state,
+    ``turn_move_type(state)`` may restrict a turn to one move type, and ``mover(state)``
+    give the turn to another player's pieces; ``select(state,
     moves)`` filters the legal moves last (ZRF ``maximal captures``); ``pass_turn`` adds a
     pass: ``"always"`` as one more move, ``"forced"`` only when there is no other and
     another player could move (when nobody can, the game is over).
@@ -1299,6 +1319,9 @@ class Rules:
     max_chain: int = 64
     max_chains: int = 200_000
     turn_move_type: Callable[[PieceState], str | None] | None = None
+    #: The player whose pieces move now, when not the side to move (ZRF's turn
+    #: ``(PLAYER OWNER)``: PLAYER moves OWNER's pieces, read from OWNER's side).
+    mover: Callable[[PieceState], int] | None = None
     select: Callable[[PieceState, list[Move]], list[Move]] | None = None
     pass_turn: str | None = None
     protect: tuple[Protect, ...] = ()
@@ -1319,7 +1342,7 @@ class Rules:
 
     def _generate(self, state: PieceState) -> list[Move]:
         game = state.game
-        player = state.to_move
+        player = state.to_move if self.mover is None else self.mover(state)
         by_priority: dict[int, list[Move]] = {}
         seen: set[tuple[Action, ...]] = set()
         guard = self.invariant_guard
@@ -1446,7 +1469,11 @@ class Rules:
             if depth < self.max_chain and key not in visited:
                 visited.add(key)
                 for template in self.templates:
-                    if template.move_type != step.move_type:
+                    if step.move_type:
+                        if template.move_type != step.move_type:
+                            continue
+                    elif type(template) is not Template:
+                        # A partial move of no type goes on with any move of the piece.
                         continue
                     for item in template.generate(state, player, (step.cell,)):
                         if isinstance(item, Partial):
@@ -1489,6 +1516,14 @@ class Rules:
         run, from that piece only: a king is tested against the few pieces that could
         possibly hit it, not against every move of the other side.
         """
+        token = _ATTACKING.set(True)
+        try:
+            return self._attacked(state, cell, by, move_type, exclude)
+        finally:
+            _ATTACKING.reset(token)
+
+    def _attacked(self, state: PieceState, cell: int, by: Callable[[int], bool],
+                  move_type: str | None, exclude: int | None) -> bool:
         occupied = state.cells[cell] is not None
         cells = state.cells
         board = state.game.board
@@ -1496,11 +1531,9 @@ class Rules:
             if not by(player):
                 continue
             for kind in kinds:
-                for source, template, _ in self._attackers(board, player, kind,
-                                                           move_type)[cell]:
-                    piece = cells[source]
-                    if piece is None or piece.owner != player or piece.kind != kind \
-                            or source == exclude:
+                for source, template, _ in self._attackers(board, player, kind, move_type
+                                                           ).of(cell, cells, player, kind):
+                    if source == exclude:
                         continue
                     for item in template.generate(state, player, (source,)):
                         actions = item.actions if isinstance(item, Partial) else item
@@ -1513,15 +1546,15 @@ class Rules:
         return False
 
     def _attackers(self, board: Any, player: int, kind: str, move_type: str | None
-                   ) -> list[list[tuple[int, Template, frozenset[int] | Everywhere]]]:
-        """For each cell, the (source cell, template, cells the run reads) triples of
-        ``player``'s pieces of ``kind`` whose :func:`reach` includes it (computed once
-        per player, piece type and move type, the first time such a piece is met)."""
+                   ) -> _Attackers:
+        """Which of ``player``'s pieces of ``kind`` could reach which cell, by
+        :func:`reach` (computed once per player, piece type and move type, the first
+        time such a piece is met)."""
         cache = self.__dict__.setdefault("_attackers_cache", {})
         key = (player, kind, move_type)
-        table = cache.get(key)
-        if table is None:
-            table = [[] for _ in range(board.size)]
+        attackers = cache.get(key)
+        if attackers is None:
+            attackers = cache[key] = _Attackers(board.size)
             for template in self.templates:
                 if isinstance(template, Drop | Group):
                     continue
@@ -1529,13 +1562,53 @@ class Rules:
                     continue
                 if template.kinds and kind not in template.kinds:
                     continue
-                for source in range(board.size):
-                    found, looked = _abstract_run(template.program, board, player, source)
-                    targets = range(board.size) if found is EVERYWHERE else found
-                    for target in targets:  # type: ignore[union-attr]
-                        table[target].append((source, template, looked))
-            cache[key] = table
-        return table
+                attackers.add(template, board, player)
+        return attackers
+
+
+class _Attackers:
+    """The (source cell, template, cells the run reads) triples of one player's pieces
+    of one type whose :func:`reach` includes each cell: ``by_target`` for reaches the
+    analysis found, ``wide`` for runs that may reach anywhere (kept once, not once per
+    cell: a program too costly to follow reaches everywhere from every cell)."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.by_target: list[list[tuple[int, Template, frozenset[int] | Everywhere]]] = \
+            [[] for _ in range(size)]
+        #: template -> (the cells from which it reaches anywhere, None for all; what it
+        #: reads from them).
+        self.wide: dict[Template, tuple[set[int] | None, frozenset[int] | Everywhere]] = {}
+
+    def add(self, template: Template, board: Any, player: int) -> None:
+        """Follow ``template`` from every cell."""
+        for source in range(self.size):
+            found, looked = _abstract_run(template.program, board, player, source)
+            if looked is COSTLY:
+                # Too costly to follow: it reaches anywhere from any cell.
+                self.wide[template] = (None, EVERYWHERE)
+                return
+            if found is EVERYWHERE:
+                self.wide.setdefault(template, (set(), looked))[0].add(source)  # type: ignore[union-attr]
+                continue
+            for target in found:  # type: ignore[union-attr]
+                self.by_target[target].append((source, template, looked))
+
+    def of(self, target: int, cells: Sequence[Piece | None], player: int, kind: str
+           ) -> Iterator[tuple[int, Template, frozenset[int] | Everywhere]]:
+        """The triples that may reach ``target`` whose source holds a piece of
+        ``player`` of ``kind`` in ``cells``."""
+        for source, template, looked in self.by_target[target]:
+            piece = cells[source]
+            if piece is not None and piece.owner == player and piece.kind == kind:
+                yield source, template, looked
+        if self.wide:
+            mine = [c for c, p in enumerate(cells)
+                    if p is not None and p.owner == player and p.kind == kind]
+            for template, (sources, looked) in self.wide.items():
+                for source in mine:
+                    if sources is None or source in sources:
+                        yield source, template, looked
 
 
 def _kinds_by_player(cells: Sequence[Piece | None]) -> dict[int, set[str]]:
@@ -1579,11 +1652,8 @@ class _Safety:
                 if other == player:
                     continue
                 for kind in others_kinds:
-                    for source, template, looked in rules._attackers(board, other, kind,
-                                                                     None)[target]:
-                        piece = state.cells[source]
-                        if piece is None or piece.owner != other or piece.kind != kind:
-                            continue
+                    for source, template, looked in rules._attackers(
+                            board, other, kind, None).of(target, state.cells, other, kind):
                         self.pairs.append((target, source, template, looked))
         self._now: dict[int, bool] = {}
 
@@ -1646,7 +1716,12 @@ def _captures(state: PieceState, template: Template, source: int, target: int) -
     """Whether ``template`` run from the piece on ``source`` captures on ``target``."""
     player = state.cells[source].owner  # type: ignore[union-attr]
     occupied = state.cells[target] is not None
-    for item in template.generate(state, player, (source,)):
+    token = _ATTACKING.set(True)
+    try:
+        items = template.generate(state, player, (source,))
+    finally:
+        _ATTACKING.reset(token)
+    for item in items:
         actions = item.actions if isinstance(item, Partial) else item
         for a in actions:
             if occupied and isinstance(a, Capture) and a.cell == target:
@@ -1660,6 +1735,10 @@ class _Lost(Exception):
     """The abstract run meets an instruction it cannot follow."""
 
 
+class _Costly(_Lost):
+    """The abstract run costs more than its budget."""
+
+
 _OFF_BOARD = frozenset((OFF,))
 
 
@@ -1671,6 +1750,13 @@ class Everywhere:
 
 
 EVERYWHERE = Everywhere()
+#: The reach of a program the analysis gave up following because following it costs
+#: more than :data:`_REACH_BUDGET` (a loop over the whole board inside a loop over it):
+#: every cell, like :data:`EVERYWHERE`, and the same for every cell it starts from.
+COSTLY = Everywhere()
+#: The instructions an abstract run may visit before it gives up (a sound answer:
+#: everywhere). Plain moves visit a few dozen.
+_REACH_BUDGET = 1_000
 
 
 def reach(program: Sequence[Instruction], board: Any, player: int,
@@ -1712,8 +1798,13 @@ def _abstract_run(program: Sequence[Instruction], board: Any, player: int, sourc
         seen.update(out)
         return out
 
+    work = [0]
+
     def run(instructions: Sequence[Instruction], cells: frozenset[int],
             marks: frozenset[int]) -> tuple[frozenset[int], frozenset[int]]:
+        work[0] += len(instructions)
+        if work[0] > _REACH_BUDGET:
+            raise _Costly
         for i in instructions:
             if not cells and not left[0]:
                 # Every run has failed (a step led nowhere): nothing after it happens.
@@ -1728,10 +1819,16 @@ def _abstract_run(program: Sequence[Instruction], board: Any, player: int, sourc
                 b = run(i.else_, cells, marks)
                 cells, marks = a[0] | b[0], a[1] | b[1]
             elif isinstance(i, While):
+                # The fixed point, each round running the body only from the cells the
+                # last round added (the body's reach from a union is the union of its
+                # reaches): a loop that walks the whole board costs one pass, not one
+                # pass per cell.
                 total, total_marks = cells, marks
+                fresh = cells
                 for _ in range(board.size + 1):
-                    nxt, nxt_marks = run(i.body, total, total_marks)
-                    if nxt <= total and nxt_marks <= total_marks:
+                    nxt, nxt_marks = run(i.body, fresh, total_marks)
+                    fresh = nxt - total
+                    if not fresh and nxt_marks <= total_marks:
                         break
                     total, total_marks = total | nxt, total_marks | nxt_marks
                 cells, marks = total, total_marks
@@ -1762,6 +1859,8 @@ def _abstract_run(program: Sequence[Instruction], board: Any, player: int, sourc
 
     try:
         run(program, frozenset((source,)), frozenset())
+    except _Costly:
+        return EVERYWHERE, COSTLY
     except _Lost:
         return EVERYWHERE, EVERYWHERE
     return frozenset(found), frozenset(seen)

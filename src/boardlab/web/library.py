@@ -400,8 +400,9 @@ class Library:
     def game_json(self, game_id: str, options: Mapping[str, Any]) -> dict[str, Any]:
         """``GET /api/games/{id}`` of an imported game: the registered games' fields
         (``name`` is the id), the board with each cell's rectangle on the file's screen
-        (``rects``: ``[left, top, right, bottom]``, ``None`` when the file gives none)
-        and the label of each piece (``labels``), and ``imported``."""
+        (``rects``: ``[left, top, right, bottom]``, ``None`` when the file gives none),
+        the cells not drawn (``hidden``: dummy positions), the label of each piece
+        (``labels``), and ``imported``."""
         entry, variant = self.resolve(game_id)
         game = self._build(entry, variant, game_id, options)
         spec = game.spec  # type: ignore[attr-defined]
@@ -411,6 +412,8 @@ class Library:
         rects = [list(spec.pixels.get(cell, (0, 0, 0, 0)))
                  for cell in range(len(board["cells"]))]
         board["rects"] = rects if any(any(r) for r in rects) else None
+        # Dummy positions: they exist (pieces may stand there) but are not drawn.
+        board["hidden"] = sorted(spec.dummies)
         board["labels"] = piece_labels(list(spec.pieces))
         return {**data, "name": game_id, "imported": entry.imported_json(variant.number)}
 

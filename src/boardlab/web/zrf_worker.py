@@ -89,12 +89,12 @@ def read_file(send: Callable[..., None], path: str, shown: str) -> None:
     """Load the rule file at ``path`` (errors name it ``shown``) and its variants, sending
     what was learnt as it goes (see the module docstring)."""
     from boardlab.zrf.game import load_game
-    from boardlab.zrf.model import games_of, variant_titles
+    from boardlab.zrf.model import variant_titles
     from boardlab.zrf.reader import load
 
     try:
         game = load_game(path, name=shown)
-        titles = variant_titles(*games_of(load(path, shown), shown))
+        titles = variant_titles(load(path, shown), shown)
     except Exception as e:  # noqa: BLE001 - every failure is the file's reason
         send("failed", _failure(e))
         send("done")

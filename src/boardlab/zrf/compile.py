@@ -39,6 +39,18 @@ class Context:
     move_types: set[str]
     flags: set[str] = field(default_factory=set)
     goal_cells: frozenset[int] = frozenset()
+    #: id of a node -> what it compiled to: an expanded file shares the nodes of a
+    #: macro called again with the same arguments, and each is compiled once.
+    memo: dict[int, tuple[Node, object]] = field(default_factory=dict)
+
+    def remembered(self, node: Node) -> object | None:
+        """What ``node`` compiled to before, if it did."""
+        found = self.memo.get(id(node))
+        return found[1] if found is not None and found[0] is node else None
+
+    def remember(self, node: Node, value: object) -> None:
+        """Keep what ``node`` compiled to."""
+        self.memo[id(node)] = (node, value)
 
     @property
     def board(self):  # noqa: ANN201 - a Board
@@ -105,6 +117,14 @@ def _instructions(nodes: Sequence[Node], ctx: Context) -> list[r.Instruction]:
 def _instruction(node: Node, ctx: Context) -> list[r.Instruction]:
     if isinstance(node, Atom):
         return [_bare(node, ctx)]
+    found = ctx.remembered(node)
+    if found is None:
+        found = _list_instruction(node, ctx)
+        ctx.remember(node, found)
+    return found  # type: ignore[return-value]
+
+
+def _list_instruction(node: SList, ctx: Context) -> list[r.Instruction]:
     head = node.head
     if head is None:
         # A parenthesised sequence of instructions.
@@ -128,13 +148,10 @@ def _instruction(node: Node, ctx: Context) -> list[r.Instruction]:
         copy = head == "add-copy"
         return [r.Add(promote=k, copy=copy) for k in kinds] or [r.Add(copy=copy)]
     if head in ("add-partial", "add-copy-partial"):
-        if not args:
-            raise node.where.error(f"expected ({head} [PIECE ...] MOVE-TYPE)")
-        # A move type no block has is legal: the chain then ends after this step.
-        move_type = _atom(args[-1], "a move type")
-        if move_type in ctx.spec.pieces and len(args) == 1:
-            raise args[-1].where.error(f"{head} needs the move type to go on with, after "
-                                       "the piece types")
+        # (add-partial [PIECE ...] [MOVE-TYPE]): one argument is the move type to go on
+        # with (a type no block has is legal: the chain then ends after this step);
+        # before it, promotion types; with none, any move of the piece goes on.
+        move_type = _atom(args[-1], "a move type") if args else ""
         kinds = [ctx.kind(a) for a in args[:-1]]
         copy = head == "add-copy-partial"
         return [r.Add(promote=k, partial=move_type, copy=copy) for k in kinds] or \
@@ -172,15 +189,20 @@ def _instruction(node: Node, ctx: Context) -> list[r.Instruction]:
             raise node.where.error(f"expected ({head} [POSITION])")
         cell, direction = ctx.place(args[0]) if args else (None, None)
         return [r.ChangeOwner(cell, direction, flip=head == "flip")]
-    if head in ("set-flag", "set-position-flag", "set-attribute"):
+    if head == "set-position-flag":
+        # (set-position-flag NAME VALUE [POSITION-OR-DIRECTION])
+        if len(args) not in (2, 3):
+            raise node.where.error("expected (set-position-flag NAME VALUE [POSITION])")
+        cell, direction = ctx.place(args[2]) if len(args) == 3 else (None, None)
+        return [r.SetPositionFlag(_atom(args[0], "a name"), _value(args[1], ctx), cell,
+                                  direction)]
+    if head in ("set-flag", "set-attribute"):
         _arity(node, 2)
         name = _atom(args[0], "a name")
         value = _value(args[1], ctx)
         if head == "set-flag":
             ctx.flags.add(name)
             return [r.SetFlag(name, value)]
-        if head == "set-position-flag":
-            return [r.SetPositionFlag(name, value)]
         if not ctx.is_attribute(name):
             raise args[0].where.error(f"no attribute {name!r} declared by a piece")
         return [r.SetAttribute(name, value)]
@@ -200,9 +222,8 @@ def _bare(node: Atom, ctx: Context) -> r.Instruction:
         return r.Step(name)
     if name in ctx.spec.cells:
         return r.GoTo(ctx.spec.cells[name])
-    if name == "add-partial":
-        raise node.where.error("add-partial needs the move type to go on with: "
-                               "(add-partial MOVE-TYPE)")
+    if name in ("add-partial", "add-copy-partial"):
+        return r.Add(partial="", copy=name == "add-copy-partial")
     raise node.where.error(f"unsupported ZRF instruction {name!r} (not a command, "
                            "direction or position)")
 
@@ -236,7 +257,8 @@ def _create(node: SList, ctx: Context) -> r.Instruction:
         else:
             raise arg.where.error(f"unexpected {name!r} in (create [PLAYER] PIECE [POSITION])")
     if kind is None:
-        raise node.where.error("create needs a piece type: (create [PLAYER] PIECE [POSITION])")
+        # No type: a piece of the moving piece's type (read when the move is made).
+        return r.Create(None, owner, cell, direction)
     defaults = frozenset(a for a, v in ctx.spec.pieces[kind].attributes.items() if v == "true")
     return r.Create(kind, owner, cell, direction, defaults)
 
@@ -254,6 +276,9 @@ def condition(node: Node, ctx: Context) -> r.Predicate:
         name = node.text
         if name in _BARE:
             return _BARE[name]
+        if ctx.is_attribute(name):
+            # An attribute may itself be named not-...: it is read as written.
+            return r.attribute(name)
         if name.startswith("not-") and name[4:] in _BARE:
             return r.not_(_BARE[name[4:]])
         if name in ("attacked?", "defended?", "not-attacked?", "not-defended?"):
@@ -268,12 +293,20 @@ def condition(node: Node, ctx: Context) -> r.Predicate:
             test = r.attribute(attribute)
             return r.not_(test) if name.startswith("not-") else test
         raise node.where.error(f"unsupported ZRF condition {name!r}")
+    found = ctx.remembered(node)
+    if found is None:
+        found = _list_condition(node, ctx)
+        ctx.remember(node, found)
+    return found  # type: ignore[return-value]
+
+
+def _list_condition(node: SList, ctx: Context) -> r.Predicate:
     head = node.head
     args = node.rest
     if head is None:
         raise node.where.error("expected a condition, found a list without a keyword")
     negate = False
-    if head.startswith("not-") and head != "not":
+    if head.startswith("not-") and head != "not" and not ctx.is_attribute(head):
         negate, head = True, head[4:]
     test = _condition_form(node, head, args, ctx)
     return r.not_(test) if negate else test

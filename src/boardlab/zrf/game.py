@@ -278,7 +278,8 @@ class ZrfGame(PieceGame):
 
     @cached_property
     def neutral_players(self) -> frozenset[int]:
-        turns = {t.player for t in self.spec.turns}
+        # A player who never moves, nor has its pieces moved by another's turn.
+        turns = {t.player for t in self.spec.turns} | {t.mover for t in self.spec.turns}
         return frozenset(p for p in range(self.num_players) if p not in turns)
 
     @cached_property
@@ -328,6 +329,11 @@ class ZrfGame(PieceGame):
     def turn_move_type(self, state: PieceState) -> str | None:
         """The move type the turn order allows now (None: any)."""
         return self.spec.turns[self.turn(state.ply)].move_type
+
+    def turn_mover(self, state: PieceState) -> int:
+        """The player whose pieces the turn moves (the side to move, unless the turn
+        order says ``(PLAYER OWNER)``)."""
+        return self.spec.turns[self.turn(state.ply)].mover
 
     def result(self, state: PieceState) -> Returns | None:
         out = self.goals.result(state)
@@ -599,6 +605,7 @@ def _compile(game: ZrfGame) -> tuple[r.Rules, g.Goals, bool]:
         templates, (), protect=protect,
         pass_partial=spec.option("pass partial", "false") == "true",
         turn_move_type=game.turn_move_type if any(t.move_type for t in spec.turns) else None,
+        mover=game.turn_mover if any(t.owner is not None for t in spec.turns) else None,
         select=_maximal(spec.option("maximal captures")),
         deferred_captures=spec.option("deferred captures", "false") == "true",
         pass_turn={"true": "always", "forced": "forced"}.get(pass_turn or ""))
@@ -648,8 +655,8 @@ def load_game(path: str | Path, variant: int | str | None = None, *,
     forms = load(path, shown)
     spec = game_spec(forms, shown, variant)
     title = spec.title or path.stem
-    if spec.variant and spec.variant_titles[0] and spec.variant_titles[0] != title:
-        title = f"{spec.variant_titles[0]}: {title}"
+    if spec.game_title and spec.game_title != title:
+        title = f"{spec.game_title}: {title}"
     cls = type(f"Zrf_{path.stem}", (ZrfGame,), {
         "name": _game_name(path, spec.variant),
         "description": title,

@@ -5,14 +5,22 @@ one of its variants and returns a :class:`GameSpec`: everything the compiler nee
 plain values, with every name checked against what the file declares. The rules of
 reading follow ``docs/zrf-notes/semantics.md``:
 
-* a variant is the game with the sections it names replaced: pieces by name, options by
+* a file holds one or more games, each followed by its variants; a variant is the game
+  before it with the sections the variant names replaced: pieces by name, options by
   name, goals all together (a variant with any condition replaces all the game's),
-  anything else whole; a variant titled ``-`` is a menu separator, not a game;
-* a grid's positions are named by joining one label of each dimension, in dimension
-  order; a direction is one step of label index per dimension (missing steps are 0);
-  several grids add up, ``positions`` adds named cells, ``links`` and ``unlink`` change
-  links, ``kill-positions`` removes cells, ``symmetry`` renames directions per player,
-  ``zone`` is per player;
+  anything else whole; a variant titled ``-`` is a menu separator, not a game; games and
+  variants are numbered in file order from 0;
+* a board's statements may come in any order: its positions are read first (grids,
+  ``positions``, ``dummy`` positions, which exist off the board and are not drawn), then
+  its links, then its symmetries and zones; a grid's positions are named by joining one
+  label of each dimension, in dimension order; a direction is one step of label index
+  per dimension (missing steps are 0); several grids add up, ``links`` adds one-way
+  links, ``unlink`` removes links both ways, ``kill-positions`` removes cells,
+  ``symmetry`` renames directions per player, ``zone`` is per player; a direction's
+  opposite negates its grid steps, or else undoes its links;
+* a turn of the turn order is ``PLAYER``, ``(PLAYER MOVE-TYPE)``, ``(PLAYER OWNER)`` or
+  ``(PLAYER OWNER MOVE-TYPE)`` (PLAYER moves OWNER's pieces, seen from OWNER's side);
+  a player whose name starts with ``?`` moves at random;
 * a move block's ``(move-type T)`` statement types every following block of the piece.
 
 Sounds, images, help and descriptions are kept or ignored; they never stop a file from
@@ -35,13 +43,19 @@ UI_FORMS = frozenset({
     "move-sound", "release-sound", "capture-sound", "drop-sound", "change-sound",
     "click-sound", "draw-sound", "win-sound", "loss-sound", "version", "default",
     "animate-captures", "animate-drops", "smart-moves", "highlight-goals",
+    # Display only: board flipping, a puzzle's saved solution, files the menu opens.
+    "allow-flipping", "prevent-flipping", "show-moves-list", "solution", "open",
+    "translate",
 })
 #: Piece-level forms that never change play.
 PIECE_UI_FORMS = frozenset({"image", "help", "description", "notation", "glyph", "dummy"})
 GOAL_FORMS = ("win-condition", "loss-condition", "draw-condition", "count-condition")
 #: Game-level forms of the first Zillions version that mean an option.
 OPTION_FORMS = {"pass-turn": "pass turn", "pass-partial": "pass partial",
-                "recycle-captures": "recycle captures"}
+                "recycle-captures": "recycle captures", "recycle-promotions":
+                "recycle promotions", "maximal-captures": "maximal captures",
+                "discard-cascades": "discard cascades", "include-off-pieces":
+                "include off-pieces"}
 #: The most positions a board may have (the corpus's largest has 3,214).
 MAX_POSITIONS = 20_000
 
@@ -69,10 +83,18 @@ class PieceSpec:
 
 @dataclass(frozen=True)
 class TurnEntry:
-    """One turn of the turn order: who moves and, if restricted, which move type."""
+    """One turn of the turn order: who moves, whose pieces (``owner``, when the turn
+    moves another player's pieces: ZRF ``(PLAYER OWNER)``) and, if restricted, which
+    move type."""
 
     player: int
     move_type: str | None = None
+    owner: int | None = None
+
+    @property
+    def mover(self) -> int:
+        """The player whose pieces move, and from whose side the moves are read."""
+        return self.player if self.owner is None else self.owner
 
 
 @dataclass(frozen=True)
@@ -91,7 +113,10 @@ class GameSpec:
     file: str
     title: str
     variant: int
+    #: The title of every game and variant of the file, by number (``-``: a separator).
     variant_titles: tuple[str, ...]
+    #: The title of the game the chosen variant changes (its own, for a game).
+    game_title: str
     players: tuple[str, ...]
     turns: tuple[TurnEntry, ...]
     repeat_from: int
@@ -107,6 +132,8 @@ class GameSpec:
     description: str = ""
     #: Position name as the file writes it -> cell (board names replace ``-`` by ``_``).
     cells: dict[str, int] = field(default_factory=dict)
+    #: Cells of dummy positions: positions off the board, not drawn.
+    dummies: frozenset[int] = frozenset()
 
     def player(self, name: str, where: Where) -> int:
         """The index of player ``name``; an error at ``where`` if the file has none."""
@@ -119,6 +146,12 @@ class GameSpec:
     def option(self, name: str, default: str | None = None) -> str | None:
         """An option's value (names compare with spaces and dashes alike)."""
         return self.options.get(_option_key(name), default)
+
+    @property
+    def random_players(self) -> frozenset[int]:
+        """The players whose moves are chosen at random (ZRF: a name starting with
+        ``?``)."""
+        return frozenset(i for i, name in enumerate(self.players) if name.startswith("?"))
 
 
 def _option_key(name: str) -> str:
@@ -154,30 +187,51 @@ def _sections(form: SList) -> list[SList]:
 
 
 # --- game and variants ------------------------------------------------------------------
-def games_of(forms: list[Node], file: str) -> tuple[SList, list[SList]]:
-    """The file's ``game`` form and its ``variant`` forms."""
-    games = [f for f in forms if isinstance(f, SList) and f.head == "game"]
-    variants = [f for f in forms if isinstance(f, SList) and f.head == "variant"]
+@dataclass(frozen=True)
+class Entry:
+    """A playable entry of a file's menu: a ``(game ...)`` or a ``(variant ...)`` of the
+    game before it; ``number`` counts the file's games and variants in order (0 is the
+    first game), ``title`` ``-`` marks a menu separator."""
+
+    number: int
+    title: str
+    game: SList
+    variant: SList | None
+
+
+def entries(forms: list[Node], file: str) -> list[Entry]:
+    """The games and variants of a file. A file may hold several games (each a game of
+    its own, as Zillions' menu lists them); a variant changes the last game before it,
+    or the first game when it comes before every game. The first game is number 0, the
+    other games and variants follow in file order."""
+    first: SList | None = None
     for f in forms:
-        if not (isinstance(f, SList) and f.head in ("game", "variant", "version")):
+        if isinstance(f, SList) and f.head == "version":
+            continue
+        if not (isinstance(f, SList) and f.head in ("game", "variant")):
             raise f.where.error("expected (game ...), (variant ...) or (version ...) at the "
                                 "top of the file")
-    if not games:
-        raise ZrfError("no (game ...) in this file", file=file)
-    if len(games) > 1:
-        raise games[1].where.error("a second (game ...): a file holds one game")
-    return games[0], variants
-
-
-def variant_titles(game: SList, variants: list[SList]) -> list[tuple[int, str]]:
-    """``(number, title)`` of the game (0) and of each playable variant (1, 2, ...; menu
-    separators titled ``-`` are skipped but keep their number)."""
-    out = [(0, _title(game))]
-    for i, variant in enumerate(variants, start=1):
-        title = _title(variant)
-        if title != "-":
-            out.append((i, title))
+        if f.head == "game" and first is None:
+            first = f
+    if first is None:
+        raise ZrfError("no (game ...) in this file", file=file, line=1, column=1)
+    out = [Entry(0, _title(first), first, None)]
+    game = first
+    for f in forms:
+        if f is first or not isinstance(f, SList) or f.head == "version":
+            continue
+        if f.head == "game":
+            game = f
+            out.append(Entry(len(out), _title(f), f, None))
+        else:
+            out.append(Entry(len(out), _title(f), game, f))
     return out
+
+
+def variant_titles(forms: list[Node], file: str) -> list[tuple[int, str]]:
+    """``(number, title)`` of each playable game and variant of the file (menu
+    separators titled ``-`` are skipped but keep their number)."""
+    return [(e.number, e.title) for e in entries(forms, file) if e.title != "-"]
 
 
 def _title(form: SList) -> str:
@@ -224,43 +278,43 @@ def _piece_name(piece: SList) -> str:
 
 def game_spec(forms: list[Node], file: str, variant: int | str | None = None) -> GameSpec:
     """The game of ``forms`` (expanded) with ``variant`` applied: its number (0 is the
-    game itself) or its title; ``None`` picks the variant the file marks ``(default)``,
-    else the game."""
-    game, variants = games_of(forms, file)
-    titles = variant_titles(game, variants)
-    chosen = _choose_variant(game, variants, titles, variant, file)
-    sections = merged_sections(game, variants[chosen - 1] if chosen else None)
-    return _Builder(file, sections, chosen, tuple(t for _, t in titles)).build()
+    file's first game, then its games and variants in order) or its title; ``None``
+    picks the variant the file marks ``(default)``, else the first game."""
+    menu = entries(forms, file)
+    chosen = _choose_variant(menu, variant, file)
+    sections = merged_sections(chosen.game, chosen.variant)
+    titles = tuple(e.title for e in menu)
+    return _Builder(file, sections, chosen.number, titles, _title(chosen.game)).build()
 
 
-def _choose_variant(game: SList, variants: list[SList], titles: list[tuple[int, str]],
-                    variant: int | str | None, file: str) -> int:
+def _choose_variant(menu: list[Entry], variant: int | str | None, file: str) -> Entry:
+    playable = [e for e in menu if e.title != "-"]
+    listed = ", ".join(f"{e.number} ({e.title})" for e in playable)
     if variant is None:
-        defaults = [i for i, v in enumerate(variants, start=1)
-                    if any(isinstance(s, SList) and s.head == "default" for s in v.rest)]
-        return defaults[-1] if defaults else 0
-    numbers = {n for n, _ in titles}
+        defaults = [e for e in menu if e.variant is not None and any(
+            isinstance(s, SList) and s.head == "default" for s in e.variant.rest)]
+        return defaults[-1] if defaults else menu[0]
     if isinstance(variant, int) or str(variant).isdigit():
         number = int(variant)
-        if number not in numbers:
-            raise ZrfError(f"no variant {number}; variants: "
-                           + ", ".join(f"{n} ({t})" for n, t in titles), file=file)
-        return number
-    matches = [n for n, t in titles if t.lower() == str(variant).lower()]
-    if not matches:
-        raise ZrfError(f"no variant titled {variant!r}; variants: "
-                       + ", ".join(f"{n} ({t})" for n, t in titles), file=file)
-    return matches[0]
+        for e in playable:
+            if e.number == number:
+                return e
+        raise ZrfError(f"no variant {number}; variants: {listed}", file=file)
+    for e in playable:
+        if e.title.lower() == str(variant).lower():
+            return e
+    raise ZrfError(f"no variant titled {variant!r}; variants: {listed}", file=file)
 
 
 # --- the builder ------------------------------------------------------------------------
 class _Builder:
     def __init__(self, file: str, sections: list[SList], variant: int,
-                 titles: tuple[str, ...]):
+                 titles: tuple[str, ...], game_title: str):
         self.file = file
         self.sections = sections
         self.variant = variant
         self.titles = titles
+        self.game_title = game_title
 
     def one(self, head: str) -> SList | None:
         found = [s for s in self.sections if s.head == head]
@@ -275,6 +329,12 @@ class _Builder:
         known = {"players", "turn-order", "board", "piece", "board-setup", "move-priorities",
                  "option", *GOAL_FORMS, *OPTION_FORMS}
         for s in self.sections:
+            if s.head == "engine":
+                engine = _text(s) or "an engine"
+                raise s.where.error(
+                    f"the rules of this game live in an Axiom engine ({engine}, written in "
+                    "ForthScript), which boardlab does not run; only the file's ZRF part "
+                    "could be read")
             if s.head not in known and s.head not in UI_FORMS:
                 raise s.where.error(f"unsupported game statement {s.head!r}")
         players_form = self.one("players")
@@ -291,10 +351,12 @@ class _Builder:
         board, pixels, image = builder.build()
         spec = GameSpec(
             file=self.file, title=_text(self.one("title")) if self.one("title") else "",
-            variant=self.variant, variant_titles=self.titles, players=players,
+            variant=self.variant, variant_titles=self.titles, game_title=self.game_title,
+            players=players,
             turns=(), repeat_from=0, board=board, pixels=pixels, board_image=image,
             pieces={}, setup={}, reserves={}, move_priorities=(), goals=(),
-            options=options, cells=builder.cells_by_name)
+            options=options, cells=builder.cells_by_name,
+            dummies=frozenset(builder.hidden))
         description = self.one("description")
         spec.description = _text(description) if description else ""
         spec.turns, spec.repeat_from = self.turn_order(spec)
@@ -332,9 +394,18 @@ class _Builder:
                     continue
                 turns.append(TurnEntry(spec.player(item.text, item.where)))
                 continue
-            if len(item) != 2 or not all(isinstance(i, Atom) for i in item):
-                raise item.where.error("a turn is PLAYER or (PLAYER MOVE-TYPE)")
-            turns.append(TurnEntry(spec.player(item[0].text, item[0].where), item[1].text))
+            if len(item) not in (2, 3) or not all(isinstance(i, Atom) for i in item):
+                raise item.where.error("a turn is PLAYER, (PLAYER MOVE-TYPE), (PLAYER "
+                                       "OWNER) or (PLAYER OWNER MOVE-TYPE)")
+            player = spec.player(item[0].text, item[0].where)
+            if len(item) == 3:
+                turns.append(TurnEntry(player, item[2].text,
+                                       spec.player(item[1].text, item[1].where)))
+            elif item[1].text in spec.players:
+                # A player's name: this turn moves that player's pieces.
+                turns.append(TurnEntry(player, None, spec.players.index(item[1].text)))
+            else:
+                turns.append(TurnEntry(player, item[1].text))
         if not turns or repeat_from >= len(turns):
             raise form.where.error("the turn order has no turns to repeat")
         return tuple(turns), repeat_from
@@ -474,6 +545,10 @@ class _BoardBuilder:
         self.image = ""
         #: Position name as written -> final cell index (after kill-positions).
         self.cells_by_name: dict[str, int] = {}
+        #: Cells of dummy positions (not drawn).
+        self.hidden: set[int] = set()
+        #: Direction -> the index steps it makes in the grids that define it.
+        self.deltas: dict[str, set[tuple[int, ...]]] = {}
 
     def add_cell(self, name: str, coords: tuple[int, ...], rect: tuple[int, int, int, int],
                  where: Where) -> int:
@@ -500,35 +575,46 @@ class _BoardBuilder:
 
     def build(self) -> tuple[Board, dict[int, tuple[int, int, int, int]], str]:
         statements = _sections(self.form)
+        # Zillions reads a board's statements in any order: first every position (grids,
+        # positions, dummies), then the links in the order written, then what names
+        # directions and positions (symmetries, zones).
         for s in statements:
             if s.head == "grid":
                 self.grid(s)
             elif s.head == "positions":
                 self.positions(s)
+            elif s.head == "dummy":
+                self.dummy(s)
             elif s.head == "image":
                 self.image = " ".join(i.text for i in s.rest if isinstance(i, Atom))
+            elif s.head not in ("links", "unlink", "kill-positions", "symmetry", "zone"):
+                raise s.where.error(f"unsupported board statement {s.head!r}")
         if not self.cells:
             raise self.form.where.error("the board has no positions (a grid or positions)")
         killed: set[int] = set()
+        for s in statements:
+            if s.head == "links":
+                self.add_links(s)
+            elif s.head == "unlink":
+                self.unlink(s)
+            elif s.head == "kill-positions":
+                killed.update(self.cell(n) for n in s.rest)
         symmetry: dict[int, dict[str, str]] = {}
         zones: dict[str, dict[int, set[int]]] = {}
         for s in statements:
-            head = s.head
-            if head in ("grid", "positions", "image"):
-                continue
-            if head == "links":
-                self.add_links(s)
-            elif head == "unlink":
-                self.unlink(s)
-            elif head == "kill-positions":
-                killed.update(self.cell(n) for n in s.rest)
-            elif head == "symmetry":
+            if s.head == "symmetry":
                 self.symmetry(s, symmetry)
-            elif head == "zone":
+            elif s.head == "zone":
                 self.zone(s, zones)
-            elif head != "dummy":
-                raise s.where.error(f"unsupported board statement {head!r}")
         return self.board(killed, symmetry, zones)
+
+    def dummy(self, form: SList) -> None:
+        """Positions off the board: pieces may stand there and links may join them,
+        but they are not drawn (ZRF ``dummy``)."""
+        for item in form.rest:
+            name = _symbol(item, "a position name")
+            self.hidden.add(self.add_cell(name, (len(self.cells),), (0, 0, 0, 0),
+                                          item.where))
 
     def grid(self, form: SList) -> None:
         parts = {s.head: s for s in _sections(form)}
@@ -579,6 +665,7 @@ class _BoardBuilder:
                 raise d.where.error(f"direction {name} has more steps than the grid has "
                                     "dimensions")
             row = self.direction(name)
+            self.deltas.setdefault(name, set()).add(tuple(delta))
             for coords, cell in cells.items():
                 target = tuple(c + s for c, s in zip(coords, delta, strict=True))
                 if target in cells:
@@ -603,23 +690,30 @@ class _BoardBuilder:
             row[self.cell(pair[0])] = self.cell(pair[1])
 
     def unlink(self, form: SList) -> None:
+        """Remove links (ZRF ``unlink``): ``POSITION`` loses every link from and to it,
+        ``(A B)`` the links between A and B both ways, ``(A DIRECTION)`` A's link in
+        that direction."""
         for item in form.rest:
             if isinstance(item, Atom):
                 cell = self.cell(item)
                 for row in self.links.values():
                     row.pop(cell, None)
+                    for source in [c for c, t in row.items() if t == cell]:
+                        del row[source]
                 continue
             if len(item) != 2:
                 raise item.where.error("expected POSITION, (FROM TO) or (FROM DIRECTION)")
             source = self.cell(item[0])
             second = _symbol(item[1], "a position or direction")
-            if second in self.links:
+            if second in self.links and second not in self.index:
                 self.links[second].pop(source, None)
-            else:
-                target = self.cell(item[1])
-                for row in self.links.values():
-                    if row.get(source) == target:
-                        del row[source]
+                continue
+            target = self.cell(item[1])
+            for row in self.links.values():
+                if row.get(source) == target:
+                    del row[source]
+                if row.get(target) == source:
+                    del row[target]
 
     def symmetry(self, form: SList, symmetry: dict[int, dict[str, str]]) -> None:
         if len(form) < 2:
@@ -655,7 +749,7 @@ class _BoardBuilder:
         names = tuple(self.cells[i].name for i in keep)
         links = tuple(tuple(new.get(self.links[d].get(i, -1), -1) for i in keep)
                       for d in self.directions)
-        opposite = _opposites(self.directions, links)
+        opposite = _opposites(self.directions, links, self.deltas)
         board = Board(names=_board_names(names, self.form.where),
                       coords=tuple(_centre(self.cells[i].rect) for i in keep),
                       directions=tuple(self.directions), links=links, opposite=opposite,
@@ -663,8 +757,9 @@ class _BoardBuilder:
                       zones={z: {p: frozenset(new[c] for c in cs if c in new)
                                  for p, cs in per.items()} for z, per in zones.items()},
                       kind="zrf")
-        pixels = {new[i]: self.cells[i].rect for i in keep}
+        pixels = {new[i]: self.cells[i].rect for i in keep if i not in self.hidden}
         self.cells_by_name = {self.cells[i].name: new[i] for i in keep}
+        self.hidden = {new[i] for i in self.hidden if i in new}
         return board, pixels, self.image
 
 
@@ -698,18 +793,33 @@ def _player(node: Node, players: tuple[str, ...]) -> int:
                                ) from None
 
 
-def _opposites(directions: list[str], links: tuple[tuple[int, ...], ...]) -> dict[str, str]:
-    """Direction -> the direction that undoes every one of its links (when one does)."""
+def _opposites(directions: list[str], links: tuple[tuple[int, ...], ...],
+               deltas: dict[str, set[tuple[int, ...]]]) -> dict[str, str]:
+    """Direction -> its opposite (ZRF ``opposite``): for a grid's direction, the direction
+    whose steps are its steps negated; otherwise the direction that undoes its links
+    (every link it has back, and at least one), so that an ``unlink`` or a killed cell
+    that breaks some links of a pair keeps the pair."""
     out: dict[str, str] = {}
     for a, row_a in zip(directions, links, strict=True):
+        steps = deltas.get(a)
+        if steps:
+            negated = {tuple(-x for x in step) for step in steps}
+            match = [b for b in directions if deltas.get(b) == negated]
+            if match:
+                out[a] = match[0]
+                continue
         pairs = [(c, t) for c, t in enumerate(row_a) if t >= 0]
         if not pairs:
             continue
+        best, best_count = None, 0
         for b, row_b in zip(directions, links, strict=True):
-            if all(row_b[t] == c for c, t in pairs) and \
-                    all(row_a[t] == c for c, t in enumerate(row_b) if t >= 0):
-                out[a] = b
-                break
+            back = sum(1 for c, t in pairs if row_b[t] == c)
+            wrong = any(row_b[t] >= 0 and row_b[t] != c for c, t in pairs) or any(
+                row_a[t] >= 0 and row_a[t] != c for c, t in enumerate(row_b) if t >= 0)
+            if back > best_count and not wrong:
+                best, best_count = b, back
+        if best is not None:
+            out[a] = best
     return out
 
 

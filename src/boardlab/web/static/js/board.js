@@ -196,13 +196,18 @@ export function layout(board) {
 // columns, so each can be clicked; a point-sized rectangle grows to a small square; a
 // file without rectangles gets a grid in cell order.
 function zrfLayout(board, out, margin) {
+  // Dummy positions exist off the board: they hold pieces but are not drawn.
+  const hidden = new Set(board.hidden || []);
   const n = board.cells.length;
   let rects = board.rects;
   if (!rects || !rects.some((r) => r[2] > r[0] || r[3] > r[1])) {
-    const columns = Math.max(1, Math.ceil(Math.sqrt(n)));
+    const columns = Math.max(1, Math.ceil(Math.sqrt(n - hidden.size)));
+    let k = 0;
     rects = board.cells.map((_, i) => {
-      const x = (i % columns) * 50;
-      const y = Math.floor(i / columns) * 50;
+      if (hidden.has(i)) return [0, 0, 0, 0];
+      const x = (k % columns) * 50;
+      const y = Math.floor(k / columns) * 50;
+      k += 1;
       return [x, y, x + 50, y + 50];
     });
   }
@@ -223,9 +228,17 @@ function zrfLayout(board, out, margin) {
     const w = (r - l) / group.length;
     group.forEach((cell, k) => { boxes[cell] = [l + k * w, t, l + (k + 1) * w, b]; });
   }
-  const span = extent(boxes.flatMap((b) => [b[0], b[2]]), boxes.flatMap((b) => [b[1], b[3]]));
+  const shown = boxes.filter((_, i) => !hidden.has(i));
+  const span = shown.length
+    ? extent(shown.flatMap((b) => [b[0], b[2]]), shown.flatMap((b) => [b[1], b[3]]))
+    : extent([0], [0]);
   const scale = clamp(560 / Math.max(span.w, span.h, 1), 0.2, 2.5);
   boxes.forEach(([l, t, r, b], i) => {
+    if (hidden.has(i)) {
+      out.cells.push({name: board.cells[i].name, shape: "rect", width: 0, height: 0,
+        size: 0, x: margin, y: margin, hidden: true});
+      return;
+    }
     const width = (r - l) * scale;
     const height = (b - t) * scale;
     out.cells.push({name: board.cells[i].name, shape: "rect", width, height,
@@ -415,6 +428,10 @@ export class BoardView {
       const title = el("title", {}, group);
       title.textContent = cell.name;
       group.setAttribute("aria-label", cell.name);
+      if (cell.hidden) {
+        group.setAttribute("display", "none");
+        group.setAttribute("aria-hidden", "true");
+      }
       this.cells.set(cell.name, {...cell, group, outline: shape, layer, markLayer, title});
     });
   }
