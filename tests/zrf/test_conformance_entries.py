@@ -52,8 +52,6 @@ KNOWN_WRONG: dict[str, str] = {
                         "cascaded legs",
     "go": "(go to) stays where the cursor is instead of going back to the destination "
           "set by to",
-    "on-board": "(on-board? POS) with a killed position is refused as an unknown "
-                "position instead of being false",
     "recycle-promotions": "the option is not read: a promotion does not need, nor take, "
                           "a piece of the new type from the hand",
 }

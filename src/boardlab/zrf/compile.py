@@ -303,6 +303,10 @@ def _condition_form(node: SList, head: str, args: Sequence[Node],
         return _at(test, args[1], ctx) if len(args) == 2 else test
     if head == "on-board?":
         _arity(node, 1)
+        name = _atom(args[0], "a position or direction")
+        if name in ctx.spec.killed and name not in ctx.board.directions:
+            # kill-positions took it off the board: a position, but not on the board.
+            return r.NEVER
         cell, direction = ctx.place(args[0])
         if direction is not None:
             return r.on_board_step(direction)

@@ -107,6 +107,8 @@ class GameSpec:
     description: str = ""
     #: Position name as the file writes it -> cell (board names replace ``-`` by ``_``).
     cells: dict[str, int] = field(default_factory=dict)
+    #: The names of the positions ``kill-positions`` removed (``on-board?`` is false there).
+    killed: frozenset[str] = frozenset()
 
     def player(self, name: str, where: Where) -> int:
         """The index of player ``name``; an error at ``where`` if the file has none."""
@@ -294,7 +296,7 @@ class _Builder:
             variant=self.variant, variant_titles=self.titles, players=players,
             turns=(), repeat_from=0, board=board, pixels=pixels, board_image=image,
             pieces={}, setup={}, reserves={}, move_priorities=(), goals=(),
-            options=options, cells=builder.cells_by_name)
+            options=options, cells=builder.cells_by_name, killed=builder.killed_names)
         description = self.one("description")
         spec.description = _text(description) if description else ""
         spec.turns, spec.repeat_from = self.turn_order(spec)
@@ -474,6 +476,8 @@ class _BoardBuilder:
         self.image = ""
         #: Position name as written -> final cell index (after kill-positions).
         self.cells_by_name: dict[str, int] = {}
+        #: The names of the killed positions.
+        self.killed_names: frozenset[str] = frozenset()
 
     def add_cell(self, name: str, coords: tuple[int, ...], rect: tuple[int, int, int, int],
                  where: Where) -> int:
@@ -665,6 +669,7 @@ class _BoardBuilder:
                       kind="zrf")
         pixels = {new[i]: self.cells[i].rect for i in keep}
         self.cells_by_name = {self.cells[i].name: new[i] for i in keep}
+        self.killed_names = frozenset(self.cells[i].name for i in killed)
         return board, pixels, self.image
 
 
