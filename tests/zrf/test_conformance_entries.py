@@ -50,8 +50,6 @@ KNOWN_WRONG: dict[str, str] = {
                    "empty destination it fails instead of changing the arriving piece",
     "discard-cascades": "the option is not read: later moves of the block keep the "
                         "cascaded legs",
-    "go": "(go to) stays where the cursor is instead of going back to the destination "
-          "set by to",
     "recycle-promotions": "the option is not read: a promotion does not need, nor take, "
                           "a piece of the new type from the hand",
 }

@@ -103,6 +103,9 @@ class Cursor:
     attributes: dict[int, dict[str, bool]] | None = None
     #: A dropped piece comes from its owner's reserve (a limited supply).
     reserve: bool = True
+    #: Where the last ZRF ``to`` put the piece in hand down (None: no ``to`` since the
+    #: run started or the last ``cascade``), for ``(go to)``.
+    to: int | None = None
 
     @property
     def board(self):  # noqa: ANN201 - a Board; kept untyped to avoid an import cycle
@@ -709,6 +712,7 @@ class To(Instruction):
             c.actions.append(Shift(c.hand_from, c.pos))
         c.hand = None
         c.hand_from = None
+        c.to = c.pos
 
 
 @dataclass(frozen=True, slots=True)
@@ -733,6 +737,7 @@ class Cascade(Instruction):
         To().run(c, out)
         c.hand = picked
         c.hand_from = here if picked is not None else None
+        c.to = None  # a new leg starts, its destination not set yet
 
 
 @dataclass(frozen=True, slots=True)
@@ -816,9 +821,10 @@ class GoTo(Instruction):
 
 @dataclass(frozen=True, slots=True)
 class Go(Instruction):
-    """Put the cursor on the move's start (``from``), the piece in hand's cell
-    (``to``), the previous move's start or end (``last-from``, ``last-to``) or the mark
-    (ZRF ``go``)."""
+    """Put the cursor on the move's start (``from``), its destination (``to``: where
+    the last ``to`` put the piece down, else the cursor's cell, where ``add`` would),
+    the previous move's start or end (``last-from``, ``last-to``) or the mark (ZRF
+    ``go``)."""
 
     where: str
 
@@ -826,7 +832,7 @@ class Go(Instruction):
         if self.where == "from":
             cell = c.start
         elif self.where == "to":
-            cell = c.pos
+            cell = c.pos if c.to is None else c.to
         elif self.where == "last-from":
             cell = c.state.last_from
         elif self.where == "last-to":
