@@ -46,8 +46,6 @@ CONFORMANCE = Path(__file__).resolve().parent / "conformance"
 
 #: Files whose expectations boardlab does not meet yet: stem -> why.
 KNOWN_WRONG: dict[str, str] = {
-    "change-type": "change-type reads the piece on the cell before the move: on the mover's "
-                   "empty destination it fails instead of changing the arriving piece",
     "discard-cascades": "the option is not read: later moves of the block keep the "
                         "cascaded legs",
     "recycle-promotions": "the option is not read: a promotion does not need, nor take, "

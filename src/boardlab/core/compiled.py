@@ -325,8 +325,9 @@ class _Compiler:
             e(depth, f"flags[{i.name!r}] = flags.get({i.name!r}, 0) + {i.by!r}")
         elif isinstance(i, r.Add):
             attributes = "c.attributes" if self.cursor else "None"
+            changes = ", changes=c.changes" if self.cursor else ""
             e(depth, f"out.append(emit(cells, pos, hand, hand_from, acts, {attributes}, "
-                     f"reserve, {i.promote!r}, {i.partial!r}, {i.copy!r}))")
+                     f"reserve, {i.promote!r}, {i.partial!r}, {i.copy!r}{changes}))")
         elif isinstance(i, r.From):
             e(depth, f"hand = cells[pos]{'' if known else ' if pos != -1 else None'}")
             e(depth, "hand_from = pos if hand is not None else None")
