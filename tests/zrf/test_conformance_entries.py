@@ -46,8 +46,6 @@ CONFORMANCE = Path(__file__).resolve().parent / "conformance"
 
 #: Files whose expectations boardlab does not meet yet: stem -> why.
 KNOWN_WRONG: dict[str, str] = {
-    "discard-cascades": "the option is not read: later moves of the block keep the "
-                        "cascaded legs",
     "recycle-promotions": "the option is not read: a promotion does not need, nor take, "
                           "a piece of the new type from the hand",
 }

@@ -774,6 +774,17 @@ class Cascade(Instruction):
 
 
 @dataclass(frozen=True, slots=True)
+class DiscardCascades(Instruction):
+    """Forget the legs ``cascade`` and ``to`` have saved (ZRF's option "discard
+    cascades", after each ``add``): the run's later moves move the piece in hand alone,
+    with the captures and changes queued so far."""
+
+    def run(self, c: Cursor, out: list[tuple[Action, ...]]) -> None:
+        c.actions[:] = [a for a in c.actions
+                        if not (type(a) is Shift or (type(a) is Place and a.from_reserve))]
+
+
+@dataclass(frozen=True, slots=True)
 class Mark(Instruction):
     """Remember the cursor's cell (ZRF ``mark``)."""
 
@@ -1763,7 +1774,8 @@ def _abstract_run(program: Sequence[Instruction], board: Any, player: int, sourc
             if isinstance(i, Step):
                 cells = step(cells, i.direction, i.may_leave)
             elif isinstance(i, Verify | SetFlag | SetPositionFlag | SetVar | Inc | Create
-                            | ChangeType | ChangeOwner | SetAttribute | From):
+                            | ChangeType | ChangeOwner | SetAttribute | From
+                            | DiscardCascades):
                 continue
             elif isinstance(i, If):
                 a = run(i.then, cells, marks)

@@ -103,6 +103,14 @@ def _instructions(nodes: Sequence[Node], ctx: Context) -> list[r.Instruction]:
 
 
 def _instruction(node: Node, ctx: Context) -> list[r.Instruction]:
+    out = _one(node, ctx)
+    if out and isinstance(out[-1], r.Add) and ctx.spec.option("discard cascades") == "true":
+        # The option: the legs cascade saved belong to this add's move only.
+        out.append(r.DiscardCascades())
+    return out
+
+
+def _one(node: Node, ctx: Context) -> list[r.Instruction]:
     if isinstance(node, Atom):
         return [_bare(node, ctx)]
     head = node.head
