@@ -18,8 +18,11 @@ out by hand on the board from the reference's meaning, never copied from boardla
 * ``;; expect same without: NAME ...``: the file with every ``(NAME ...)`` form removed
   plays the same (display-only entries: sounds, images, help).
 
-Files boardlab gets wrong are in :data:`KNOWN_WRONG`, with the reason; they are left out of
-the main run, and :func:`test_known_wrong_files_still_fail` keeps the list honest.
+``docs/zrf-conformance.md`` has a row for every entry of the reference, with its status and
+a link to its file; :func:`test_the_table_covers_the_reference` holds the table to the
+reference's own index. Files boardlab gets wrong are in :data:`KNOWN_WRONG`, with the
+reason; they are left out of the main run, and :func:`test_known_wrong_files_still_fail`
+keeps the list honest.
 
 Kernels (compiled numba move generators) are turned off: each tiny game would compile its
 own, and the games here are about the language, which both implementations share.
@@ -42,13 +45,58 @@ from boardlab.errors import ZrfError
 from boardlab.zrf.game import ZrfGame, load_game
 from boardlab.zrf.reader import Atom, Node, SList, load
 
+ROOT = Path(__file__).resolve().parents[2]
 CONFORMANCE = Path(__file__).resolve().parent / "conformance"
+TABLE = ROOT / "docs" / "zrf-conformance.md"
+
+#: The index of keywords of the ZRF Language Reference (Jeff Mallett, ZRF Language
+#: Reference, last revision May 2, 2003, Zillions Development Corp.), verbatim: the outside
+#: truth the table is held to. (The index also lists ``forced``, a value of the option
+#: "pass turn", which this list leaves out; the table gives it a row all the same.)
+REFERENCE_INDEX = (
+    "absolute-config add add-copy add-copy-partial add-partial adjacent-to-enemy? and "
+    "any-owner attacked? attribute back board board-setup capture capture-sound captured "
+    "cascade change-owner change-sound change-type checkmated click-sound count-condition "
+    "create default defended? description directions draw-condition draw-sound dimensions "
+    "drop-sound drops dummy else engine empty? enemy? false flag? flip from game go "
+    "goal-position? grid help history if image in-zone? kill-positions last-from last-from? "
+    "last-to last-to? links loss-condition loss-sound mark marked? moves move-priorities "
+    "move-sound move-type music name neutral? not notation not-adjacent-to-enemy? "
+    "not-attacked? not-defended? not-empty? not-enemy? not-flag? not-friend? "
+    "not-goal-position? not-in-zone? not-last-from? not-last-to? not-marked? not-neutral? "
+    "not-on-board? not-piece? not-position? not-position-flag? off on-board? open "
+    "opening-sound opponent opposite option or piece piece? pieces-remaining players "
+    "position? position-flag? positions relative-config release-sound repeat repetition "
+    "set-attribute set-flag set-position-flag solution stalemated start-rectangle strategy "
+    "symmetry title to total-piece-count translate true turn-order unlink variant verify "
+    "while win-condition win-sound zone define include version \\ ` ;"
+)
+REFERENCE_KEYWORDS = tuple(REFERENCE_INDEX.split())
+
+#: The option names the reference's ``option`` entry defines.
+REFERENCE_OPTIONS = (
+    "animate captures", "animate drops", "discard cascades", "highlight goals",
+    "include off-pieces", "maximal captures", "pass partial", "pass turn",
+    "prevent flipping", "progressive levels", "recycle captures", "recycle promotions",
+    "show moves list", "silent ? moves", "smart moves",
+)
+
+#: Entries another branch is changing: they have no row yet, and must not have one until
+#: they leave this set.
+PENDING = frozenset({
+    "dummy", "engine", "game", "variant", "turn-order", "players", "repeat", "unlink",
+    "links", "symmetry", "opposite", "attacked?", "defended?", "not-attacked?",
+    "not-defended?", "add-partial", "add-copy-partial", "define", "\\", "`", "description",
+    '"maximal captures"',
+})
 
 #: Files whose expectations boardlab does not meet yet: stem -> why.
 KNOWN_WRONG: dict[str, str] = {
     "recycle-promotions": "the option is not read: a promotion does not need, nor take, "
                           "a piece of the new type from the hand",
 }
+
+STATUSES = ("supported", "approximated", "ignored", "refused")
 
 
 # --- reading a file's header --------------------------------------------------------------
@@ -230,3 +278,86 @@ def test_known_wrong_files_still_fail(stem, tmp_path):
     # A file boardlab now gets right leaves KNOWN_WRONG (and joins the main run).
     assert list(failures(CONFORMANCE / f"{stem}.zrf", tmp_path)), \
         f"{stem}.zrf passes now: remove it from KNOWN_WRONG ({KNOWN_WRONG[stem]})"
+
+
+# --- the table ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Row:
+    """A row of the conformance table."""
+
+    entry: str
+    status: str
+    files: tuple[str, ...]
+    line: int
+
+
+_CODE = re.compile(r"^(`+)\s?(.*?)\s?\1$")
+_LINKS = re.compile(r"\]\(\.\./tests/zrf/conformance/([^)]+\.zrf)\)")
+
+
+def table_rows(text: str) -> list[Row]:
+    """The rows of every ``| entry | status | ... | test |`` table of the page."""
+    rows: list[Row] = []
+    in_table = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.startswith("|"):
+            in_table = False
+            continue
+        if set(line.strip()) <= set("|-: "):
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+        if cells[0] == "entry":
+            in_table = True
+            continue
+        if not in_table:
+            continue
+        match = _CODE.match(cells[0])
+        assert match, f"line {number}: an entry is written as code: {cells[0]!r}"
+        status = cells[1].split()[0].strip("*:,") if cells[1] else ""
+        rows.append(Row(match[2], status, tuple(_LINKS.findall(cells[-1])), number))
+    return rows
+
+
+def test_the_table_covers_the_reference():
+    rows = table_rows(TABLE.read_text(encoding="utf-8"))
+    entries = [r.entry for r in rows]
+    assert len(entries) == len(set(entries)), "an entry has two rows"
+    wanted = {*REFERENCE_KEYWORDS, *(f'"{o}"' for o in REFERENCE_OPTIONS)}
+    missing = wanted - set(entries)
+    # Exactly the pending entries lack a row: any other gap, or a pending entry that got
+    # a row while still pending, fails.
+    assert not missing - PENDING, f"entries without a row: {sorted(missing - PENDING)}"
+    assert not PENDING - missing, \
+        f"pending entries with a row (take them out of PENDING): {sorted(PENDING - missing)}"
+    for row in rows:
+        assert row.status in STATUSES, f"line {row.line}: status {row.status!r}"
+        assert row.files, f"line {row.line}: {row.entry} links no rule file"
+        for name in row.files:
+            path = CONFORMANCE / name
+            assert path.exists(), f"line {row.line}: no file {name}"
+            found = header(path)
+            assert row.entry in found.entries, \
+                f"line {row.line}: {name} does not say it tests {row.entry}"
+            assert found.expectations, f"line {row.line}: {name} expects nothing"
+            kinds = {e.kind for e in found.expectations}
+            if row.status == "ignored":
+                same = {n for e in found.expectations if e.kind == "same"
+                        for n in shlex.split(e.value)}
+                assert row.entry.strip('"') in same or "option" in same, \
+                    f"line {row.line}: {name} must show {row.entry} changes nothing"
+            elif row.status == "refused":
+                assert "error" in kinds, f"line {row.line}: {name} must expect the refusal"
+            else:
+                assert kinds - {"error", "same"}, \
+                    f"line {row.line}: {name} must expect play, not only errors"
+
+
+def test_every_rule_file_has_rows():
+    rows = table_rows(TABLE.read_text(encoding="utf-8"))
+    entries = {r.entry for r in rows}
+    linked = {name for r in rows for name in r.files}
+    for path in rule_files():
+        found = header(path)
+        assert set(found.entries) <= entries, \
+            f"{path.name}: no row for {sorted(set(found.entries) - entries)}"
+        assert path.name in linked, f"{path.name}: no row links it"
