@@ -24,21 +24,25 @@ reference's own index. Files boardlab gets wrong are in :data:`KNOWN_WRONG`, wit
 reason; they are left out of the main run, and :func:`test_known_wrong_files_still_fail`
 keeps the list honest.
 
-Kernels (compiled numba move generators) are turned off: each tiny game would compile its
-own, and the games here are about the language, which both implementations share.
+Every file runs twice: with compiled templates, and with the interpreter that is the move
+language's reference meaning (:mod:`boardlab.core.compiled`). Kernels (numba move
+generators) are turned off: each tiny game would compile its own, and the games here are
+about the language, not about that faster implementation of it.
 """
 
 from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
+from boardlab.core import compiled as templates
 from boardlab.core import kernel
 from boardlab.core.game import perft
 from boardlab.errors import ZrfError
@@ -97,6 +101,10 @@ KNOWN_WRONG: dict[str, str] = {
 }
 
 STATUSES = ("supported", "approximated", "ignored", "refused")
+
+#: How the games' templates run: compiled, and through the interpreter.
+MODES: dict[str, Callable[[], AbstractContextManager[None]]] = {
+    "compiled": nullcontext, "interpreted": templates.interpreted}
 
 
 # --- reading a file's header --------------------------------------------------------------
@@ -253,15 +261,17 @@ def _play_tree(game: ZrfGame, depth: int) -> list[tuple[str, tuple[str, ...], st
 
 
 def failures(path: Path, tmp_path: Path) -> Iterator[str]:
-    """What goes wrong with the file's expectations (one message each)."""
-    with kernel.disabled():
-        for expectation in header(path).expectations:
-            try:
-                check(path, expectation, tmp_path)
-            except AssertionError as e:
-                yield f"{path.name}: {e}"
-            except Exception as e:  # noqa: BLE001 - a crash is a failure to report
-                yield f"{path.name}: {expectation}: {type(e).__name__}: {e}"
+    """What goes wrong with the file's expectations (one message each), in each mode."""
+    expectations = header(path).expectations
+    for mode, context in MODES.items():
+        with kernel.disabled(), context():
+            for expectation in expectations:
+                try:
+                    check(path, expectation, tmp_path)
+                except AssertionError as e:
+                    yield f"{path.name} ({mode}): {e}"
+                except Exception as e:  # noqa: BLE001 - a crash is a failure to report
+                    yield f"{path.name} ({mode}): {expectation}: {type(e).__name__}: {e}"
 
 
 @pytest.mark.parametrize("path", [p for p in rule_files() if p.stem not in KNOWN_WRONG],
