@@ -163,6 +163,9 @@ class _Compiler:
         self.flags = self.cursor or any(isinstance(i, r.SetFlag | r.SetVar | r.Inc)
                                         for i in every) or \
             any(isinstance(p, r.Flag | r.Var | r.Less) for p in predicates)
+        # ``(go to)`` reads where ``to`` put the piece down, which only the cursor keeps:
+        # then ``to`` and ``cascade`` run on it too.
+        self.reads_to = any(isinstance(i, r.Go) and i.where == "to" for i in every)
 
     # --- helpers -------------------------------------------------------------------------
     def const(self, value: object, prefix: str = "K") -> str:
@@ -322,14 +325,15 @@ class _Compiler:
             e(depth, f"flags[{i.name!r}] = flags.get({i.name!r}, 0) + {i.by!r}")
         elif isinstance(i, r.Add):
             attributes = "c.attributes" if self.cursor else "None"
+            changes = ", changes=c.changes" if self.cursor else ""
             e(depth, f"out.append(emit(cells, pos, hand, hand_from, acts, {attributes}, "
-                     f"reserve, {i.promote!r}, {i.partial!r}, {i.copy!r}))")
+                     f"reserve, {i.promote!r}, {i.partial!r}, {i.copy!r}{changes}))")
         elif isinstance(i, r.From):
             e(depth, f"hand = cells[pos]{'' if known else ' if pos != -1 else None'}")
             e(depth, "hand_from = pos if hand is not None else None")
-        elif isinstance(i, r.To):
+        elif isinstance(i, r.To) and not self.reads_to:
             self.put_down(depth)
-        elif isinstance(i, r.Cascade):
+        elif isinstance(i, r.Cascade) and not self.reads_to:
             e(depth, f"_picked = cells[pos]{'' if known else ' if pos != -1 else None'}")
             e(depth, "_here = pos")
             self.put_down(depth)

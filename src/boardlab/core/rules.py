@@ -110,6 +110,12 @@ class Cursor:
     attributes: dict[int, dict[str, bool]] | None = None
     #: A dropped piece comes from its owner's reserve (a limited supply).
     reserve: bool = True
+    #: New types and owners to give the pieces on cells after the move, in the order the
+    #: run asked (ZRF ``change-type``, ``change-owner``, ``flip``): see :func:`emit`.
+    changes: list[tuple[int, str, Any]] | None = None
+    #: Where the last ZRF ``to`` put the piece in hand down (None: no ``to`` since the
+    #: run started or the last ``cascade``), for ``(go to)``.
+    to: int | None = None
 
     @property
     def board(self):  # noqa: ANN201 - a Board; kept untyped to avoid an import cycle
@@ -592,8 +598,9 @@ class Add(Instruction):
     cursor is off the board), capturing what stands there; optionally promoted.
 
     ZRF's order of effects: a ``capture`` queued on the destination removes the piece
-    arriving there; attributes set in the run go to the pieces standing on their cells
-    after the move. ``copy`` (ZRF ``add-copy``) leaves the piece on its cell too.
+    arriving there; the types, owners and attributes changed in the run go to the pieces
+    standing on their cells after the move. ``copy`` (ZRF ``add-copy``) leaves the piece
+    on its cell too.
     ``partial`` (a move type) makes it ZRF ``add-partial``: a :class:`Partial`.
     """
 
@@ -603,15 +610,20 @@ class Add(Instruction):
 
     def run(self, c: Cursor, out: list) -> None:
         out.append(emit(c.state.cells, c.pos, c.hand, c.hand_from, c.actions, c.attributes,
-                        c.reserve, self.promote, self.partial, self.copy))
+                        c.reserve, self.promote, self.partial, self.copy, changes=c.changes))
 
 
 def emit(cells: Sequence[Piece | None], pos: int, hand: Piece | None, hand_from: int | None,
          queued: Sequence[Action], attributes: dict[int, dict[str, bool]] | None,
          reserve: bool, promote: str | None = None, partial: str | None = None,
-         copy: bool = False) -> tuple[Action, ...] | Partial:
+         copy: bool = False, changes: Sequence[tuple[int, str, Any]] | None = None
+         ) -> tuple[Action, ...] | Partial:
     """The move an :class:`Add` emits: the actions ``queued`` in the run, then the piece
-    in hand (from ``hand_from``, or the reserve when None) going to ``pos``."""
+    in hand (from ``hand_from``, or the reserve when None) going to ``pos``; then the
+    ``changes`` of type (``(cell, "kind", kind)``) and owner (``(cell, "owner", player)``,
+    or ``(cell, "flip", players)``: the next player) and the ``attributes`` the run
+    asked for, given to the pieces standing on their cells once the pieces have moved.
+    """
     actions = list(queued)
     if hand is not None:
         if pos == OFF:
@@ -643,11 +655,30 @@ def emit(cells: Sequence[Piece | None], pos: int, hand: Piece | None, hand_from:
                     actions.append(Shift(hand_from, pos))
                 if piece != hand:
                     actions.append(Change(pos, piece))
+    if changes:
+        _change_pieces(cells, changes, actions)
     if attributes:
         _set_attributes(cells, attributes, actions)
     if partial is None:
         return tuple(actions)
     return Partial(tuple(actions), partial, pos)
+
+
+def _change_pieces(cells: Sequence[Piece | None], changes: Sequence[tuple[int, str, Any]],
+                   actions: list[Action]) -> None:
+    """Give the pieces standing on the cells of ``changes`` after ``actions`` their new
+    type or owner, one change after another (nothing where no piece stands then)."""
+    for cell, what, value in changes:
+        piece = _final_piece(cells, actions, cell)
+        if piece is None:
+            continue
+        if what == "kind":
+            changed = Piece(piece.owner, value, piece.attributes)
+        elif what == "owner":
+            changed = Piece(value, piece.kind, piece.attributes)
+        else:
+            changed = Piece((piece.owner + 1) % value, piece.kind, piece.attributes)
+        _change(actions, cell, piece, changed)
 
 
 def _set_attributes(cells: Sequence[Piece | None], attributes: dict[int, dict[str, bool]],
@@ -658,14 +689,19 @@ def _set_attributes(cells: Sequence[Piece | None], attributes: dict[int, dict[st
         piece = _final_piece(cells, actions, cell)
         if piece is None:
             continue
-        changed = piece.with_attributes(values)
-        if changed == piece:
-            continue
-        for i in range(len(actions) - 1, -1, -1):
-            a = actions[i]
-            if isinstance(a, Change) and a.cell == cell:
-                del actions[i]
-        actions.append(Change(cell, changed))
+        _change(actions, cell, piece, piece.with_attributes(values))
+
+
+def _change(actions: list[Action], cell: int, piece: Piece, changed: Piece) -> None:
+    """Make ``changed`` the piece on ``cell`` after ``actions`` (where ``piece`` would
+    stand): a Change replacing any earlier one of the cell."""
+    if changed == piece:
+        return
+    for i in range(len(actions) - 1, -1, -1):
+        a = actions[i]
+        if isinstance(a, Change) and a.cell == cell:
+            del actions[i]
+    actions.append(Change(cell, changed))
 
 
 def _final_piece(cells: Sequence[Piece | None], actions: Sequence[Action],
@@ -717,6 +753,7 @@ class To(Instruction):
             c.actions.append(Shift(c.hand_from, c.pos))
         c.hand = None
         c.hand_from = None
+        c.to = c.pos
 
 
 @dataclass(frozen=True, slots=True)
@@ -741,6 +778,18 @@ class Cascade(Instruction):
         To().run(c, out)
         c.hand = picked
         c.hand_from = here if picked is not None else None
+        c.to = None  # a new leg starts, its destination not set yet
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardCascades(Instruction):
+    """Forget the legs ``cascade`` and ``to`` have saved (ZRF's option "discard
+    cascades", after each ``add``): the run's later moves move the piece in hand alone,
+    with the captures and changes queued so far."""
+
+    def run(self, c: Cursor, out: list[tuple[Action, ...]]) -> None:
+        c.actions[:] = [a for a in c.actions
+                        if not (type(a) is Shift or (type(a) is Place and a.from_reserve))]
 
 
 @dataclass(frozen=True, slots=True)
@@ -827,9 +876,10 @@ class GoTo(Instruction):
 
 @dataclass(frozen=True, slots=True)
 class Go(Instruction):
-    """Put the cursor on the move's start (``from``), the piece in hand's cell
-    (``to``), the previous move's start or end (``last-from``, ``last-to``) or the mark
-    (ZRF ``go``)."""
+    """Put the cursor on the move's start (``from``), its destination (``to``: where
+    the last ``to`` put the piece down, else the cursor's cell, where ``add`` would),
+    the previous move's start or end (``last-from``, ``last-to``) or the mark (ZRF
+    ``go``)."""
 
     where: str
 
@@ -837,7 +887,7 @@ class Go(Instruction):
         if self.where == "from":
             cell = c.start
         elif self.where == "to":
-            cell = c.pos
+            cell = c.pos if c.to is None else c.to
         elif self.where == "last-from":
             cell = c.state.last_from
         elif self.where == "last-to":
@@ -955,25 +1005,29 @@ def _arrives(actions: list[Action], cell: int) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class ChangeType(Instruction):
-    """Change the type of the piece under the cursor, on ``cell`` or one step in
-    ``direction`` (ZRF ``change-type``)."""
+    """Change the type of the piece on the cursor's cell, on ``cell`` or one step in
+    ``direction`` (ZRF ``change-type``): the piece standing there once the move's pieces
+    have moved, so on the mover's destination it is the arriving piece."""
 
     kind: str
     cell: int | None = None
     direction: str | None = None
 
     def run(self, c: Cursor, out: list[tuple[Action, ...]]) -> None:
-        where = _target(c, self.cell, self.direction)
-        p = c.state.cells[where]
-        if p is None:
-            raise Fail
-        c.actions.append(Change(where, Piece(p.owner, self.kind, p.attributes)))
+        _ask_change(c, _target(c, self.cell, self.direction), "kind", self.kind)
+
+
+def _ask_change(c: Cursor, cell: int, what: str, value: Any) -> None:
+    if c.changes is None:
+        c.changes = []
+    c.changes.append((cell, what, value))
 
 
 @dataclass(frozen=True, slots=True)
 class ChangeOwner(Instruction):
-    """Give the piece under the cursor (on ``cell``, one step in ``direction``) to the
-    mover (ZRF ``change-owner``), or with ``flip`` to the next player (ZRF ``flip``)."""
+    """Give the piece on the cursor's cell (on ``cell``, one step in ``direction``) to
+    the mover (ZRF ``change-owner``), or with ``flip`` to the player after its owner
+    (ZRF ``flip``): the piece standing there once the move's pieces have moved."""
 
     cell: int | None = None
     direction: str | None = None
@@ -981,11 +1035,10 @@ class ChangeOwner(Instruction):
 
     def run(self, c: Cursor, out: list[tuple[Action, ...]]) -> None:
         where = _target(c, self.cell, self.direction)
-        p = c.state.cells[where]
-        if p is None:
-            raise Fail
-        owner = (p.owner + 1) % c.state.game.num_players if self.flip else c.player
-        c.actions.append(Change(where, Piece(owner, p.kind, p.attributes)))
+        if self.flip:
+            _ask_change(c, where, "flip", c.state.game.num_players)
+        else:
+            _ask_change(c, where, "owner", c.player)
 
 
 def run_all(program: Sequence[Instruction], c: Cursor, out: list[tuple[Action, ...]]) -> None:
@@ -1812,7 +1865,8 @@ def _abstract_run(program: Sequence[Instruction], board: Any, player: int, sourc
             if isinstance(i, Step):
                 cells = step(cells, i.direction, i.may_leave)
             elif isinstance(i, Verify | SetFlag | SetPositionFlag | SetVar | Inc | Create
-                            | ChangeType | ChangeOwner | SetAttribute | From):
+                            | ChangeType | ChangeOwner | SetAttribute | From
+                            | DiscardCascades):
                 continue
             elif isinstance(i, If):
                 a = run(i.then, cells, marks)

@@ -115,6 +115,15 @@ def _instructions(nodes: Sequence[Node], ctx: Context) -> list[r.Instruction]:
 
 
 def _instruction(node: Node, ctx: Context) -> list[r.Instruction]:
+    out = _one(node, ctx)
+    if out and isinstance(out[-1], r.Add) and ctx.spec.option("discard cascades") == "true":
+        # The option: the legs cascade saved belong to this add's move only. (A new
+        # list: what a node compiled to is shared by every use of the node.)
+        return [*out, r.DiscardCascades()]
+    return out
+
+
+def _one(node: Node, ctx: Context) -> list[r.Instruction]:
     if isinstance(node, Atom):
         return [_bare(node, ctx)]
     found = ctx.remembered(node)
@@ -336,6 +345,10 @@ def _condition_form(node: SList, head: str, args: Sequence[Node],
         return _at(test, args[1], ctx) if len(args) == 2 else test
     if head == "on-board?":
         _arity(node, 1)
+        name = _atom(args[0], "a position or direction")
+        if name in ctx.spec.killed and name not in ctx.board.directions:
+            # kill-positions took it off the board: a position, but not on the board.
+            return r.NEVER
         cell, direction = ctx.place(args[0])
         if direction is not None:
             return r.on_board_step(direction)

@@ -43,10 +43,14 @@ UI_FORMS = frozenset({
     "move-sound", "release-sound", "capture-sound", "drop-sound", "change-sound",
     "click-sound", "draw-sound", "win-sound", "loss-sound", "version", "default",
     "animate-captures", "animate-drops", "smart-moves", "highlight-goals",
-    # Display only: board flipping, a puzzle's saved solution, files the menu opens.
-    "allow-flipping", "prevent-flipping", "show-moves-list", "solution", "open",
-    "translate",
+    # Display only: board flipping, the list of moves.
+    "allow-flipping", "prevent-flipping", "show-moves-list",
 })
+#: Statements of text for the player whose reference entries could not be read:
+#: ``(solution "Problem 2.zsg")`` names a saved game showing a puzzle's solution (Chase's
+#: variants), and all three take strings only. A statement of strings cannot carry a
+#: rule, so they are read as display; one with anything else is refused.
+TEXT_FORMS = frozenset({"solution", "open", "translate"})
 #: Piece-level forms that never change play.
 PIECE_UI_FORMS = frozenset({"image", "help", "description", "notation", "glyph", "dummy"})
 GOAL_FORMS = ("win-condition", "loss-condition", "draw-condition", "count-condition")
@@ -134,6 +138,8 @@ class GameSpec:
     cells: dict[str, int] = field(default_factory=dict)
     #: Cells of dummy positions: positions off the board, not drawn.
     dummies: frozenset[int] = frozenset()
+    #: The names of the positions ``kill-positions`` removed (``on-board?`` is false there).
+    killed: frozenset[str] = frozenset()
 
     def player(self, name: str, where: Where) -> int:
         """The index of player ``name``; an error at ``where`` if the file has none."""
@@ -335,6 +341,13 @@ class _Builder:
                     f"the rules of this game live in an Axiom engine ({engine}, written in "
                     "ForthScript), which boardlab does not run; only the file's ZRF part "
                     "could be read")
+            if s.head in TEXT_FORMS:
+                for item in s.rest:
+                    if not (isinstance(item, Atom) and item.quoted):
+                        raise item.where.error(
+                            f"({s.head} ...) is read as text for the player: boardlab "
+                            f"takes only strings there, not {str(item)[:40]!r}")
+                continue
             if s.head not in known and s.head not in UI_FORMS:
                 raise s.where.error(f"unsupported game statement {s.head!r}")
         players_form = self.one("players")
@@ -356,7 +369,7 @@ class _Builder:
             turns=(), repeat_from=0, board=board, pixels=pixels, board_image=image,
             pieces={}, setup={}, reserves={}, move_priorities=(), goals=(),
             options=options, cells=builder.cells_by_name,
-            dummies=frozenset(builder.hidden))
+            dummies=frozenset(builder.hidden), killed=builder.killed_names)
         description = self.one("description")
         spec.description = _text(description) if description else ""
         spec.turns, spec.repeat_from = self.turn_order(spec)
@@ -549,6 +562,8 @@ class _BoardBuilder:
         self.hidden: set[int] = set()
         #: Direction -> the index steps it makes in the grids that define it.
         self.deltas: dict[str, set[tuple[int, ...]]] = {}
+        #: The names of the killed positions.
+        self.killed_names: frozenset[str] = frozenset()
 
     def add_cell(self, name: str, coords: tuple[int, ...], rect: tuple[int, int, int, int],
                  where: Where) -> int:
@@ -760,6 +775,7 @@ class _BoardBuilder:
         pixels = {new[i]: self.cells[i].rect for i in keep if i not in self.hidden}
         self.cells_by_name = {self.cells[i].name: new[i] for i in keep}
         self.hidden = {new[i] for i in self.hidden if i in new}
+        self.killed_names = frozenset(self.cells[i].name for i in killed)
         return board, pixels, self.image
 
 
