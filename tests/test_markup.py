@@ -17,15 +17,22 @@ GAMES = boardlab.names()
 
 def markdown_words(markdown: str) -> Counter:
     """The words a reader sees in ``markdown``, as markdown-it parses it."""
+    return Counter(markdown_text(markdown).split())
+
+
+def markdown_text(markdown: str) -> str:
+    """The text a reader sees in ``markdown``, as markdown-it parses it the way Rich does
+    (CommonMark with tables and strikethrough): markup characters that markdown-it
+    reads as formatting are gone."""
     parts: list[str] = []
-    for token in MarkdownIt("commonmark").enable("table").parse(markdown):
+    for token in MarkdownIt("commonmark").enable(["table", "strikethrough"]).parse(markdown):
         if token.type in ("fence", "code_block"):
             parts.append(token.content)
         pieces = [child.content if child.type in ("text", "code_inline") else " "
                   for child in token.children or ()
                   if child.type in ("text", "code_inline", "softbreak", "hardbreak")]
         parts.append("".join(pieces))
-    return Counter(" ".join(parts).split())
+    return " ".join(part for part in parts if part)
 
 
 def rst_words(text: str) -> Counter:
@@ -97,3 +104,27 @@ a|b    c
     assert "* item one\n\n* item two\n\n  * nested" in markdown
     assert "A block:\n\n```\nx = 1\n```" in markdown
     assert "| head | other |\n|---|---|\n| a\\|b | c |" in markdown
+
+
+def test_escapes_reach_markdown_as_the_characters_they_escape():
+    # docutils keeps an escape as a NUL before the character; the text is what shows
+    markdown = rst_to_markdown(r"a \*b\* c\\d \:x\: \|y\|")
+    assert "\x00" not in markdown
+    assert markdown_text(markdown) == r"a *b* c\d :x: |y|"
+
+
+@pytest.mark.parametrize("line", ["# not a heading", "- not an item", "+ not an item",
+                                  "1. not an item", "12) not an item", "=====",
+                                  "~~~ not a fence", "~~not struck~~", "&amp; &lt;"])
+def test_a_paragraph_that_looks_like_markdown_stays_text(line):
+    rst = "\\" + line  # one reStructuredText paragraph of exactly this text
+    assert markdown_text(rst_to_markdown(rst)) == line
+    block = rst_to_markdown(f"| first\n| {rst}")  # as a line of a line block
+    assert markdown_text(block).split() == ["first", *line.split()]
+
+
+def test_a_link_target_with_brackets_stays_one_link():
+    markdown = rst_to_markdown("`x <https://a.org/x(y>`__ `z <https://a.org/(z)>`__")
+    hrefs = [token.attrGet("href") for block in MarkdownIt("commonmark").parse(markdown)
+             for token in block.children or () if token.type == "link_open"]
+    assert hrefs == ["https://a.org/x(y", "https://a.org/(z)"]

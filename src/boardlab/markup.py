@@ -33,7 +33,12 @@ SPHINX_ROLES = ("mod", "func", "data", "const", "class", "meth", "attr", "exc", 
                 "py:mod", "py:func", "py:data", "py:const", "py:class", "py:meth",
                 "py:attr", "py:exc", "py:obj")
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|])")
+# Strikethrough (~~) is on in Rich's parser, and & starts an entity (&amp;).
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&])")
+#: What makes a line of text something else in Markdown at its start: a heading (#), a
+#: list item (-, +, 1. or 1)), a setext underline (=, -), a fence (~~~).
+#: (The match ends where a backslash goes.)
+_MARKDOWN_LINE_START = re.compile(r"^(?=[#+\-=~])|^\d{1,9}(?=[.)])")
 
 
 def _shown(text: str) -> str:
@@ -64,6 +69,22 @@ def _escape(text: str) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
 
+def _line(text: str) -> str:
+    """A line of Markdown (already escaped) that stays text where a line starts: a
+    paragraph or a line of a line block that begins ``# ``, ``- ``, ``1. `` would
+    otherwise be a heading or a list item."""
+    found = _MARKDOWN_LINE_START.match(text)
+    if found is None:
+        return text
+    return text[:found.end()] + "\\" + text[found.end():]
+
+
+def _destination(uri: str) -> str:
+    """A link's target as a Markdown link destination: a bracket, space or backslash
+    in it would end or change it."""
+    return re.sub(r"([\\()<>])", r"\\\1", uri).replace(" ", "%20")
+
+
 def _code_span(text: str) -> str:
     ticks = "`"
     while ticks in text:
@@ -84,7 +105,8 @@ class _Writer:
     def inline(self, node: Any) -> str:
         nodes = self.nodes
         if isinstance(node, nodes.Text):
-            return _escape(" ".join(str(node).split("\n")))
+            # astext(): docutils keeps a backslash escape as a NUL before the character.
+            return _escape(" ".join(node.astext().split("\n")))
         if isinstance(node, nodes.literal | nodes.title_reference):
             return _code_span(node.astext())
         if isinstance(node, nodes.emphasis):
@@ -94,7 +116,7 @@ class _Writer:
         if isinstance(node, nodes.reference):
             text = self.inlines(node)
             uri = node.get("refuri")
-            return f"[{text}]({uri})" if uri else text
+            return f"[{text}]({_destination(uri)})" if uri else text
         if isinstance(node, nodes.target | nodes.system_message | nodes.comment):
             return ""
         return self.inlines(node)
@@ -116,7 +138,7 @@ class _Writer:
         if isinstance(node, nodes.title):
             return [f"{'#' * min(level + 1, 6)} {self.inlines(node)}"]
         if isinstance(node, nodes.paragraph | nodes.line):
-            return [self.inlines(node)]
+            return [_line(self.inlines(node))]
         if isinstance(node, nodes.literal_block | nodes.doctest_block):
             language = "python" if isinstance(node, nodes.doctest_block) else ""
             fence = "```"
@@ -136,7 +158,7 @@ class _Writer:
             return ["\n".join("> " + line if line else ">"
                               for line in "\n\n".join(inner).splitlines())]
         if isinstance(node, nodes.line_block):
-            return ["  \n".join(self.inlines(line) for line in node.children)]
+            return ["  \n".join(_line(self.inlines(line)) for line in node.children)]
         if isinstance(node, nodes.transition):
             return ["---"]
         if isinstance(node, nodes.Admonition):
@@ -149,7 +171,7 @@ class _Writer:
         if isinstance(node, nodes.Element) and any(
                 isinstance(c, nodes.Body | nodes.Structural) for c in node.children):
             return self.blocks(node, level)
-        text = self.inlines(node) if isinstance(node, nodes.Element) else _escape(str(node))
+        text = self.inlines(node) if isinstance(node, nodes.Element) else _escape(node.astext())
         return [text] if text.strip() else []
 
     def list_block(self, node: Any, level: int) -> str:
@@ -246,7 +268,9 @@ HTML_ID_PREFIX = "rst-"
 LINK_SCHEMES = ("http", "https", "mailto")
 
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
-_URL = re.compile(r"https?://[^\s<>\"'`]+")
+#: An http(s) address in plain text (up to a space, a quote, an angle bracket, a
+#: backquote or a backslash).
+_URL = re.compile(r"https?://[^\s<>\"'`\\]+")
 
 
 def _safe_link(uri: str) -> bool:
