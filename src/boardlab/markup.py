@@ -17,11 +17,16 @@ The web pages show HTML: :func:`rst_to_html` writes the same document tree with 
 HTML5 writer as a fragment to put inside a page, made safe for text that is not trusted
 (see :func:`rst_to_html_report`); :func:`text_to_html` shows plain text (an imported
 rule file's description) as escaped paragraphs, never read as markup.
+
+Plain text that is to be part of a reStructuredText document (an imported rule file's
+own words) goes through :func:`text_to_rst`, which escapes whatever docutils would read
+as markup, so that both renderings show exactly its words, paragraphs and line breaks.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import cache, lru_cache
 from html import escape as html_escape
 from typing import Any
@@ -412,6 +417,99 @@ def rst_to_html(text: str) -> str:
     </section>
     """
     return rst_to_html_report(text)[0]
+
+
+#: A character reStructuredText may read as markup anywhere in a line: a backslash, the
+#: inline markup of emphasis (*), references (_), interpreted text (`), substitutions
+#: (|), an e-mail address (@), and a colon that ends a role, opens a field or a URI
+#: (followed by a character) or makes a literal block marker (::).
+_RST_INLINE = re.compile(r"[\\*_`|@]|:(?=\S)|(?<=:):")
+#: A line whose first word ends ``.`` or ``)`` could be a list item (``1.``, ``a)``,
+#: ``IV.``); the match ends before that character.
+_RST_ENUMERATOR = re.compile(r"\w+(?=[.)](?: |$))")
+#: Where an http(s) address may start a reference: where docutils starts inline markup.
+_URL_BEFORE = frozenset(" (\"'[{<")
+#: What may follow a reference (docutils' rule for the end of inline markup).
+_URL_AFTER = frozenset(" .,;:!?)]}\"'>")
+_BRACKETS = {")": "(", "]": "[", "}": "{"}
+
+
+def _url_end(url: str) -> str:
+    """``url`` without the sentence's punctuation after it: a full stop, a comma, a
+    closing bracket that has no opening one in the address."""
+    while url and url[-1] in ".,;:!?)]}":
+        last = url[-1]
+        if last in _BRACKETS and url.count(last) <= url.count(_BRACKETS[last]):
+            break
+        url = url[:-1]
+    return url
+
+
+def _rst_text(text: str) -> str:
+    return _RST_INLINE.sub(lambda found: "\\" + found.group(0), text)
+
+
+def _rst_line(line: str) -> str:
+    """One line of plain text (no line break, spaces collapsed) as reStructuredText."""
+    out: list[str] = []
+    at = 0
+    for found in _URL.finditer(line):
+        url = _url_end(found.group(0))
+        end = found.start() + len(url)
+        if (url.endswith("//") or (found.start() and line[found.start() - 1] not in _URL_BEFORE)
+                or (end < len(line) and line[end] not in _URL_AFTER)):
+            continue
+        out.append(_rst_text(line[at:found.start()]))
+        # An anonymous reference showing the address; a target ending in _ would name
+        # another reference.
+        target = url[:-1] + "\\_" if url.endswith("_") else url
+        out.append(f"`{url} <{target}>`__")
+        at = end
+    out.append(_rst_text(line[at:]))
+    text = "".join(out)
+    # What a line starts with may make it a list, a table, a comment, a field, a
+    # transition, a doctest or a line block: a first character that is not a letter or
+    # a digit is escaped (a reference is markup meant), and so is an enumerator's end.
+    if text[:1] not in ("\\", "`") and not text[:1].isalnum():
+        return "\\" + text
+    found = _RST_ENUMERATOR.match(text)
+    if found:
+        return text[:found.end()] + "\\" + text[found.end():]
+    return text
+
+
+def text_to_rst(text: str) -> str:
+    """Plain text as reStructuredText that docutils reads back as that text and nothing
+    else: paragraphs at blank lines, each line break kept (a paragraph of several lines
+    becomes a line block), spaces within a line collapsed, control characters dropped,
+    every character that could be markup escaped, and http(s) addresses made links that
+    show the address. What the text says never becomes emphasis, a list, a definition
+    list, a role, a substitution, a table or a link by accident.
+
+    >>> print(text_to_rst("1. *Not* a list: a_b | c\\nsee https://a.org/x_.\\n\\nNext"))
+    | 1\\. \\*Not\\* a list: a\\_b \\| c
+    | see `https://a.org/x_ <https://a.org/x\\_>`__.
+    <BLANKLINE>
+    Next
+    >>> print(rst_to_html(text_to_rst("- not *em*\\n\\n:field: x::")))
+    <p>- not *em*</p>
+    <p>:field: x::</p>
+    """
+    blocks: list[str] = []
+    paragraph: list[str] = []
+    for raw in [*text.splitlines(), ""]:
+        line = " ".join("".join(ch for ch in raw if ch.isspace()
+                                or unicodedata.category(ch) != "Cc").split())
+        if line:
+            paragraph.append(_rst_line(line))
+        elif paragraph:
+            # A paragraph of backslashes alone (escaped, four or more) would be a
+            # transition; as a line block it is text.
+            alone = len(paragraph) == 1 and paragraph[0].strip("\\")
+            blocks.append(paragraph[0] if alone
+                          else "\n".join("| " + one for one in paragraph))
+            paragraph = []
+    return "\n\n".join(blocks)
 
 
 def _linked(line: str) -> str:
