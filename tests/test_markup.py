@@ -11,7 +11,7 @@ from collections import Counter
 from html.parser import HTMLParser
 
 import pytest
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
@@ -205,6 +205,7 @@ PRINTABLE = st.text(st.characters(exclude_categories=("Cc", "Cs")), max_size=6)
 TEXT = st.lists(MARKUP | PRINTABLE, max_size=40).map("".join)
 
 
+@settings(deadline=None)  # docutils takes its time on a shared machine
 @given(TEXT)
 @example("A. Einstein said so")
 @example("term\n  definition, indented\n\n    a block quote")
@@ -215,6 +216,7 @@ def test_plain_text_reads_back_as_itself(text):
     assert read_back(rst) == paragraphs(text)
 
 
+@settings(deadline=None)  # docutils takes its time on a shared machine
 @given(TEXT)
 @example("- a\n1. b\n# c\n=\n*d* _e_ ~~f~~ `g` &amp;")
 def test_plain_text_shows_its_words_in_markdown_and_html(text):

@@ -15,8 +15,7 @@ See `Game`, `x`.
 
 The web pages show HTML: :func:`rst_to_html` writes the same document tree with docutils'
 HTML5 writer as a fragment to put inside a page, made safe for text that is not trusted
-(see :func:`rst_to_html_report`); :func:`text_to_html` shows plain text (an imported
-rule file's description) as escaped paragraphs, never read as markup.
+(see :func:`rst_to_html_report`).
 
 Plain text that is to be part of a reStructuredText document (an imported rule file's
 own words) goes through :func:`text_to_rst`, which escapes whatever docutils would read
@@ -28,7 +27,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import cache, lru_cache
-from html import escape as html_escape
 from typing import Any
 
 #: Sphinx's Python-domain roles (and a few standard ones) that docstrings use; each shows
@@ -510,33 +508,3 @@ def text_to_rst(text: str) -> str:
                           else "\n".join("| " + one for one in paragraph))
             paragraph = []
     return "\n\n".join(blocks)
-
-
-def _linked(line: str) -> str:
-    """One line of plain text escaped, its http(s) addresses made links."""
-    out: list[str] = []
-    at = 0
-    for found in _URL.finditer(line):
-        # A sentence's full stop or closing bracket after an address is not part of it.
-        url = found.group(0).rstrip(".,;:!?)]}")
-        end = found.start() + len(url)
-        out.append(html_escape(line[at:found.start()]))
-        out.append(f'<a href="{html_escape(url)}">{html_escape(url)}</a>')
-        at = end
-    out.append(html_escape(line[at:]))
-    return "".join(out)
-
-
-def text_to_html(text: str) -> str:
-    """Plain text as HTML, never read as markup: paragraphs at blank lines, their line
-    breaks kept, every character escaped, and http(s) addresses made links.
-
-    >>> print(text_to_html("Chess <b>\\n& more\\n\\nSee https://en.wikipedia.org/wiki/Chess."))
-    <p>Chess &lt;b&gt;<br>
-    &amp; more</p>
-    <p>See <a href="https://en.wikipedia.org/wiki/Chess">https://en.wikipedia.org/wiki/Chess</a>.</p>
-    """
-    paragraphs = re.split(r"\n[ \t]*\n", text.replace("\r\n", "\n").replace("\r", "\n"))
-    return "\n".join("<p>" + "<br>\n".join(_linked(line.strip()) for line in lines) + "</p>"
-                     for lines in (p.strip("\n").split("\n") for p in paragraphs
-                                   if p.strip()))

@@ -1,4 +1,4 @@
-"""A rule file's text: the encoding of its bytes.
+"""A rule file's text: the encoding of its bytes, and its display strings as the rules show them.
 
 Encoding. Zillions of Games ran on Windows and read a rule file in the system's ANSI code
 page, so a file is UTF-8 only when its author saved it so; otherwise it is in the code
@@ -11,11 +11,32 @@ is "Волки"); in Western text an accented letter sits among ASCII letters ("
 "Müller") and a word of two or more accented letters with no ASCII letter is rare
 (French "où" and "à" have one or none). :func:`decode` counts both kinds of word and
 takes cp1251 when the Russian-looking ones are more, else cp1252; every byte decodes.
+
+Display strings. A ZRF string has no escapes; the text Zillions shows from a title, a
+description or a piece's help reads three characters its own way: a backslash ``\\`` is a
+line break, two ``\\\\`` a paragraph break, and a backquote `````` a double quote (a
+string cannot hold ``"``). A line break in the string's source is a space: Zillions
+reflows the text. :func:`display_text` turns a display string into plain text (lines
+and blank-line paragraphs) and :func:`display_rst` into reStructuredText that shows
+exactly those words (:func:`boardlab.markup.text_to_rst`), for the rules a game's
+docstring holds.
+
+>>> print(display_text("Pawn\\\\A Pawn moves\\n   one `step`.\\\\\\\\Kings: none."))
+Pawn
+A Pawn moves one "step".
+<BLANKLINE>
+Kings: none.
+>>> print(display_rst("Object: *capture*\\\\\\\\1. Start"))
+Object: \\*capture\\*
+<BLANKLINE>
+1\\. Start
 """
 
 from __future__ import annotations
 
 import re
+
+from boardlab.markup import text_to_rst
 
 #: A word of a Windows file: ASCII letters and the letters of 0xC0-0xFF with 0xA8, 0xB8
 #: (Ё, ё in cp1251).
@@ -49,3 +70,34 @@ def decode(data: bytes) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         return data.decode(code_page(data), errors="replace")
+
+
+def display_text(raw: str) -> str:
+    """A ZRF display string as plain text: ``\\\\`` a blank line between paragraphs, ``\\``
+    a line break, a backquote ``"``, every other run of spaces and source line breaks one
+    space; no empty line or paragraph is kept."""
+    paragraphs: list[list[str]] = [[]]
+    for block in raw.replace("`", '"').split("\\\\"):
+        for line in block.split("\\"):
+            line = " ".join(line.split())
+            if line:
+                paragraphs[-1].append(line)
+            elif paragraphs[-1]:
+                # An empty line is a blank line on screen: a paragraph break.
+                paragraphs.append([])
+        if paragraphs[-1]:
+            paragraphs.append([])
+    return "\n\n".join("\n".join(lines) for lines in paragraphs if lines)
+
+
+def display_line(raw: str) -> str:
+    """A ZRF display string on one line (a title in a list or a heading): its breaks are
+    spaces."""
+    return " ".join(display_text(raw).split())
+
+
+def display_rst(raw: str) -> str:
+    """A ZRF display string as reStructuredText that shows exactly its words, paragraphs
+    and line breaks (:func:`display_text`, then :func:`boardlab.markup.text_to_rst`):
+    nothing in it is read as markup, http(s) addresses are links."""
+    return text_to_rst(display_text(raw))
