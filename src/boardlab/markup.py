@@ -74,7 +74,7 @@ def _escape(text: str) -> str:
 
 def _line(text: str) -> str:
     """A line of Markdown (already escaped) that stays text where a line starts: a
-    paragraph or a line of a line block that begins ``# ``, ``- ``, ``1. `` would
+    paragraph or a line of a line block that begins with ``#``, ``-`` or ``1.`` would
     otherwise be a heading or a list item."""
     found = _MARKDOWN_LINE_START.match(text)
     if found is None:

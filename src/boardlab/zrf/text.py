@@ -14,7 +14,7 @@ takes cp1251 when the Russian-looking ones are more, else cp1252; every byte dec
 
 Display strings. A ZRF string has no escapes; the text Zillions shows from a title, a
 description or a piece's help reads three characters its own way: a backslash ``\\`` is a
-line break, two ``\\\\`` a paragraph break, and a backquote `````` a double quote (a
+line break, two ``\\\\`` a paragraph break, and a backquote (`````) a double quote (a
 string cannot hold ``"``). A line break in the string's source is a space: Zillions
 reflows the text. :func:`display_text` turns a display string into plain text (lines
 and blank-line paragraphs) and :func:`display_rst` into reStructuredText that shows
