@@ -15,15 +15,18 @@ See `Game`, `x`.
 
 The web pages show HTML: :func:`rst_to_html` writes the same document tree with docutils'
 HTML5 writer as a fragment to put inside a page, made safe for text that is not trusted
-(see :func:`rst_to_html_report`); :func:`text_to_html` shows plain text (an imported
-rule file's description) as escaped paragraphs, never read as markup.
+(see :func:`rst_to_html_report`).
+
+Plain text that is to be part of a reStructuredText document (an imported rule file's
+own words) goes through :func:`text_to_rst`, which escapes whatever docutils would read
+as markup, so that both renderings show exactly its words, paragraphs and line breaks.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import cache, lru_cache
-from html import escape as html_escape
 from typing import Any
 
 #: Sphinx's Python-domain roles (and a few standard ones) that docstrings use; each shows
@@ -33,7 +36,12 @@ SPHINX_ROLES = ("mod", "func", "data", "const", "class", "meth", "attr", "exc", 
                 "py:mod", "py:func", "py:data", "py:const", "py:class", "py:meth",
                 "py:attr", "py:exc", "py:obj")
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|])")
+# Strikethrough (~~) is on in Rich's parser, and & starts an entity (&amp;).
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&])")
+#: What makes a line of text something else in Markdown at its start: a heading (#), a
+#: list item (-, +, 1. or 1)), a setext underline (=, -), a fence (~~~).
+#: (The match ends where a backslash goes.)
+_MARKDOWN_LINE_START = re.compile(r"^(?=[#+\-=~])|^\d{1,9}(?=[.)])")
 
 
 def _shown(text: str) -> str:
@@ -64,6 +72,22 @@ def _escape(text: str) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
 
+def _line(text: str) -> str:
+    """A line of Markdown (already escaped) that stays text where a line starts: a
+    paragraph or a line of a line block that begins with ``#``, ``-`` or ``1.`` would
+    otherwise be a heading or a list item."""
+    found = _MARKDOWN_LINE_START.match(text)
+    if found is None:
+        return text
+    return text[:found.end()] + "\\" + text[found.end():]
+
+
+def _destination(uri: str) -> str:
+    """A link's target as a Markdown link destination: a bracket, space or backslash
+    in it would end or change it."""
+    return re.sub(r"([\\()<>])", r"\\\1", uri).replace(" ", "%20")
+
+
 def _code_span(text: str) -> str:
     ticks = "`"
     while ticks in text:
@@ -84,7 +108,8 @@ class _Writer:
     def inline(self, node: Any) -> str:
         nodes = self.nodes
         if isinstance(node, nodes.Text):
-            return _escape(" ".join(str(node).split("\n")))
+            # astext(): docutils keeps a backslash escape as a NUL before the character.
+            return _escape(" ".join(node.astext().split("\n")))
         if isinstance(node, nodes.literal | nodes.title_reference):
             return _code_span(node.astext())
         if isinstance(node, nodes.emphasis):
@@ -94,7 +119,7 @@ class _Writer:
         if isinstance(node, nodes.reference):
             text = self.inlines(node)
             uri = node.get("refuri")
-            return f"[{text}]({uri})" if uri else text
+            return f"[{text}]({_destination(uri)})" if uri else text
         if isinstance(node, nodes.target | nodes.system_message | nodes.comment):
             return ""
         return self.inlines(node)
@@ -116,7 +141,7 @@ class _Writer:
         if isinstance(node, nodes.title):
             return [f"{'#' * min(level + 1, 6)} {self.inlines(node)}"]
         if isinstance(node, nodes.paragraph | nodes.line):
-            return [self.inlines(node)]
+            return [_line(self.inlines(node))]
         if isinstance(node, nodes.literal_block | nodes.doctest_block):
             language = "python" if isinstance(node, nodes.doctest_block) else ""
             fence = "```"
@@ -136,7 +161,7 @@ class _Writer:
             return ["\n".join("> " + line if line else ">"
                               for line in "\n\n".join(inner).splitlines())]
         if isinstance(node, nodes.line_block):
-            return ["  \n".join(self.inlines(line) for line in node.children)]
+            return ["  \n".join(_line(self.inlines(line)) for line in node.children)]
         if isinstance(node, nodes.transition):
             return ["---"]
         if isinstance(node, nodes.Admonition):
@@ -149,7 +174,7 @@ class _Writer:
         if isinstance(node, nodes.Element) and any(
                 isinstance(c, nodes.Body | nodes.Structural) for c in node.children):
             return self.blocks(node, level)
-        text = self.inlines(node) if isinstance(node, nodes.Element) else _escape(str(node))
+        text = self.inlines(node) if isinstance(node, nodes.Element) else _escape(node.astext())
         return [text] if text.strip() else []
 
     def list_block(self, node: Any, level: int) -> str:
@@ -246,7 +271,9 @@ HTML_ID_PREFIX = "rst-"
 LINK_SCHEMES = ("http", "https", "mailto")
 
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
-_URL = re.compile(r"https?://[^\s<>\"'`]+")
+#: An http(s) address in plain text (up to a space, a quote, an angle bracket, a
+#: backquote or a backslash).
+_URL = re.compile(r"https?://[^\s<>\"'`\\]+")
 
 
 def _safe_link(uri: str) -> bool:
@@ -390,31 +417,94 @@ def rst_to_html(text: str) -> str:
     return rst_to_html_report(text)[0]
 
 
-def _linked(line: str) -> str:
-    """One line of plain text escaped, its http(s) addresses made links."""
+#: A character reStructuredText may read as markup anywhere in a line: a backslash, the
+#: inline markup of emphasis (*), references (_), interpreted text (`), substitutions
+#: (|), an e-mail address (@), and a colon that ends a role, opens a field or a URI
+#: (followed by a character) or makes a literal block marker (::).
+_RST_INLINE = re.compile(r"[\\*_`|@]|:(?=\S)|(?<=:):")
+#: A line whose first word ends ``.`` or ``)`` could be a list item (``1.``, ``a)``,
+#: ``IV.``); the match ends before that character.
+_RST_ENUMERATOR = re.compile(r"\w+(?=[.)](?: |$))")
+#: Where an http(s) address may start a reference: where docutils starts inline markup.
+_URL_BEFORE = frozenset(" (\"'[{<")
+#: What may follow a reference (docutils' rule for the end of inline markup).
+_URL_AFTER = frozenset(" .,;:!?)]}\"'>")
+_BRACKETS = {")": "(", "]": "[", "}": "{"}
+
+
+def _url_end(url: str) -> str:
+    """``url`` without the sentence's punctuation after it: a full stop, a comma, a
+    closing bracket that has no opening one in the address."""
+    while url and url[-1] in ".,;:!?)]}":
+        last = url[-1]
+        if last in _BRACKETS and url.count(last) <= url.count(_BRACKETS[last]):
+            break
+        url = url[:-1]
+    return url
+
+
+def _rst_text(text: str) -> str:
+    return _RST_INLINE.sub(lambda found: "\\" + found.group(0), text)
+
+
+def _rst_line(line: str) -> str:
+    """One line of plain text (no line break, spaces collapsed) as reStructuredText."""
     out: list[str] = []
     at = 0
     for found in _URL.finditer(line):
-        # A sentence's full stop or closing bracket after an address is not part of it.
-        url = found.group(0).rstrip(".,;:!?)]}")
+        url = _url_end(found.group(0))
         end = found.start() + len(url)
-        out.append(html_escape(line[at:found.start()]))
-        out.append(f'<a href="{html_escape(url)}">{html_escape(url)}</a>')
+        if (url.endswith("//") or (found.start() and line[found.start() - 1] not in _URL_BEFORE)
+                or (end < len(line) and line[end] not in _URL_AFTER)):
+            continue
+        out.append(_rst_text(line[at:found.start()]))
+        # An anonymous reference showing the address; a target ending in _ would name
+        # another reference.
+        target = url[:-1] + "\\_" if url.endswith("_") else url
+        out.append(f"`{url} <{target}>`__")
         at = end
-    out.append(html_escape(line[at:]))
-    return "".join(out)
+    out.append(_rst_text(line[at:]))
+    text = "".join(out)
+    # What a line starts with may make it a list, a table, a comment, a field, a
+    # transition, a doctest or a line block: a first character that is not a letter or
+    # a digit is escaped (a reference is markup meant), and so is an enumerator's end.
+    if text[:1] not in ("\\", "`") and not text[:1].isalnum():
+        return "\\" + text
+    found = _RST_ENUMERATOR.match(text)
+    if found:
+        return text[:found.end()] + "\\" + text[found.end():]
+    return text
 
 
-def text_to_html(text: str) -> str:
-    """Plain text as HTML, never read as markup: paragraphs at blank lines, their line
-    breaks kept, every character escaped, and http(s) addresses made links.
+def text_to_rst(text: str) -> str:
+    """Plain text as reStructuredText that docutils reads back as that text and nothing
+    else: paragraphs at blank lines, each line break kept (a paragraph of several lines
+    becomes a line block), spaces within a line collapsed, control characters dropped,
+    every character that could be markup escaped, and http(s) addresses made links that
+    show the address. What the text says never becomes emphasis, a list, a definition
+    list, a role, a substitution, a table or a link by accident.
 
-    >>> print(text_to_html("Chess <b>\\n& more\\n\\nSee https://en.wikipedia.org/wiki/Chess."))
-    <p>Chess &lt;b&gt;<br>
-    &amp; more</p>
-    <p>See <a href="https://en.wikipedia.org/wiki/Chess">https://en.wikipedia.org/wiki/Chess</a>.</p>
+    >>> print(text_to_rst("1. *Not* a list: a_b | c\\nsee https://a.org/x_.\\n\\nNext"))
+    | 1\\. \\*Not\\* a list: a\\_b \\| c
+    | see `https://a.org/x_ <https://a.org/x\\_>`__.
+    <BLANKLINE>
+    Next
+    >>> print(rst_to_html(text_to_rst("- not *em*\\n\\n:field: x::")))
+    <p>- not *em*</p>
+    <p>:field: x::</p>
     """
-    paragraphs = re.split(r"\n[ \t]*\n", text.replace("\r\n", "\n").replace("\r", "\n"))
-    return "\n".join("<p>" + "<br>\n".join(_linked(line.strip()) for line in lines) + "</p>"
-                     for lines in (p.strip("\n").split("\n") for p in paragraphs
-                                   if p.strip()))
+    blocks: list[str] = []
+    paragraph: list[str] = []
+    for raw in [*text.splitlines(), ""]:
+        line = " ".join("".join(ch for ch in raw if ch.isspace()
+                                or unicodedata.category(ch) != "Cc").split())
+        if line:
+            paragraph.append(_rst_line(line))
+        elif paragraph:
+            # A paragraph of backslashes alone (escaped, four or more) would be a
+            # transition; as a line block it is text.
+            alone = len(paragraph) == 1 and paragraph[0].strip("\\")
+            blocks.append(paragraph[0] if alone
+                          else "\n".join("| " + one for one in paragraph))
+            paragraph = []
+    return "\n\n".join(blocks)

@@ -406,8 +406,7 @@ class Library:
         entry, variant = self.resolve(game_id)
         game = self._build(entry, variant, game_id, options)
         spec = game.spec  # type: ignore[attr-defined]
-        # A rule file's description is plain text, not reStructuredText.
-        data = game_json(game, plain_rules=True)
+        data = game_json(game)
         board = data["board"]
         rects = [list(spec.pixels.get(cell, (0, 0, 0, 0)))
                  for cell in range(len(board["cells"]))]

@@ -5,8 +5,8 @@ options and sources, with a link back to the lobby and one that sets up a match 
 ``zrf:chess/chess@2``; see :mod:`boardlab.web.library`); an unknown game is the API's
 JSON 404, as for an unknown Triplex pack. The page is written by the server from the
 template ``static/rules.html``: every value from the game is escaped, the rules are the
-HTML of :func:`boardlab.markup.rst_to_html` (raw HTML and file insertion disabled), or,
-for an imported game, its plain text escaped (:func:`boardlab.markup.text_to_html`). Its
+HTML of :func:`boardlab.markup.rst_to_html` (raw HTML and file insertion disabled; an
+imported game's rules hold its file's words escaped, never read as markup). Its
 labels carry ``data-i18n`` keys, so ``static/js/rules.js`` shows them in the reader's
 language. The policy of the page is computed from the template with its slots empty,
 so nothing a game says can ever be allowed to run.

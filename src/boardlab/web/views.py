@@ -26,7 +26,7 @@ from boardlab.core.board import Board
 from boardlab.core.game import Game, State
 from boardlab.core.move import Capture, Change, Move, Place, Shift
 from boardlab.core.registry import game_class, names
-from boardlab.markup import rst_to_html, text_to_html
+from boardlab.markup import rst_to_html
 
 
 def points(returns: Sequence[Fraction]) -> list[str]:
@@ -62,18 +62,17 @@ def board_json(board: Board | None) -> dict[str, Any] | None:
             "layers": list(board.layer_names)}
 
 
-def game_json(game: Game, *, plain_rules: bool = False) -> dict[str, Any]:
+def game_json(game: Game) -> dict[str, Any]:
     """A game with its option values: its info, rules text as written (``rules``) and as
-    HTML (``rules_html``: reStructuredText rendered by :func:`~boardlab.markup.rst_to_html`,
-    or with ``plain_rules``, for text that is not reStructuredText, escaped paragraphs),
-    and board geometry (with the look the game is known by, ``style``:
+    HTML (``rules_html``: reStructuredText rendered by :func:`~boardlab.markup.rst_to_html`;
+    an imported game's rules are reStructuredText too, its file's words escaped), and
+    board geometry (with the look the game is known by, ``style``:
     :attr:`Game.board_style`)."""
     board = board_json(game.board)
     if board is not None:
         board["style"] = game.board_style
     rules = game.rules
-    shown = text_to_html(rules) if plain_rules else rst_to_html(rules)
-    return {**game.info(), "rules": rules, "rules_html": shown, "board": board}
+    return {**game.info(), "rules": rules, "rules_html": rst_to_html(rules), "board": board}
 
 
 def _cell_names(board: Board | None, cells: Iterable[int]) -> list[str]:

@@ -91,6 +91,7 @@ def read_file(send: Callable[..., None], path: str, shown: str) -> None:
     from boardlab.zrf.game import load_game
     from boardlab.zrf.model import variant_titles
     from boardlab.zrf.reader import load
+    from boardlab.zrf.text import display_line
 
     try:
         game = load_game(path, name=shown)
@@ -100,7 +101,7 @@ def read_file(send: Callable[..., None], path: str, shown: str) -> None:
         send("done")
         return
     default = game.spec.variant
-    named = {number: title or f"variant {number}" for number, title in titles}
+    named = {number: display_line(title) or f"variant {number}" for number, title in titles}
     send("game", {"variant": default, "title": named.get(default, game.description),
                   "description": game.description, "players": list(game.player_names),
                   "error": None})

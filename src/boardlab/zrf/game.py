@@ -33,9 +33,11 @@ from boardlab.core.game import Game, Option, Returns, draw
 from boardlab.core.move import Capture, Change, Move, Piece, Place, Shift
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.errors import NotationError, ZrfError
+from boardlab.markup import text_to_rst
 from boardlab.zrf import compile as zc
 from boardlab.zrf.model import GameSpec, game_spec
 from boardlab.zrf.reader import load
+from boardlab.zrf.text import display_line, display_rst
 
 _DIGEST = re.compile(r"[0-9a-f]{16}")
 #: Position digests a game remembers (see ZrfState._seen), a bound on its memory.
@@ -654,9 +656,10 @@ def load_game(path: str | Path, variant: int | str | None = None, *,
     shown = name or str(path)
     forms = load(path, shown)
     spec = game_spec(forms, shown, variant)
-    title = spec.title or path.stem
-    if spec.game_title and spec.game_title != title:
-        title = f"{spec.game_title}: {title}"
+    title = display_line(spec.title) or path.stem
+    game_title = display_line(spec.game_title)
+    if game_title and game_title != title:
+        title = f"{game_title}: {title}"
     cls = type(f"Zrf_{path.stem}", (ZrfGame,), {
         "name": _game_name(path, spec.variant),
         "description": title,
@@ -696,19 +699,24 @@ def incomplete(spec: GameSpec) -> list[str]:
 
 
 def _rules_text(spec: GameSpec, path: Path) -> str:
-    lines = [spec.title or path.stem, ""]
+    """The rules a game's docstring holds, in reStructuredText: the file's title and
+    description in its own words (:func:`~boardlab.zrf.text.display_rst`: Zillions' line
+    and paragraph breaks kept, nothing read as markup), then what boardlab adds."""
+    parts = [display_rst(spec.title) or text_to_rst(path.stem)]
     if spec.description:
-        lines += [spec.description, ""]
-    lines.append(f"Read from the rule file {path.name}"
-                 + (f", variant {spec.variant}" if spec.variant else "") + ".")
-    pieces = ", ".join(spec.pieces)
-    lines.append(f"Players: {', '.join(spec.players)}. Pieces: {pieces}.")
+        parts.append(display_rst(spec.description))
+    # Names come from the file too: escaped like its text.
+    parts.append(text_to_rst(
+        f"Read from the rule file {path.name}"
+        + (f", variant {spec.variant}" if spec.variant else "")
+        + f". Players: {', '.join(spec.players)}. Pieces: {', '.join(spec.pieces)}."))
     hooks = incomplete(spec)
     if hooks:
-        lines += ["", "Incomplete: the file leaves part of its rules to Dagaz's JavaScript "
-                  f"(options {', '.join(hooks)}); boardlab plays the ZRF as written."]
+        parts.append(text_to_rst(
+            "Incomplete: the file leaves part of its rules to Dagaz's JavaScript "
+            f"(options {', '.join(hooks)}); boardlab plays the ZRF as written."))
     if not spec.goals:
-        lines += ["", "The file states no goal: a player with no move loses, and a game "
-                  f"is drawn after {DEFAULT_MAX_MOVES} moves unless max_moves says "
-                  "otherwise."]
-    return "\n".join(lines)
+        parts.append(text_to_rst(
+            "The file states no goal: a player with no move loses, and a game is drawn "
+            f"after {DEFAULT_MAX_MOVES} moves unless max_moves says otherwise."))
+    return "\n\n".join(part for part in parts if part)

@@ -3,7 +3,8 @@
 A Zillions rule file is a sequence of s-expressions: parenthesised lists of symbols,
 numbers and double-quoted strings, with ``;`` comments to the end of a line. Strings may
 span lines and hold backslashes literally (``"Audio\\Pickup.wav"``). Files written on
-Windows may be in cp1252 rather than UTF-8; both are read.
+Windows may be in their code page (cp1252, cp1251) rather than UTF-8: see
+:func:`boardlab.zrf.text.decode`.
 
 Macros: ``(define NAME body...)`` anywhere at the top of the file (or of an included
 one) defines NAME for the whole file; when a name is defined twice the later definition
@@ -48,6 +49,7 @@ from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
 from boardlab.errors import ZrfError
+from boardlab.zrf.text import decode
 
 #: Deepest nesting of macro calls: far beyond any real file, and a stop for a macro that
 #: calls itself.
@@ -168,15 +170,6 @@ class SList:
 
 
 Node = Atom | SList
-
-
-def decode(data: bytes) -> str:
-    """The text of a rule file: UTF-8 (a byte order mark dropped), else cp1252, the
-    encoding of Zillions' Windows files (every byte decodes)."""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
 
 
 def parse(text: str, file: str = "<zrf>") -> list[Node]:
