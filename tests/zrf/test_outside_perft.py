@@ -1,0 +1,186 @@
+"""Rule files written in Zillions' own idiom (``examples/zrf``), each proven against a
+second, independent implementation run live here: perft from the start and from
+published positions, and the full legal move sets of positions from random games
+compared move by move (a count can agree by chance, a move set hardly).
+
+* ``chess.zrf`` against python-chess;
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from boardlab.core.game import perft
+from boardlab.zrf.game import load_game
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "zrf"
+
+
+def _load(name: str):
+    return load_game(EXAMPLES / name, name=name)
+
+
+# --- chess.zrf against python-chess -------------------------------------------------------
+chess = pytest.importorskip("chess")
+
+CHESS_KINDS = {"p": "Pawn", "n": "Knight", "b": "Bishop", "r": "Rook", "q": "Queen",
+               "k": "King"}
+CHESS_LETTERS = {kind: letter for letter, kind in CHESS_KINDS.items()}
+
+
+def chess_text(fen: str) -> str:
+    """The position text of chess.zrf for a FEN: a King with a castling right and a
+    Rook it may castle with have never moved (``+never-moved?``); an en passant square
+    is the last move, the double step over it; the ply is the FEN's (Black moves at odd
+    plies)."""
+    board = chess.Board(fen)
+    cells = []
+    for square, piece in sorted(board.piece_map().items()):
+        owner = "White" if piece.color else "Black"
+        text = f"{chess.square_name(square)}={owner}.{CHESS_KINDS[piece.symbol().lower()]}"
+        rights = board.castling_rights & (chess.BB_RANK_1 if piece.color else chess.BB_RANK_8)
+        if (piece.piece_type == chess.KING and rights) or \
+                (piece.piece_type == chess.ROOK and rights & chess.BB_SQUARES[square]):
+            text += "+never-moved?"
+        cells.append(text)
+    out = ",".join(cells) + (" White" if board.turn else " Black")
+    if board.ply():
+        out += f" ply:{board.ply()}"
+    if board.ep_square is not None:
+        file, rank = chess.square_file(board.ep_square), chess.square_rank(board.ep_square)
+        ahead = 1 if rank == 2 else -1
+        out += (f" last:{chess.square_name(chess.square(file, rank - ahead))}"
+                f"-{chess.square_name(chess.square(file, rank + ahead))}")
+    return out
+
+
+_CHESS_MOVE = re.compile(r"^([a-h][1-8])[-x]([a-h][1-8])(?:=(\w+))?")
+
+
+def chess_uci(state, notation: str) -> str:
+    """The UCI move of a move of chess.zrf: ``e7-e8=Queen`` -> ``e7e8q``, ``e1-g1 h1-f1``
+    (castling: the King's leg first) -> ``e1g1``, ``d5-e6 xe5`` -> ``d5e6``. A King or
+    Rook that moves changes too (its never-moved? attribute), not a promotion."""
+    found = _CHESS_MOVE.match(notation)
+    assert found, f"unexpected notation {notation!r}"
+    source, target, kind = found.groups()
+    pawn = state.piece_at(state.game.board.cell(source)).kind == "Pawn"
+    return source + target + (CHESS_LETTERS[kind] if kind and pawn else "")
+
+
+def chess_placement(state) -> dict[str, str]:
+    """Square -> FEN letter of a position of chess.zrf."""
+    return {state.game.board.cell_name(cell): CHESS_LETTERS[piece.kind].upper()
+            if piece.owner == 0 else CHESS_LETTERS[piece.kind]
+            for cell, piece in state.occupied()}
+
+
+def chess_perft(board, depth: int) -> list[int]:
+    """python-chess's perft, every depth up to ``depth``."""
+    counts = [0] * depth
+
+    def walk(level: int) -> None:
+        moves = list(board.legal_moves)
+        counts[level] += len(moves)
+        if level + 1 < depth:
+            for move in moves:
+                board.push(move)
+                walk(level + 1)
+                board.pop()
+
+    walk(0)
+    return counts
+
+
+@pytest.fixture(scope="module")
+def chess_game():
+    return _load("chess.zrf")
+
+
+def test_chess_translation(chess_game):
+    start = chess_game.parse_state(chess_text(chess.STARTING_FEN))
+    assert start == chess_game.initial_state()
+    state = start.play_all(["e2-e4", "a7-a6", "e4-e5", "d7-d5"])
+    assert str(state).endswith(" last:d7-d5")
+    assert chess_game.parse_state(chess_text(
+        "rnbqkbnr/1pp1pppp/p7/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3")) == state
+    assert chess_uci(state, "e5-d6 xd5") == "e5d6"
+    assert chess_uci(state, "e1-e2=King") == "e1e2"
+
+
+@pytest.mark.slow
+def test_chess_perft_from_the_start(chess_game):
+    # 197281 at depth 4: about 4 s here, against python-chess's 2 s.
+    assert perft(chess_game.initial_state(), 4) == chess_perft(chess.Board(), 4) == \
+        [20, 400, 8902, 197281]
+
+
+CHESS_POSITIONS = [
+    # Kiwipete (Peter McKenzie): castling both ways, en passant, promotions, pins.
+    ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 2, False),
+    ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3, True),
+    # The chessprogramming wiki's positions 3 to 6: en passant along a pinned rank,
+    # promotions with check, castling rights lost by capture.
+    ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 3, False),
+    ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 4, True),
+    ("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 3, False),
+    ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 2, False),
+    ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 3, True),
+    ("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 3, True),
+    # En passant that would expose the King, and a double step giving check.
+    ("8/8/8/K2pP2q/8/8/8/7k w - d6 0 1", 3, False),
+    ("8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1", 3, False),
+]
+
+
+@pytest.mark.parametrize(("fen", "depth"), [
+    pytest.param(fen, depth, marks=[pytest.mark.slow] if slow else [])
+    for fen, depth, slow in CHESS_POSITIONS])
+def test_chess_perft_of_published_positions(chess_game, fen, depth):
+    state = chess_game.parse_state(chess_text(fen))
+    assert perft(state, depth) == chess_perft(chess.Board(fen), depth)
+
+
+def _chess_random_game(game, seed: int, plies: int, stats: Counter) -> None:
+    rng = random.Random(seed)
+    state = game.initial_state()
+    board = chess.Board()
+    for _ in range(plies):
+        assert chess_placement(state) == {chess.square_name(s): p.symbol()
+                                          for s, p in board.piece_map().items()}
+        moves = {chess_uci(state, m.notation): m for m in state.legal_moves()}
+        reference = {m.uci() for m in board.legal_moves}
+        assert set(moves) == reference, (f"{board.fen()}: extra {set(moves) - reference}, "
+                                         f"missing {reference - set(moves)}")
+        assert len(moves) == len(state.legal_moves())
+        stats["positions"] += 1
+        stats["moves"] += len(reference)
+        stats["in check"] += board.is_check()
+        stats["with castling"] += any(board.is_castling(m) for m in board.legal_moves)
+        stats["with en passant"] += any(board.is_en_passant(m) for m in board.legal_moves)
+        stats["with a promotion"] += any(m.promotion for m in board.legal_moves)
+        if not reference:
+            assert state.is_terminal()
+            stats["checkmate" if board.is_checkmate() else "stalemate"] += 1
+            return
+        # Pawn moves half the time, so that the games reach en passant and promotions.
+        pawns = [m for m in sorted(moves) if board.piece_type_at(chess.parse_square(m[:2]))
+                 == chess.PAWN]
+        choice = rng.choice(pawns if pawns and rng.random() < 0.5 else sorted(moves))
+        state = state.play(moves[choice].notation)
+        board.push_uci(choice)
+
+
+def test_chess_random_games_move_as_python_chess(chess_game):
+    stats: Counter = Counter()
+    for seed in range(16):
+        _chess_random_game(chess_game, seed, 120, stats)
+    # Seeded, so the same games every run; every position agrees.
+    assert stats == Counter({"positions": 1788, "moves": 58352, "with a promotion": 141,
+                             "in check": 122, "with castling": 65, "with en passant": 9,
+                             "checkmate": 4})
