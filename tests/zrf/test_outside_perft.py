@@ -4,6 +4,7 @@ published positions, and the full legal move sets of positions from random games
 compared move by move (a count can agree by chance, a move set hardly).
 
 * ``chess.zrf`` against python-chess;
+* ``xiangqi.zrf`` against Fairy-Stockfish (pyffish);
 """
 
 from __future__ import annotations
@@ -184,3 +185,150 @@ def test_chess_random_games_move_as_python_chess(chess_game):
     assert stats == Counter({"positions": 1788, "moves": 58352, "with a promotion": 141,
                              "in check": 122, "with castling": 65, "with en passant": 9,
                              "checkmate": 4})
+
+
+# --- xiangqi.zrf against Fairy-Stockfish ---------------------------------------------------
+XIANGQI_KINDS = {"r": "Chariot", "n": "Horse", "b": "Elephant", "a": "Advisor",
+                 "k": "General", "c": "Cannon", "p": "Soldier"}
+XIANGQI_LETTERS = {kind: letter for letter, kind in XIANGQI_KINDS.items()}
+_FEN_TOKEN = re.compile(r"\d+|[A-Za-z]")
+
+
+def fen_placement(fen: str, files: str, ranks: int) -> dict[str, str]:
+    """Cell -> FEN letter of a FEN's board (rank ``ranks`` first, files from ``a``)."""
+    out = {}
+    for r, row in enumerate(fen.split()[0].split("/")):
+        column = 0
+        for token in _FEN_TOKEN.findall(row):
+            if token.isdigit():
+                column += int(token)
+                continue
+            out[f"{files[column]}{ranks - r}"] = token
+            column += 1
+    return out
+
+
+def xiangqi_text(fen: str) -> str:
+    """The position text of xiangqi.zrf for a Fairy-Stockfish FEN (Red is ``w``)."""
+    cells = [f"{cell}={'Red' if letter.isupper() else 'Black'}."
+             f"{XIANGQI_KINDS[letter.lower()]}"
+             for cell, letter in fen_placement(fen, "abcdefghi", 10).items()]
+    fields = fen.split()
+    ply = 2 * (int(fields[5]) - 1) + (fields[1] == "b") if len(fields) > 5 else \
+        int(fields[1] == "b")
+    return ",".join(cells) + (" Red" if fields[1] == "w" else " Black") + \
+        (f" ply:{ply}" if ply else "")
+
+
+def xiangqi_placement(state) -> dict[str, str]:
+    return {state.game.board.cell_name(cell): XIANGQI_LETTERS[piece.kind].upper()
+            if piece.owner == 0 else XIANGQI_LETTERS[piece.kind]
+            for cell, piece in state.occupied()}
+
+
+_PATH = re.compile(r"^([a-z]\d+)[-x]([a-z]\d+)")
+
+
+def path_uci(notation: str) -> str:
+    """``h3xh10`` -> ``h3h10``: the from and to cells of a one-step move."""
+    found = _PATH.match(notation)
+    assert found, f"unexpected notation {notation!r}"
+    return found.group(1) + found.group(2)
+
+
+def pyffish_perft(sf, variant: str, fen: str, depth: int) -> list[int]:
+    """Fairy-Stockfish's perft through pyffish (a call per inner node: the moves from
+    ``fen`` to it, which pyffish plays before listing the legal moves)."""
+    counts = [0] * depth
+
+    def walk(path: list[str], level: int) -> None:
+        moves = sf.legal_moves(variant, fen, path)
+        counts[level] += len(moves)
+        if level + 1 < depth:
+            for move in moves:
+                walk([*path, move], level + 1)
+
+    walk([], 0)
+    return counts
+
+
+@pytest.fixture(scope="module")
+def sf():
+    return pytest.importorskip("pyffish")
+
+
+@pytest.fixture(scope="module")
+def xiangqi_game():
+    return _load("xiangqi.zrf")
+
+
+def test_xiangqi_translation(sf, xiangqi_game):
+    start = sf.start_fen("xiangqi")
+    assert xiangqi_game.parse_state(xiangqi_text(start)) == xiangqi_game.initial_state()
+    assert xiangqi_placement(xiangqi_game.initial_state()) == \
+        fen_placement(start, "abcdefghi", 10)
+    assert path_uci("h3xh10") == "h3h10"
+
+
+XIANGQI_POSITIONS = [
+    # A Chariot between the Generals may only move along the file (the flying General);
+    # an Advisor between them may not leave the file.
+    ("4k4/9/9/9/4R4/9/9/9/9/3K5 w - - 0 1", 3),
+    ("4k4/9/9/9/9/9/9/4A4/9/4K4 w - - 0 1", 3),
+    # Cannons with one screen, two screens, and a screen that is the enemy General's
+    # Advisor; a Horse with a blocked leg and an Elephant with a blocked eye.
+    ("3akab2/9/4c4/4p4/2b6/2B6/4P1n2/4C4/4A4/3AK4 w - - 0 1", 2),
+    ("r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w - - 4 3", 2),
+]
+
+
+@pytest.mark.parametrize(("fen", "depth"), XIANGQI_POSITIONS)
+def test_xiangqi_perft_of_positions(sf, xiangqi_game, fen, depth):
+    state = xiangqi_game.parse_state(xiangqi_text(fen))
+    assert perft(state, depth) == pyffish_perft(sf, "xiangqi", fen, depth)
+
+
+def test_xiangqi_perft_to_depth_two(sf, xiangqi_game):
+    start = sf.start_fen("xiangqi")
+    assert perft(xiangqi_game.initial_state(), 2) == pyffish_perft(sf, "xiangqi", start, 2)
+
+
+@pytest.mark.slow
+def test_xiangqi_perft_from_the_start(sf, xiangqi_game):
+    # Published: 44, 1920, 79666. pyffish takes about 8 s (a call per inner node), the
+    # file 3 s.
+    start = sf.start_fen("xiangqi")
+    assert perft(xiangqi_game.initial_state(), 3) == pyffish_perft(sf, "xiangqi", start, 3) \
+        == [44, 1920, 79666]
+
+
+def _xiangqi_random_game(sf, game, seed: int, plies: int, stats: Counter) -> None:
+    rng = random.Random(seed)
+    state = game.initial_state()
+    fen = sf.start_fen("xiangqi")
+    for _ in range(plies):
+        assert xiangqi_placement(state) == fen_placement(fen, "abcdefghi", 10), fen
+        moves = {path_uci(m.notation): m for m in state.legal_moves()}
+        reference = set(sf.legal_moves("xiangqi", fen, []))
+        assert set(moves) == reference, (f"{fen}: extra {set(moves) - reference}, "
+                                         f"missing {reference - set(moves)}")
+        assert len(moves) == len(state.legal_moves())
+        stats["positions"] += 1
+        stats["moves"] += len(reference)
+        if not reference:
+            assert state.is_terminal()
+            stats["mate or stalemate"] += 1
+            return
+        # Captures half the time, so that the board opens up (files, screens, legs).
+        captures = [m for m in sorted(moves) if "x" in moves[m].notation]
+        choice = rng.choice(captures if captures and rng.random() < 0.5 else sorted(moves))
+        state = state.play(moves[choice].notation)
+        fen = sf.get_fen("xiangqi", fen, [choice])
+
+
+def test_xiangqi_random_games_move_as_fairy_stockfish(sf, xiangqi_game):
+    stats: Counter = Counter()
+    for seed in range(6):
+        _xiangqi_random_game(sf, xiangqi_game, seed, 120, stats)
+    # Seeded, so the same games every run; every position agrees (one game ends in mate).
+    assert stats == Counter({"positions": 677, "moves": 16830, "mate or stalemate": 1})
