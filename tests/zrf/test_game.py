@@ -297,6 +297,25 @@ def test_attacked_and_defended_on_an_empty_cell_mean_taking_there(tmp_path, posi
     assert {m.notation for m in state.legal_moves() if m.notation.startswith("a1")} == moves
 
 
+FALLING = """(game (title "Falling")
+ (players A B)
+ (board (grid (dimensions ("a/b/c" (1 0)) ("3/2/1" (0 1))) (directions (s 0 1)))
+        (zone (name top) (players A B) (positions a3 b3 c3)))
+ (piece (name Disc) (drops (top (verify empty?) (while (empty? s) s) add)))
+ (piece (name Cap) (drops (b3 (verify empty?) add))))
+"""
+
+
+def test_a_drop_block_starting_with_a_zone_runs_from_its_cells(tmp_path):
+    # Zillions: a drop block that starts with a zone runs only from the zone's cells (one
+    # that starts with a position, only from there); a Disc falls down its column.
+    path = tmp_path / "falling.zrf"
+    path.write_text(FALLING)
+    state = load_game(path, name="falling.zrf").parse_state("b1=A.Disc A")
+    assert sorted(m.notation for m in state.legal_moves()) == \
+        ["Cap@b3", "Disc@a1", "Disc@b2", "Disc@c1"]
+
+
 def test_a_position_read_back_keeps_the_repetitions_it_came_from(tmp_path):
     # gonu.zrf: a player who repeats a position for the third time loses. Its text form
     # carries a digest of every earlier position, so a copy, a position read back, and
