@@ -5,6 +5,7 @@ compared move by move (a count can agree by chance, a move set hardly).
 
 * ``chess.zrf`` against python-chess;
 * ``xiangqi.zrf`` against Fairy-Stockfish (pyffish);
+* ``connect-four.zrf`` against OpenSpiel's ``connect_four``;
 """
 
 from __future__ import annotations
@@ -332,3 +333,117 @@ def test_xiangqi_random_games_move_as_fairy_stockfish(sf, xiangqi_game):
         _xiangqi_random_game(sf, xiangqi_game, seed, 120, stats)
     # Seeded, so the same games every run; every position agrees (one game ends in mate).
     assert stats == Counter({"positions": 677, "moves": 16830, "mate or stalemate": 1})
+
+
+# --- connect-four.zrf against OpenSpiel ----------------------------------------------------
+def spiel_perft(state, depth: int) -> list[int]:
+    """OpenSpiel's perft (terminal positions are not expanded, as boardlab's)."""
+    counts = [0] * depth
+
+    def walk(state, level: int) -> None:
+        actions = state.legal_actions()
+        counts[level] += len(actions)
+        if level + 1 < depth:
+            for action in actions:
+                child = state.child(action)
+                if not child.is_terminal():
+                    walk(child, level + 1)
+
+    if not state.is_terminal():
+        walk(state, 0)
+    return counts
+
+
+@pytest.fixture(scope="module")
+def pyspiel():
+    return pytest.importorskip("pyspiel")
+
+
+@pytest.fixture(scope="module")
+def connect_four():
+    return _load("connect-four.zrf")
+
+
+def connect_four_column(notation: str) -> int:
+    """OpenSpiel's action (the column) of a drop: ``Disc@c1`` -> 2."""
+    assert notation.startswith("Disc@"), notation
+    return "abcdefg".index(notation[5])
+
+
+def connect_four_board(state) -> str:
+    """The board as OpenSpiel prints it (top row first, x for the first player)."""
+    rows = []
+    for rank in range(6, 0, -1):
+        row = ""
+        for file in "abcdefg":
+            piece = state.piece_at(state.game.board.cell(f"{file}{rank}"))
+            row += "." if piece is None else "xo"[piece.owner]
+        rows.append(row)
+    return "\n".join(rows)
+
+
+def test_connect_four_perft(pyspiel, connect_four):
+    spiel = pyspiel.load_game("connect_four")
+    assert perft(connect_four.initial_state(), 6) == \
+        spiel_perft(spiel.new_initial_state(), 6) == [7, 49, 343, 2401, 16807, 117649]
+
+
+@pytest.mark.slow
+def test_connect_four_perft_to_depth_eight(pyspiel, connect_four):
+    # The first wins come at ply 7: depth 8 counts only the positions they do not end.
+    # About 90 s of CPU here (OpenSpiel: 2 s).
+    spiel = pyspiel.load_game("connect_four")
+    assert perft(connect_four.initial_state(), 8) == \
+        spiel_perft(spiel.new_initial_state(), 8)[:8] == \
+        [7, 49, 343, 2401, 16807, 117649, 823536, 5673234]
+
+
+def _random_columns(spiel_game, seed: int) -> list[int]:
+    """The columns of a random game of OpenSpiel's, to its end."""
+    rng = random.Random(seed)
+    spiel = spiel_game.new_initial_state()
+    columns = []
+    while not spiel.is_terminal():
+        columns.append(rng.choice(spiel.legal_actions()))
+        spiel.apply_action(columns[-1])
+    return columns
+
+
+# Random games cut six plies before their end: Yellow wins (seeds 0, 1), Red wins (2),
+# the board fills up (344, a draw after 42 plies).
+@pytest.mark.parametrize("seed", [0, 1, 2, 344])
+def test_connect_four_perft_before_the_end(pyspiel, connect_four, seed):
+    spiel_game = pyspiel.load_game("connect_four")
+    spiel = spiel_game.new_initial_state()
+    state = connect_four.initial_state()
+    for column in _random_columns(spiel_game, seed)[:-6]:
+        spiel.apply_action(column)
+        state = state.play(next(m for m in state.legal_moves()
+                                if connect_four_column(m.notation) == column))
+    assert connect_four_board(state) == str(spiel).strip()
+    assert connect_four.parse_state(str(state)) == state
+    assert perft(state, 6) == spiel_perft(spiel, 6)
+
+
+def test_connect_four_random_games_end_as_openspiel(pyspiel, connect_four):
+    spiel_game = pyspiel.load_game("connect_four")
+    stats: Counter = Counter()
+    rng = random.Random(4)
+    for _ in range(200):
+        spiel = spiel_game.new_initial_state()
+        state = connect_four.initial_state()
+        while not spiel.is_terminal():
+            assert not state.is_terminal()
+            moves = {connect_four_column(m.notation): m for m in state.legal_moves()}
+            assert sorted(moves) == spiel.legal_actions()
+            stats["positions"] += 1
+            column = rng.choice(sorted(moves))
+            spiel.apply_action(column)
+            state = state.play(moves[column])
+            assert connect_four_board(state) == str(spiel).strip()
+        assert state.is_terminal() and state.legal_moves() == []
+        # boardlab scores a win 1 and 0, a draw 1/2 each; OpenSpiel 1 and -1, 0 each.
+        assert [2 * float(r) - 1 for r in state.returns()] == spiel.returns()
+        stats["won" if max(spiel.returns()) > 0 else "drawn"] += 1
+    assert stats["won"] > 150 and stats["positions"] > 3000
+
