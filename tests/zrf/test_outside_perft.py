@@ -6,6 +6,7 @@ compared move by move (a count can agree by chance, a move set hardly).
 * ``chess.zrf`` against python-chess;
 * ``xiangqi.zrf`` against Fairy-Stockfish (pyffish);
 * ``connect-four.zrf`` against OpenSpiel's ``connect_four``;
+* ``checkers.zrf`` against OpenSpiel's ``checkers`` and Aart Bik's published perft;
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from boardlab.core.game import perft
+from boardlab.core.move import Capture, Shift
 from boardlab.zrf.game import load_game
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "zrf"
@@ -447,3 +449,134 @@ def test_connect_four_random_games_end_as_openspiel(pyspiel, connect_four):
         stats["won" if max(spiel.returns()) > 0 else "drawn"] += 1
     assert stats["won"] > 150 and stats["positions"] > 3000
 
+
+# --- checkers.zrf against OpenSpiel and Aart Bik's perft ------------------------------------
+# OpenSpiel plays a multiple jump as several actions of the same player and ends a game
+# drawn after forty plies without a capture (kMaxMovesWithoutCapture); otherwise its
+# rules are English draughts as the file states them (a Checker crowned by a jump stops).
+# A move is compared as (from, to, the cells taken): boardlab's chain is one move, and
+# OpenSpiel's ways to make the same move (a King's jumps round a square) are one too.
+@pytest.fixture(scope="module")
+def checkers_game():
+    return _load("checkers.zrf")
+
+
+def checkers_key(state, move) -> tuple[str, str, frozenset[str]]:
+    """(from, to, cells taken) of a move of checkers.zrf."""
+    name = state.game.board.cell_name
+    shift = next(a for a in move.actions if isinstance(a, Shift))
+    return (name(shift.source), name(shift.target),
+            frozenset(name(a.cell) for a in move.actions if isinstance(a, Capture)))
+
+
+def spiel_turns(state) -> dict[tuple[str, str, frozenset[str]], object]:
+    """OpenSpiel's whole turns from ``state``: (from, to, cells taken) -> the position
+    after it (a jump the same player goes on with is followed to its end)."""
+    out: dict = {}
+    player = state.current_player()
+
+    def follow(state, start: str, taken: frozenset[str]) -> None:
+        for action in state.legal_actions():
+            text = state.action_to_string(player, action)
+            source, target = text[:2], text[2:]
+            here = start or source
+            jumped = taken
+            if abs(ord(target[0]) - ord(source[0])) == 2:
+                jumped = taken | {f"{chr((ord(source[0]) + ord(target[0])) // 2)}"
+                                  f"{(int(source[1]) + int(target[1])) // 2}"}
+            child = state.child(action)
+            if not child.is_terminal() and child.current_player() == player:
+                follow(child, here, jumped)
+            else:
+                out[(here, target, jumped)] = child
+
+    follow(state, "", frozenset())
+    return out
+
+
+def spiel_turn_perft(state, depth: int) -> list[int]:
+    counts = [0] * depth
+
+    def walk(state, level: int) -> None:
+        turns = spiel_turns(state)
+        counts[level] += len(turns)
+        if level + 1 < depth:
+            for child in turns.values():
+                if not child.is_terminal():
+                    walk(child, level + 1)
+
+    walk(state, 0)
+    return counts
+
+
+def checkers_board(state) -> str:
+    """The board as OpenSpiel prints it (o and 8 the first player's Checker and King,
+    + and * the second's)."""
+    rows = []
+    for rank in range(8, 0, -1):
+        row = str(rank)
+        for file in "abcdefgh":
+            piece = state.piece_at(state.game.board.cell(f"{file}{rank}"))
+            row += "." if piece is None else \
+                ("o8" if piece.owner == 0 else "+*")[piece.kind == "King"]
+        rows.append(row)
+    return "\n".join([*rows, " abcdefgh"])
+
+
+def test_checkers_perft(pyspiel, checkers_game):
+    spiel = pyspiel.load_game("checkers").new_initial_state()
+    assert perft(checkers_game.initial_state(), 6) == spiel_turn_perft(spiel, 6) == \
+        [7, 49, 302, 1469, 7361, 36768]
+
+
+@pytest.mark.slow
+def test_checkers_perft_to_depth_seven(pyspiel, checkers_game):
+    # Aart Bik's 179740 at depth 7; about 6 s of CPU for the file, 2 s for OpenSpiel.
+    spiel = pyspiel.load_game("checkers").new_initial_state()
+    assert perft(checkers_game.initial_state(), 7) == spiel_turn_perft(spiel, 7)[:7] == \
+        [7, 49, 302, 1469, 7361, 36768, 179740]
+
+
+def test_checkers_random_games_move_as_openspiel(pyspiel, checkers_game):
+    spiel_game = pyspiel.load_game("checkers")
+    stats: Counter = Counter()
+    rng = random.Random(7)
+    for _ in range(30):
+        spiel = spiel_game.new_initial_state()
+        state = checkers_game.initial_state()
+        quiet = 0  # OpenSpiel's plies without a capture
+        while True:
+            assert checkers_board(state) == str(spiel).strip()
+            if spiel.is_terminal():
+                if quiet >= 40:  # OpenSpiel's draw, which the file does not state
+                    stats["drawn by OpenSpiel's forty plies"] += 1
+                    break
+                assert state.is_terminal() and state.legal_moves() == []
+                stats["lost without a move"] += 1
+                break
+            moves = {checkers_key(state, m): m for m in state.legal_moves()}
+            assert len(moves) == len(state.legal_moves())
+            turns = spiel_turns(spiel)
+            assert set(moves) == set(turns), str(spiel)
+            stats["positions"] += 1
+            stats["with a multiple jump"] += any(len(k[2]) > 1 for k in moves)
+            stats["with a King"] += any(p.kind == "King" for _, p in state.occupied())
+            stats["with a crowning jump"] += any(
+                k[2] and "=King" in moves[k].notation for k in moves)
+            key = rng.choice(sorted(moves, key=str))
+            plies = max(1, len(key[2]))
+            quiet = 0 if key[2] else quiet + plies
+            state = state.play(moves[key])
+            spiel = turns[key]
+    # Seeded, so the same games every run; every position agrees.
+    assert stats == Counter({"positions": 2070, "with a King": 1183,
+                             "with a multiple jump": 74, "with a crowning jump": 49,
+                             "lost without a move": 23,
+                             "drawn by OpenSpiel's forty plies": 7})
+
+
+def test_checkers_crowning_ends_the_jump(checkers_game):
+    # The Checker jumping onto d8 is crowned there and stops, though a King could jump e7.
+    state = checkers_game.parse_state("b6=Black.Checker,c7=White.Checker,e7=White.Checker,"
+                                      "a1=Black.King,h2=White.King Black")
+    assert [m.notation for m in state.legal_moves()] == ["b6-d8=King xc7"]
