@@ -7,6 +7,7 @@ compared move by move (a count can agree by chance, a move set hardly).
 * ``xiangqi.zrf`` against Fairy-Stockfish (pyffish);
 * ``connect-four.zrf`` against OpenSpiel's ``connect_four``;
 * ``checkers.zrf`` against OpenSpiel's ``checkers`` and Aart Bik's published perft;
+* ``reversi.zrf`` against OpenSpiel's ``othello``.
 """
 
 from __future__ import annotations
@@ -580,3 +581,77 @@ def test_checkers_crowning_ends_the_jump(checkers_game):
     state = checkers_game.parse_state("b6=Black.Checker,c7=White.Checker,e7=White.Checker,"
                                       "a1=Black.King,h2=White.King Black")
     assert [m.notation for m in state.legal_moves()] == ["b6-d8=King xc7"]
+
+
+# --- reversi.zrf against OpenSpiel's othello -----------------------------------------------
+# OpenSpiel names the cells as the file does (d4 holds a White disc at the start) but
+# prints row 1 at the top; x is Black, who moves first. A pass is an action of its own
+# there, and a move of the file's ("pass turn" forced) only while the opponent can move.
+@pytest.fixture(scope="module")
+def reversi():
+    return _load("reversi.zrf")
+
+
+def reversi_action(notation: str) -> str:
+    """OpenSpiel's action text of a move of the file: ``Disc@c4 d4=Disc`` -> ``c4``."""
+    return "pass" if notation == "pass" else notation.split()[0].removeprefix("Disc@")
+
+
+def othello_cells(spiel) -> dict[str, str]:
+    """Cell -> x or o of OpenSpiel's printed board."""
+    out = {}
+    for line in str(spiel).splitlines():
+        fields = line.split()
+        if len(fields) == 10 and fields[0].isdigit():
+            for file, mark in zip("abcdefgh", fields[1:9], strict=True):
+                if mark != "-":
+                    out[f"{file}{fields[0]}"] = mark
+    return out
+
+
+def reversi_cells(state) -> dict[str, str]:
+    return {state.game.board.cell_name(cell): "xo"[piece.owner]
+            for cell, piece in state.occupied()}
+
+
+def test_reversi_perft(pyspiel, reversi):
+    spiel = pyspiel.load_game("othello").new_initial_state()
+    assert perft(reversi.initial_state(), 7) == spiel_perft(spiel, 7) == \
+        [4, 12, 56, 244, 1396, 8200, 55092]
+
+
+@pytest.mark.slow
+def test_reversi_perft_to_depth_eight(pyspiel, reversi):
+    # About 20 s of CPU here (OpenSpiel: 1 s); depth 9 (3005288) would take minutes.
+    spiel = pyspiel.load_game("othello").new_initial_state()
+    assert perft(reversi.initial_state(), 8) == spiel_perft(spiel, 8)[:8] == \
+        [4, 12, 56, 244, 1396, 8200, 55092, 390216]
+
+
+def test_reversi_random_games_move_as_openspiel(pyspiel, reversi):
+    spiel_game = pyspiel.load_game("othello")
+    stats: Counter = Counter()
+    rng = random.Random(8)
+    for _ in range(40):
+        spiel = spiel_game.new_initial_state()
+        state = reversi.initial_state()
+        while not spiel.is_terminal():
+            assert reversi_cells(state) == othello_cells(spiel)
+            assert not state.is_terminal()
+            moves = {reversi_action(m.notation): m for m in state.legal_moves()}
+            actions = {spiel.action_to_string(a): a for a in spiel.legal_actions()}
+            assert set(moves) == set(actions), str(spiel)
+            stats["positions"] += 1
+            stats["moves"] += len(moves)
+            stats["passes"] += "pass" in moves
+            choice = rng.choice(sorted(moves))
+            spiel.apply_action(actions[choice])
+            state = state.play(moves[choice])
+        assert reversi_cells(state) == othello_cells(spiel)
+        assert state.is_terminal() and state.legal_moves() == []
+        # boardlab scores a win 1 and 0, a draw 1/2 each; OpenSpiel 1 and -1, 0 each.
+        assert [2 * float(r) - 1 for r in state.returns()] == spiel.returns()
+        stats["drawn" if spiel.returns()[0] == 0 else "won"] += 1
+    # Seeded, so the same games every run; every position and every result agrees.
+    assert stats == Counter({"positions": 2412, "moves": 20360, "passes": 12, "won": 36,
+                             "drawn": 4})
