@@ -7,7 +7,8 @@ compared move by move (a count can agree by chance, a move set hardly).
 * ``xiangqi.zrf`` against Fairy-Stockfish (pyffish);
 * ``connect-four.zrf`` against OpenSpiel's ``connect_four``;
 * ``checkers.zrf`` against OpenSpiel's ``checkers`` and Aart Bik's published perft;
-* ``reversi.zrf`` against OpenSpiel's ``othello``.
+* ``reversi.zrf`` against OpenSpiel's ``othello``;
+* ``minishogi.zrf`` against Fairy-Stockfish (pyffish).
 """
 
 from __future__ import annotations
@@ -655,3 +656,158 @@ def test_reversi_random_games_move_as_openspiel(pyspiel, reversi):
     # Seeded, so the same games every run; every position and every result agrees.
     assert stats == Counter({"positions": 2412, "moves": 20360, "passes": 12, "won": 36,
                              "drawn": 4})
+
+
+# --- minishogi.zrf against Fairy-Stockfish -------------------------------------------------
+# Fairy-Stockfish lists a mating Pawn drop (uchifuzume) as a move and scores the position
+# after it, where the King has no move, as won for the King's side (game_result); the
+# file forbids the drop, as shogi does. Its reading before the drop parts from shogi in
+# one case (see examples/zrf/shogi.zrf): a cell beside the King attacked only through the
+# Pawn's cell still counts as attacked.
+MINISHOGI_KINDS = {"P": "Pawn", "S": "Silver", "G": "Gold", "B": "Bishop", "R": "Rook",
+                   "K": "King", "+P": "Tokin", "+S": "ProSilver", "+B": "Horse",
+                   "+R": "Dragon"}
+MINISHOGI_LETTERS = {kind: letter for letter, kind in MINISHOGI_KINDS.items()}
+_SHOGI_TOKEN = re.compile(r"\+?[A-Za-z]|\d")
+_MINISHOGI_MOVE = re.compile(r"^([A-Za-z]+\d+)[-x]([a-e][1-5])(?:=(\w+))?$")
+
+
+@pytest.fixture(scope="module")
+def minishogi():
+    return _load("minishogi.zrf")
+
+
+def minishogi_fen_position(fen: str) -> tuple[dict[str, str], Counter]:
+    """Board (cell -> letter, + for promoted) and hands of a Fairy-Stockfish FEN."""
+    board, hand = fen.split()[0].split("[")
+    cells = {}
+    for r, row in enumerate(board.split("/")):
+        column = 0
+        for token in _SHOGI_TOKEN.findall(row):
+            if token.isdigit():
+                column += int(token)
+                continue
+            cells[f"{'abcde'[column]}{5 - r}"] = token
+            column += 1
+    return cells, Counter(hand.rstrip("]").replace("-", ""))
+
+
+def minishogi_position(state) -> tuple[dict[str, str], Counter]:
+    """The same for a position of the file (a hand cell is BP1, WR2, ...)."""
+    cells: dict[str, str] = {}
+    hands: Counter = Counter()
+    for cell, piece in state.occupied():
+        name = state.game.board.cell_name(cell)
+        letter = MINISHOGI_LETTERS[piece.kind]
+        letter = letter if piece.owner == 0 else letter.lower()
+        if name[0] in "BW" and name[1] in "PSGBR":
+            hands[letter] += 1
+        else:
+            cells[name] = letter
+    return cells, hands
+
+
+def minishogi_uci(notation: str) -> str:
+    """``c1-b2``, ``e1xe5 Rook@BR1``, ``a4-a5=Tokin`` (promoted), ``BP1-c3`` (a drop of
+    the last Pawn of Black's hand) -> ``c1b2``, ``e1e5``, ``a4a5+``, ``P@c3``."""
+    found = _MINISHOGI_MOVE.match(notation.split()[0])
+    assert found, f"unexpected notation {notation!r}"
+    source, target, promoted = found.groups()
+    if source[0] in "BW" and source[1] in "PSGBR":
+        return f"{source[1]}@{target}"
+    return source + target + ("+" if promoted else "")
+
+
+def minishogi_reference(sf, fen: str) -> tuple[set[str], set[str]]:
+    """Fairy-Stockfish's legal moves, and those of them that are mating Pawn drops."""
+    moves = set(sf.legal_moves("minishogi", fen, []))
+    cells, _ = minishogi_fen_position(fen)
+    black = fen.split()[1] == "w"  # Fairy-Stockfish's w is sente, the file's Black
+    king = next(c for c, p in cells.items() if p == ("k" if black else "K"))
+    front = f"{king[0]}{int(king[1]) - 1 if black else int(king[1]) + 1}"
+    mates = {m for m in moves if m == f"P@{front}"
+             and not sf.legal_moves("minishogi", fen, [m])
+             and sf.game_result("minishogi", fen, [m]) == sf.VALUE_MATE}
+    return moves - mates, mates
+
+
+def minishogi_perft(sf, fen: str, depth: int) -> list[int]:
+    counts = [0] * depth
+
+    def walk(fen: str, level: int) -> None:
+        moves, _ = minishogi_reference(sf, fen)
+        counts[level] += len(moves)
+        if level + 1 < depth:
+            for move in moves:
+                walk(sf.get_fen("minishogi", fen, [move]), level + 1)
+
+    walk(fen, 0)
+    return counts
+
+
+def test_minishogi_translation(sf, minishogi):
+    start = sf.start_fen("minishogi")
+    assert minishogi_position(minishogi.initial_state()) == minishogi_fen_position(start)
+    assert minishogi_uci("e1xe5 Rook@BR1") == "e1e5"
+    assert minishogi_uci("WP2-c3") == "P@c3"
+    assert minishogi_uci("d1-a4=Horse") == "d1a4+"
+
+
+def test_minishogi_perft(sf, minishogi):
+    start = sf.start_fen("minishogi")
+    assert perft(minishogi.initial_state(), 3) == minishogi_perft(sf, start, 3) == \
+        [14, 181, 2512]
+
+
+@pytest.mark.slow
+def test_minishogi_perft_to_depth_four(sf, minishogi):
+    # About 3 s of CPU for the file; pyffish's two calls a node take about 40 s.
+    start = sf.start_fen("minishogi")
+    assert perft(minishogi.initial_state(), 4) == minishogi_perft(sf, start, 4) == \
+        [14, 181, 2512, 35401]
+
+
+def test_minishogi_random_games_move_as_fairy_stockfish(sf, minishogi):
+    stats: Counter = Counter()
+    for seed in range(5):
+        rng = random.Random(seed)
+        state = minishogi.initial_state()
+        fen = sf.start_fen("minishogi")
+        for _ in range(100):
+            assert minishogi_position(state) == minishogi_fen_position(fen), fen
+            moves = {minishogi_uci(m.notation): m for m in state.legal_moves()}
+            assert len(moves) == len(state.legal_moves())
+            reference, mates = minishogi_reference(sf, fen)
+            assert not set(moves) - reference, f"{fen}: extra {set(moves) - reference}"
+            assert not set(moves) & mates
+            # Only the reading before the drop may part them: a Pawn drop in front of the
+            # enemy King that Fairy-Stockfish allows and the file does not.
+            for missing in reference - set(moves):
+                assert missing.startswith("P@") and missing in _fronts(fen), \
+                    f"{fen}: missing {missing}"
+                stats["uchifuzume read before the drop"] += 1
+            stats["positions"] += 1
+            stats["moves"] += len(reference)
+            stats["mating Pawn drops forbidden"] += len(mates)
+            stats["with a drop"] += any("@" in m for m in reference)
+            stats["with a promotion"] += any(m.endswith("+") for m in reference)
+            if not reference:
+                assert state.is_terminal()
+                stats["mate"] += 1
+                break
+            choice = rng.choice(sorted(set(moves)))
+            state = state.play(moves[choice])
+            fen = sf.get_fen("minishogi", fen, [choice])
+    # Seeded, so the same games every run: one mating Pawn drop forbidden by both, and
+    # two Pawn drops the file forbids where shogi does not (the reading before the drop).
+    assert stats == Counter({"positions": 429, "moves": 8446, "with a promotion": 196,
+                             "with a drop": 155, "uchifuzume read before the drop": 2,
+                             "mate": 2, "mating Pawn drops forbidden": 1})
+
+
+def _fronts(fen: str) -> set[str]:
+    """The Pawn drops onto the cell in front of the enemy King."""
+    cells, _ = minishogi_fen_position(fen)
+    black = fen.split()[1] == "w"
+    king = next(c for c, p in cells.items() if p == ("k" if black else "K"))
+    return {f"P@{king[0]}{int(king[1]) - 1 if black else int(king[1]) + 1}"}
