@@ -533,7 +533,7 @@ def test_checkers_perft(pyspiel, checkers_game):
 
 @pytest.mark.slow
 def test_checkers_perft_to_depth_seven(pyspiel, checkers_game):
-    # Aart Bik's 179740 at depth 7; about 6 s of CPU for the file, 2 s for OpenSpiel.
+    # Aart Bik's 179740 at depth 7; about 6 s of CPU for the file, 3 s for OpenSpiel.
     spiel = pyspiel.load_game("checkers").new_initial_state()
     assert perft(checkers_game.initial_state(), 7) == spiel_turn_perft(spiel, 7)[:7] == \
         [7, 49, 302, 1469, 7361, 36768, 179740]
@@ -623,7 +623,7 @@ def test_reversi_perft(pyspiel, reversi):
 
 @pytest.mark.slow
 def test_reversi_perft_to_depth_eight(pyspiel, reversi):
-    # About 20 s of CPU here (OpenSpiel: 1 s); depth 9 (3005288) would take minutes.
+    # About 15 s of CPU here (OpenSpiel: 1 s); depth 9 (3005288) would take minutes.
     spiel = pyspiel.load_game("othello").new_initial_state()
     assert perft(reversi.initial_state(), 8) == spiel_perft(spiel, 8)[:8] == \
         [4, 12, 56, 244, 1396, 8200, 55092, 390216]
