@@ -267,6 +267,55 @@ def test_defended_and_attacked_on_a_piece_mean_taking_back(tmp_path, position, m
     assert {m.notation for m in state.legal_moves() if m.notation.startswith("a1")} == moves
 
 
+PAWNS = """(game (title "Pawns")
+ (players A B)
+ (board (grid (dimensions ("a/b/c" (1 0)) ("3/2/1" (0 1)))
+              (directions (n 0 -1) (s 0 1) (se 1 1) (sw -1 1))))
+ (piece (name Pawn) (moves (s (verify empty?) add) (se (verify enemy?) add)
+                           (sw (verify enemy?) add)))
+ (piece (name Probe) (moves (n (verify not-attacked?) add)))
+ (piece (name Scout) (moves (n (verify defended?) add)))
+ (board-setup (A (Probe a1))))
+"""
+
+
+@pytest.mark.parametrize(("position", "moves"), [
+    # attacked? on an empty cell: a piece of the mover's standing there could be taken.
+    ("a1=A.Probe,b3=B.Pawn", set()),
+    ("a1=A.Probe,a3=B.Pawn", {"a1-a2"}),
+    # defended? on an empty cell: the mover's side could take a piece standing there.
+    ("a1=A.Scout,b3=A.Pawn", {"a1-a2"}),
+    ("a1=A.Scout,a3=A.Pawn", set()),
+])
+def test_attacked_and_defended_on_an_empty_cell_mean_taking_there(tmp_path, position, moves):
+    # Zillions' attacked? marks a cell where a King moving there would stand in check, so
+    # a Pawn attacks the cells it takes on, not the one it steps to (chess castling may
+    # not cross a cell a Pawn attacks).
+    path = tmp_path / "pawns.zrf"
+    path.write_text(PAWNS)
+    state = load_game(path, name="pawns.zrf").parse_state(f"{position} A")
+    assert {m.notation for m in state.legal_moves() if m.notation.startswith("a1")} == moves
+
+
+FALLING = """(game (title "Falling")
+ (players A B)
+ (board (grid (dimensions ("a/b/c" (1 0)) ("3/2/1" (0 1))) (directions (s 0 1)))
+        (zone (name top) (players A B) (positions a3 b3 c3)))
+ (piece (name Disc) (drops (top (verify empty?) (while (empty? s) s) add)))
+ (piece (name Cap) (drops (b3 (verify empty?) add))))
+"""
+
+
+def test_a_drop_block_starting_with_a_zone_runs_from_its_cells(tmp_path):
+    # Zillions: a drop block that starts with a zone runs only from the zone's cells (one
+    # that starts with a position, only from there); a Disc falls down its column.
+    path = tmp_path / "falling.zrf"
+    path.write_text(FALLING)
+    state = load_game(path, name="falling.zrf").parse_state("b1=A.Disc A")
+    assert sorted(m.notation for m in state.legal_moves()) == \
+        ["Cap@b3", "Disc@a1", "Disc@b2", "Disc@c1"]
+
+
 def test_a_position_read_back_keeps_the_repetitions_it_came_from(tmp_path):
     # gonu.zrf: a player who repeats a position for the third time loses. Its text form
     # carries a digest of every earlier position, so a copy, a position read back, and

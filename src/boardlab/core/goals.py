@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from boardlab.core.game import Returns, draw, win_for
 from boardlab.core.move import Piece
@@ -155,29 +155,56 @@ class RelativeConfig(Goal):
     pattern: tuple[tuple[str, str] | str, ...]
 
     def holds(self, state: PieceState, player: int) -> bool:
-        board = state.game.board
-        for start in range(board.size):
-            cell = start
-            ok = True
-            for i, item in enumerate(self.pattern):
-                if i % 2:
-                    cell = board.step(cell, item, player)  # type: ignore[arg-type]
-                    if cell < 0:
-                        ok = False
-                        break
+        cells = state.cells
+        pieces = self.pattern[0::2]
+        starts, rows = self._walks(state.game.board, player)
+        owner, kind = pieces[0]  # type: ignore[misc]
+        for start in starts:
+            # Most cells fail the first item: tested inline.
+            first = cells[start]
+            if kind == "empty":
+                if first is not None:
                     continue
-                owner, kind = item  # type: ignore[misc]
-                p = state.cells[cell]
-                if kind == "empty":
-                    if p is not None:
-                        ok = False
-                        break
-                elif p is None or not _matches(p, owner, kind, player):
-                    ok = False
+            elif first is None or first.kind != kind or not _matches(first, owner, kind,
+                                                                        player):
+                continue
+            cell = start
+            for row, item in zip(rows, pieces[1:], strict=True):
+                cell = row[cell]
+                if not _fits(cells[cell], item, player):  # type: ignore[arg-type]
                     break
-            if ok:
+            else:
                 return True
         return False
+
+    def _walks(self, board: Any, player: int
+               ) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
+        """The cells from which the pattern's walk stays on ``board`` for ``player``,
+        and the link rows of its steps (found once per board and player)."""
+        cache = self.__dict__.setdefault("_walks_cache", {})
+        found = cache.get(player)
+        if found is None or found[0] is not board:
+            links = board.player_links(player)
+            rows = [links[d] for d in self.pattern[1::2]]  # type: ignore[index]
+            starts = []
+            for start in range(board.size):
+                cell = start
+                for row in rows:
+                    cell = row[cell]
+                    if cell < 0:
+                        break
+                else:
+                    starts.append(start)
+            found = cache[player] = (board, tuple(starts), rows)
+        return found[1], found[2]
+
+
+def _fits(piece: Piece | None, item: tuple[str, str], player: int) -> bool:
+    """Whether a cell holding ``piece`` matches one item of a relative configuration."""
+    owner, kind = item
+    if kind == "empty":
+        return piece is None
+    return piece is not None and _matches(piece, owner, kind, player)
 
 
 @dataclass(frozen=True)

@@ -426,40 +426,50 @@ def _enemy_next_to(cells: Sequence[Piece | None], links: Sequence[Sequence[int]]
 def attacked(move_type: str | None = None) -> Predicate:
     """Another player could capture on the cell with a move (of ``move_type``) now (ZRF
     ``attacked?``): an occupied cell is attacked when a move captures the piece, an
-    empty one when a move of another player could end there. A cell holding another
-    player's piece is attacked when they could take a piece of the mover's there."""
+    empty one when a move could capture the moving piece standing there. A cell holding
+    another player's piece is attacked when they could take a piece of the mover's
+    there."""
     return Attacked(move_type)
 
 
 def defended(move_type: str | None = None) -> Predicate:
-    """Another of the mover's pieces could move onto the cell (ZRF ``defended?``); on a
-    cell holding a piece of the mover's, could take an enemy standing there (the piece
-    is protected: taken, it would be taken back)."""
+    """Another of the mover's pieces could take an enemy standing on the cell (ZRF
+    ``defended?``): on a cell holding a piece of the mover's, the piece is protected
+    (taken, it would be taken back)."""
     return Attacked(move_type, defended=True)
 
 
 def _could_take(c: Cursor, by: Callable[[int], bool], move_type: str | None,
                 exclude: int | None) -> bool:
-    """Whether a player ``by`` accepts could capture on (or move onto) the cursor's cell.
+    """Whether a player ``by`` accepts could capture on the cursor's cell.
 
     No move takes its own side's piece, so on a cell holding a piece of such a player
     the question is asked of a piece of the other side standing there instead: a piece
     is defended when its side could take back on its cell (the chess sense, and what
-    shogi's mate tests need: a King may not take a defended piece).
+    shogi's mate tests need: a King may not take a defended piece). On an empty cell
+    it is asked of the moving piece standing there (Zillions: a cell is attacked where
+    a King moving there would stand in check), so a chess Pawn attacks the cells it
+    takes on, not the one it steps to.
     """
     state = c.state
     cells = state.cells
     piece = cells[c.pos]
     rules = state.game.move_rules
-    if piece is None or not by(piece.owner):
+    if piece is not None and not by(piece.owner):
         return rules.attacked(state, c.pos, by=by, move_type=move_type, exclude=exclude)
+    if piece is None:
+        moving = cells[c.start] if c.start != OFF else None
+        piece = moving or c.hand
+        if piece is None:
+            return False
     # A player the test does not ask about: the mover for attacked?, another for defended?.
     other = next(p for p in (c.player, *range(state.game.num_players)) if not by(p))
+    here = cells[c.pos]
     cells[c.pos] = Piece(other, piece.kind, piece.attributes)
     try:
         return rules.attacked(state, c.pos, by=by, move_type=move_type, exclude=exclude)
     finally:
-        cells[c.pos] = piece
+        cells[c.pos] = here
 
 
 def _neighbour(c: Cursor, direction: str) -> int:

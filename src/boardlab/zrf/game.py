@@ -36,7 +36,7 @@ from boardlab.errors import NotationError, ZrfError
 from boardlab.markup import text_to_rst
 from boardlab.zrf import compile as zc
 from boardlab.zrf.model import GameSpec, game_spec
-from boardlab.zrf.reader import load
+from boardlab.zrf.reader import SList, load
 from boardlab.zrf.text import display_line, display_rst
 
 _DIGEST = re.compile(r"[0-9a-f]{16}")
@@ -567,7 +567,10 @@ def _compile(game: ZrfGame) -> tuple[r.Rules, g.Goals, bool]:
     for kind, piece in spec.pieces.items():
         for blocks, drop in ((piece.moves, False), (piece.drops, True)):
             for block in blocks:
-                program = list(zc.block(block.program, ctx))
+                zone = _leading_zone(block.program, spec) if drop else None
+                body = block.program if zone is None else \
+                    SList(block.program.items[1:], block.program.where)
+                program = list(zc.block(body, ctx))
                 history = _reads_last(block.program)
                 uses_last = uses_last or history
                 if block.move_type is None or not priorities:
@@ -584,14 +587,9 @@ def _compile(game: ZrfGame) -> tuple[r.Rules, g.Goals, bool]:
                                                 top_level=top, reads_history=history,
                                                 shared=shared))
                     continue
-                cells, zone = None, None
-                if program and isinstance(program[0], r.GoTo):
+                cells = None
+                if zone is None and program and isinstance(program[0], r.GoTo):
                     cells = (program.pop(0).cell,)  # type: ignore[union-attr]
-                first = block.program.items[0] if block.program.items else None
-                if isinstance(first, zc.Atom) and first.text in spec.board.zones \
-                        and first.text not in spec.cells and first.text not in \
-                        spec.board.directions:
-                    zone = first.text
                 limited = frozenset(p for (p, k) in spec.reserves if k == kind)
                 templates.append(r.Drop(
                     tuple(program), (kind,), priority, block.move_type or "",
@@ -613,6 +611,16 @@ def _compile(game: ZrfGame) -> tuple[r.Rules, g.Goals, bool]:
         pass_turn={"true": "always", "forced": "forced"}.get(pass_turn or ""))
     stalemate = "loss"
     return rules, g.Goals(conditions, len(spec.players), stalemate), uses_last
+
+
+def _leading_zone(program: SList, spec: GameSpec) -> str | None:
+    """The zone a drop block starts with (Zillions: the block then runs from the zone's
+    cells only), or None."""
+    first = program.items[0] if program.items else None
+    if isinstance(first, zc.Atom) and first.text in spec.board.zones \
+            and first.text not in spec.cells and first.text not in spec.board.directions:
+        return first.text
+    return None
 
 
 def _reads_last(node: zc.Node) -> bool:
