@@ -16,7 +16,11 @@ out by hand on the board from the reference's meaning, never copied from boardla
   :class:`~boardlab.zrf.game.ZrfState`; cells in any order);
 * ``;; expect error at LINE:COLUMN: TEXT``: boardlab refuses the file, naming the place;
 * ``;; expect same without: NAME ...``: the file with every ``(NAME ...)`` form removed
-  plays the same (display-only entries: sounds, images, help).
+  plays the same (display-only entries: sounds, images, help);
+* ``;; expect text: TEXT``: the game's description as the player reads it, ``\\n`` a line
+  break (``\\`` and ``` ` ``` in ZRF strings);
+* ``;; variant: N``: every expectation is of the file's game or variant N, not of the one
+  it plays by default.
 
 ``docs/zrf-conformance.md`` has a row for every entry of the reference, with its status and
 a link to its file; :func:`test_the_table_covers_the_reference` holds the table to the
@@ -48,6 +52,7 @@ from boardlab.core.game import perft
 from boardlab.errors import ZrfError
 from boardlab.zrf.game import ZrfGame, load_game
 from boardlab.zrf.reader import Atom, Node, SList, load
+from boardlab.zrf.text import display_text
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFORMANCE = Path(__file__).resolve().parent / "conformance"
@@ -88,14 +93,9 @@ REFERENCE_OPTIONS = (
     "show moves list", "silent ? moves", "smart moves",
 )
 
-#: Entries another branch is changing: they have no row yet, and must not have one until
-#: they leave this set.
-PENDING = frozenset({
-    "dummy", "engine", "game", "variant", "turn-order", "players", "repeat", "unlink",
-    "links", "symmetry", "opposite", "attacked?", "defended?", "not-attacked?",
-    "not-defended?", "add-partial", "add-copy-partial", "define", "\\", "`", "description",
-    '"maximal captures"',
-})
+#: Entries without a row yet, being changed: they must not have one until they leave
+#: this set.
+PENDING = frozenset({"players"})
 
 #: Files whose expectations boardlab does not meet yet: stem -> why.
 KNOWN_WRONG: dict[str, str] = {
@@ -133,9 +133,10 @@ class Header:
     entries: tuple[str, ...]
     reference: str
     expectations: tuple[Expectation, ...]
+    variant: int | None = None
 
 
-_EXPECT = re.compile(r"expect (moves|perft|outcome|position)(?: after (.*?))?: ?(.*)$")
+_EXPECT = re.compile(r"expect (moves|perft|outcome|position|text)(?: after (.*?))?: ?(.*)$")
 _ERROR = re.compile(r"expect error at (\d+):(\d+): (.+)$")
 _SAME = re.compile(r"expect same without: (.+)$")
 
@@ -145,6 +146,7 @@ def header(path: Path) -> Header:
     entries: list[str] = []
     reference: list[str] = []
     expectations: list[Expectation] = []
+    variant: int | None = None
     last = ""
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.startswith(";;"):
@@ -163,7 +165,9 @@ def header(path: Path) -> Header:
             last = "reference"
         elif text.startswith("expect "):
             expectations.append(_expectation(text, number, path))
-    return Header(tuple(entries), " ".join(reference), tuple(expectations))
+        elif text.startswith("variant:"):
+            variant = int(text[len("variant:"):])
+    return Header(tuple(entries), " ".join(reference), tuple(expectations), variant)
 
 
 def _expectation(text: str, number: int, path: Path) -> Expectation:
@@ -206,18 +210,24 @@ def strip(node: Node, names: frozenset[str]) -> Node | None:
     return SList(kept, node.where)
 
 
-def check(path: Path, expectation: Expectation, tmp_path: Path) -> None:
-    """Assert one expectation of the file at ``path``."""
+def check(path: Path, expectation: Expectation, tmp_path: Path,
+          variant: int | None = None) -> None:
+    """Assert one expectation of the file at ``path`` (of its ``variant``)."""
     if expectation.kind == "error":
         place, message = expectation.value.split(": ", 1)
         with pytest.raises(ZrfError) as error:
-            load_game(path, name=path.name).initial_state().legal_moves()
+            load_game(path, variant, name=path.name).initial_state().legal_moves()
         found = error.value
         assert f"{found.line}:{found.column}" == place and found.file == path.name, \
             f"{expectation}: the error is at {found.file}:{found.line}:{found.column}: {found}"
         assert message in str(found), f"{expectation}: got {found}"
         return
-    game = load_game(path, name=path.name)
+    game = load_game(path, variant, name=path.name)
+    if expectation.kind == "text":
+        found = display_text(game.spec.description)
+        assert found == expectation.value.replace("\\n", "\n"), \
+            f"{expectation}; found {found!r}"
+        return
     if expectation.kind == "same":
         names = frozenset(shlex.split(expectation.value))
         forms = load(path, path.name)
@@ -225,7 +235,7 @@ def check(path: Path, expectation: Expectation, tmp_path: Path) -> None:
         assert stripped != forms, f"{expectation}: the file has no such form"
         plain = tmp_path / path.name
         plain.write_text("\n".join(str(f) for f in stripped), encoding="utf-8")
-        other = load_game(plain, name=path.name)
+        other = load_game(plain, variant, name=path.name)
         assert _play_tree(game, 3) == _play_tree(other, 3), expectation
         return
     state = game.initial_state()
@@ -265,12 +275,12 @@ def _play_tree(game: ZrfGame, depth: int) -> list[tuple[str, tuple[str, ...], st
 
 def failures(path: Path, tmp_path: Path) -> Iterator[str]:
     """What goes wrong with the file's expectations (one message each), in each mode."""
-    expectations = header(path).expectations
+    found = header(path)
     for mode, context in MODES.items():
         with kernel.disabled(), context():
-            for expectation in expectations:
+            for expectation in found.expectations:
                 try:
-                    check(path, expectation, tmp_path)
+                    check(path, expectation, tmp_path, found.variant)
                 except AssertionError as e:
                     yield f"{path.name} ({mode}): {e}"
                 except Exception as e:  # noqa: BLE001 - a crash is a failure to report

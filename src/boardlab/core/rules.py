@@ -1426,6 +1426,29 @@ class Rules:
             spelling = Spelling(partial(game.notation, Mover(game, player)))
         else:
             notation = game.notation
+        partials: dict[int, list[tuple[Partial, str]]] = {}
+
+        def keep(actions: tuple[Action, ...], steps: tuple[tuple[Action, ...], ...] | None,
+                 tag: str, bucket: list[Move]) -> None:
+            """Add the move of ``actions`` (a chain of ``steps``) unless it is there
+            already or a check of the position after it refuses it."""
+            if actions in seen:
+                return
+            seen.add(actions)
+            if safety is not None and not safety.safe(actions):
+                return
+            if self.invariants:
+                bare = _new_move(Move, ("", actions, None))
+                if (guard is None or guard(state, bare)) and \
+                        not self._keeps(state, bare, player):
+                    return
+            # The notation is built only for the moves the invariants keep.
+            if steps is not None:
+                text = game.chain_notation(state, steps)
+            else:
+                text = spelling if notation is None else notation(state, actions)
+            bucket.append(_new_move(Move, (text, actions, tag)))
+
         for template in self.templates:
             if allowed is not None:
                 if template.move_type != allowed:
@@ -1466,28 +1489,19 @@ class Rules:
                 continue
             for item in items:
                 if isinstance(item, Partial):
-                    chains = [(compose(state.cells, steps), steps)
-                              for steps in self._chains(state, player, item, 1, set(),
-                                                           budget)]
+                    # Chains are played out together, once every template has run.
+                    partials.setdefault(template.priority, []).append((item, tag))
                 else:
-                    chains = [(item, None)]
-                for actions, steps in chains:
-                    if actions in seen:
-                        continue
-                    seen.add(actions)
-                    if safety is not None and not safety.safe(actions):
-                        continue
-                    if self.invariants:
-                        bare = _new_move(Move, ("", actions, None))
-                        if (guard is None or guard(state, bare)) and \
-                                not self._keeps(state, bare, player):
-                            continue
-                    # The notation is built only for the moves the invariants keep.
-                    if steps is not None:
-                        text = game.chain_notation(state, steps)
-                    else:
-                        text = spelling if notation is None else notation(state, actions)
-                    bucket.append(_new_move(Move, (text, actions, tag)))
+                    keep(item, None, tag, bucket)
+        for priority, firsts in partials.items():
+            bucket = by_priority.setdefault(priority, [])
+            tags = {}
+            for item, tag in firsts:
+                tags.setdefault(item.actions, tag)
+            for steps in self._chains(state, player, [item for item, _ in firsts], budget):
+                actions = compose(state.cells, steps)
+                if actions:  # a chain back to where it began is no move
+                    keep(actions, steps, tags[steps[0]], bucket)
         by_priority = {p: ms for p, ms in by_priority.items() if ms}
         moves = by_priority[max(by_priority)] if by_priority else []
         if self.select is not None and moves:
@@ -1508,49 +1522,129 @@ class Rules:
                     return True
         return False
 
-    def _chains(self, state: PieceState, player: int, step: Partial, depth: int,
-                visited: set[int], budget: list[int]
-                ) -> list[tuple[tuple[Action, ...], ...]]:
-        """Every sequence of steps a partial move ``step`` can grow into (none when the
-        step takes again a piece the chain has already taken)."""
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise RulesError(f"the partial moves of this position take more than "
-                             f"{self.max_chains} steps to explore (the engine's bound): "
-                             f"the rules' chains do not come to an end")
-        grown: list[tuple[tuple[Action, ...], ...]] = []
-        if self.deferred_captures:
-            cells = state.cells
-            if any(isinstance(a, Capture) and (p := cells[a.cell]) is not None
-                   and p.owner == -1 for a in step.actions):
-                return grown
-            state.apply_step(tuple(_taken(state.cells, a) for a in step.actions))
-        else:
-            state.apply_step(step.actions)
-        try:
-            key = state.key()
-            if depth < self.max_chain and key not in visited:
-                visited.add(key)
-                for template in self.templates:
-                    if step.move_type:
-                        if template.move_type != step.move_type:
+    def _chains(self, state: PieceState, player: int, firsts: Sequence[Partial],
+                budget: list[int]) -> list[tuple[tuple[Action, ...], ...]]:
+        """The sequences of steps the partial moves ``firsts`` (of one template, from the
+        position now) can grow into: one per way a chain can end, found by a search of
+        the positions the steps reach, each position explored once (a chain of jumps
+        over one's own pieces can take an exponential number of paths to few
+        positions).
+
+        A chain ends with a step that is not partial; or in a position with no step
+        left (a step that would take again a piece the chain has taken does not
+        count); or, where the steps go round in a cycle they cannot leave, in any
+        position of that cycle without a last step of its own (the positions of a
+        cycle are a strongly connected component of the positions, found as the search
+        goes, Tarjan's way); with ``pass_partial``, anywhere. Each end is reached by a
+        shortest chain, which the notation shows."""
+        root = state.key()
+        index: dict[int, int] = {root: 0}
+        low: dict[int, int] = {root: 0}
+        stack: list[int] = [root]
+        on_stack: set[int] = {root}
+        #: position -> the positions one step on, each with the first step found to it
+        edges: dict[int, dict[int, tuple[Action, ...]]] = {root: {}}
+        lasts: dict[int, list[tuple[Action, ...]]] = {root: []}
+        ends: list[int] = []
+
+        def visit(step: Partial, depth: int) -> int | None:
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise RulesError(f"the partial moves of this position take more than "
+                                 f"{self.max_chains} steps to explore (the engine's "
+                                 "bound): the rules' chains do not come to an end")
+            if self.deferred_captures:
+                cells = state.cells
+                if any(isinstance(a, Capture) and (p := cells[a.cell]) is not None
+                       and p.owner == -1 for a in step.actions):
+                    return None
+                state.apply_step(tuple(_taken(state.cells, a) for a in step.actions))
+            else:
+                state.apply_step(step.actions)
+            try:
+                key = state.key()
+                if key in index:
+                    return key
+                index[key] = low[key] = len(index)
+                stack.append(key)
+                on_stack.add(key)
+                nexts = edges[key] = {}
+                last = lasts[key] = []
+                if depth < self.max_chain:
+                    for template in self.templates:
+                        if step.move_type:
+                            if template.move_type != step.move_type:
+                                continue
+                        elif type(template) is not Template:
+                            # A partial move of no type goes on with any move of the piece.
                             continue
-                    elif type(template) is not Template:
-                        # A partial move of no type goes on with any move of the piece.
-                        continue
-                    for item in template.generate(state, player, (step.cell,)):
-                        if isinstance(item, Partial):
-                            grown.extend((step.actions, *rest) for rest in
-                                         self._chains(state, player, item, depth + 1,
-                                                      visited, budget))
-                        else:
-                            grown.append((step.actions, item))
-                visited.discard(key)
-        finally:
-            state.undo()
-        if not grown or self.pass_partial:
-            grown.append((step.actions,))
-        return grown
+                        for item in template.generate(state, player, (step.cell,)):
+                            if not isinstance(item, Partial):
+                                last.append(item)
+                                continue
+                            self._follow(key, visit(item, depth + 1), item, nexts, low,
+                                         on_stack)
+                if low[key] == index[key]:
+                    self._chain_ends(key, stack, on_stack, edges, lasts, ends)
+                return key
+            finally:
+                state.undo()
+
+        for first in firsts:
+            self._follow(root, visit(first, 1), first, edges[root], low, on_stack)
+        if low[root] == index[root]:
+            self._chain_ends(root, stack, on_stack, edges, lasts, ends)
+        # A shortest chain to each position (a breadth-first search of the steps found).
+        paths: dict[int, tuple[tuple[Action, ...], ...]] = {root: ()}
+        frontier = [root]
+        while frontier:
+            following = []
+            for key in frontier:
+                for after, actions in edges[key].items():
+                    if after not in paths:
+                        paths[after] = (*paths[key], actions)
+                        following.append(after)
+            frontier = following
+        out: list[tuple[tuple[Action, ...], ...]] = []
+        for key, stops in sorted(ends, key=lambda end: (len(paths[end[0]]), index[end[0]])):
+            path = paths[key]
+            out.extend((*path, last) for last in lasts[key])
+            if stops and key != root:
+                out.append(path)
+        return out
+
+    @staticmethod
+    def _follow(key: int, after: int | None, step: Partial,
+                nexts: dict[int, tuple[Action, ...]], low: dict[int, int],
+                on_stack: set[int]) -> None:
+        """Record the step from position ``key`` to ``after`` (None: not playable)."""
+        if after is None:
+            return
+        nexts.setdefault(after, step.actions)
+        if after in on_stack:
+            low[key] = min(low[key], low[after])
+
+    def _chain_ends(self, key: int, stack: list[int], on_stack: set[int],
+                    edges: dict[int, dict[int, tuple[Action, ...]]],
+                    lasts: dict[int, list[tuple[Action, ...]]],
+                    ends: list[tuple[int, bool]]) -> None:
+        """Pop the strongly connected component of ``key`` off Tarjan's ``stack`` and add
+        its positions to ``ends``, each with whether a chain may stop there (see
+        :meth:`_chains`)."""
+        component: list[int] = []
+        while True:
+            member = stack.pop()
+            on_stack.discard(member)
+            component.append(member)
+            if member == key:
+                break
+        members = set(component)
+        closed = all(n in members for m in component for n in edges[m])
+        cycle = len(component) > 1 or key in edges[key]
+        for member in component:
+            stops = self.pass_partial or (not lasts[member] and (
+                not edges[member] or (closed and cycle)))
+            ends.append((member, stops))
 
     def _keeps(self, state: PieceState, move: Move, player: int) -> bool:
         # Invariants that can answer from the position before the move (a ``before``
@@ -1814,8 +1908,8 @@ class Everywhere:
 
 EVERYWHERE = Everywhere()
 #: The reach of a program the analysis gave up following because following it costs
-#: more than :data:`_REACH_BUDGET` (a loop over the whole board inside a loop over it):
-#: every cell, like :data:`EVERYWHERE`, and the same for every cell it starts from.
+#: more than its budget (a loop over the whole board inside a loop over it): every cell,
+#: as for a program it cannot follow, and the same for every cell it starts from.
 COSTLY = Everywhere()
 #: The instructions an abstract run may visit before it gives up (a sound answer:
 #: everywhere). Plain moves visit a few dozen.
