@@ -1407,7 +1407,10 @@ class Rules:
         game = state.game
         player = state.to_move if self.mover is None else self.mover(state)
         by_priority: dict[int, list[Move]] = {}
-        seen: set[tuple[Action, ...]] = set()
+        # The moves found so far, per priority: a move that a higher class makes too
+        # belongs to that class as well (Zillions' compulsory-capture chess offers a
+        # King's step as a capture-type move when the King is in check).
+        seen_in: dict[int, set[tuple[Action, ...]]] = {}
         guard = self.invariant_guard
         budget = [self.max_chains]
         allowed = self.turn_move_type(state) if self.turn_move_type is not None else None
@@ -1429,9 +1432,11 @@ class Rules:
         partials: dict[int, list[tuple[Partial, str]]] = {}
 
         def keep(actions: tuple[Action, ...], steps: tuple[tuple[Action, ...], ...] | None,
-                 tag: str, bucket: list[Move]) -> None:
-            """Add the move of ``actions`` (a chain of ``steps``) unless it is there
-            already or a check of the position after it refuses it."""
+                 tag: str, priority: int) -> None:
+            """Add the move of ``actions`` (a chain of ``steps``) to its priority's class
+            unless it is there already or a check of the position after it refuses
+            it."""
+            seen = seen_in[priority]
             if actions in seen:
                 return
             seen.add(actions)
@@ -1447,7 +1452,7 @@ class Rules:
                 text = game.chain_notation(state, steps)
             else:
                 text = spelling if notation is None else notation(state, actions)
-            bucket.append(_new_move(Move, (text, actions, tag)))
+            by_priority[priority].append(_new_move(Move, (text, actions, tag)))
 
         for template in self.templates:
             if allowed is not None:
@@ -1475,7 +1480,12 @@ class Rules:
                 items = template.generate(state, player)
             if not items:
                 continue
-            bucket = by_priority.setdefault(template.priority, [])
+            priority = template.priority
+            bucket = by_priority.get(priority)
+            if bucket is None:
+                bucket = by_priority[priority] = []
+                seen_in[priority] = set()
+            seen = seen_in[priority]
             tag = template.name
             if safety is None and not self.invariants and not _may_go_on(template):
                 # The common case, without chains or checks on the position after.
@@ -1492,16 +1502,15 @@ class Rules:
                     # Chains are played out together, once every template has run.
                     partials.setdefault(template.priority, []).append((item, tag))
                 else:
-                    keep(item, None, tag, bucket)
+                    keep(item, None, tag, priority)
         for priority, firsts in partials.items():
-            bucket = by_priority.setdefault(priority, [])
             tags = {}
             for item, tag in firsts:
                 tags.setdefault(item.actions, tag)
             for steps in self._chains(state, player, [item for item, _ in firsts], budget):
                 actions = compose(state.cells, steps)
                 if actions:  # a chain back to where it began is no move
-                    keep(actions, steps, tags[steps[0]], bucket)
+                    keep(actions, steps, tags[steps[0]], priority)
         by_priority = {p: ms for p, ms in by_priority.items() if ms}
         moves = by_priority[max(by_priority)] if by_priority else []
         if self.select is not None and moves:
