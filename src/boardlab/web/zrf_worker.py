@@ -13,9 +13,10 @@ A job is ``[path, shown name]``; the child answers per file ``["game", facts]`` 
 default variant, ``["variant", facts]`` for each other one, and ``["failed", reason]``
 when the file does not load. Facts are ``{"variant", "title", "description", "players",
 "error"}`` (``title`` the variant's own, ``description`` the game's as
-``boardlab.zrf.game.load_game`` makes it); a reason is the error's one line. A loaded
-game's class is made at run time and cannot cross processes, so the server loads a file
-again itself once the child has read it.
+``boardlab.zrf.game.load_game`` makes it); a reason is the error's one line
+(:func:`boardlab.zrf.check.failure`). A loaded game's class is made at run time and
+cannot cross processes, so the server loads a file again itself once the child has read
+it.
 """
 
 from __future__ import annotations
@@ -24,32 +25,14 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from boardlab.worker import MEMORY_BYTES, Send, Worker, WorkerError, one_line, serve
-
-
-def _failure(error: BaseException) -> str:
-    """Why a file did not load, as one line."""
-    from boardlab.errors import BoardlabError
-
-    if isinstance(error, BoardlabError):
-        return one_line(error)
-    if isinstance(error, RecursionError):
-        return "the rules nest too deep to read"
-    if isinstance(error, MemoryError):
-        return f"reading it needs more than {MEMORY_BYTES // 1024 ** 3} GB of memory"
-    # A bug of the importer: the file is still listed as failed, with what went wrong.
-    return f"internal error of the ZRF importer: {type(error).__name__}: {one_line(error)}"
-
-
-def _unfit(error: BaseException) -> bool:
-    """Whether the child should stop after meeting ``error``."""
-    return isinstance(error, (MemoryError, RecursionError))
+from boardlab.worker import Send, Worker, WorkerError, serve
 
 
 def read_file(job: list[str], send: Send) -> bool:
     """Load the rule file ``job = [path, shown]`` (errors name it ``shown``) and its
     variants, sending what was learnt as it goes (see the module docstring); true when
     the child should stop after it (see :func:`boardlab.worker.serve`)."""
+    from boardlab.zrf.check import failure, unfit
     from boardlab.zrf.game import load_game
     from boardlab.zrf.model import games_of, variant_titles
     from boardlab.zrf.reader import load
@@ -59,8 +42,8 @@ def read_file(job: list[str], send: Send) -> bool:
         game = load_game(path, name=shown)
         titles = variant_titles(*games_of(load(path, shown), shown))
     except Exception as e:  # noqa: BLE001 - every failure is the file's reason
-        send("failed", _failure(e))
-        return _unfit(e)
+        send("failed", failure(e))
+        return unfit(e)
     default = game.spec.variant
     named = {number: title or f"variant {number}" for number, title in titles}
     send("game", {"variant": default, "title": named.get(default, game.description),
@@ -76,8 +59,8 @@ def read_file(job: list[str], send: Send) -> bool:
             other = load_game(path, number, name=shown)
             facts.update(description=other.description, players=list(other.player_names))
         except Exception as e:  # noqa: BLE001
-            facts["error"] = _failure(e)
-            retire = retire or _unfit(e)
+            facts["error"] = failure(e)
+            retire = retire or unfit(e)
         send("variant", facts)
     return retire
 
