@@ -206,6 +206,20 @@ def test_zrf_check_survives_files_that_break_the_checker(tmp_path, no_kernels):
     assert by_path["good.zrf"]["variant"] == 0 and by_path["deep.zrf"]["variant"] is None
 
 
+def test_zrf_check_a_kernel_compiled_past_the_time_is_loaded(tmp_path, monkeypatch):
+    # A folder of kernels of its own: breakthrough's is compiled afresh (seconds), and
+    # stopped past 0.1 s and its grace, or found compiled too late to play.
+    monkeypatch.setenv("BOARDLAB_KERNEL_DIR", str(tmp_path / "kernels"))
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "breakthrough.zrf").write_text(
+        (CORPUS / "breakthrough" / "breakthrough.zrf").read_text())
+    data = as_json("zrf", "check", tmp_path / "rules", "--seconds", "0.1")
+    [record] = data["files"]
+    assert (record["status"], record["kernel"]) == ("loaded", True)
+    assert record["reason"].startswith(("stopped while compiling its numba kernel",
+                                        "not played: 0 of 3 games"))
+
+
 def _variants_file(separator_at: int) -> str:
     """Tic-tac-toe with variants "Four" (default) and "Column", and a menu separator
     placed among them at ``separator_at``."""

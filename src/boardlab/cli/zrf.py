@@ -75,14 +75,15 @@ def check_command(
     Each file is loaded and played in a child process, within --seconds and --memory, so
     a file that recurses, exhausts either bound or crashes fails alone and the run goes
     on. A file (or variant) is *played* when it loads and every game runs to its end (or
-    to the ply bound) without an error, *loaded* when it loads but its games do not
-    finish in time, *suspect* when it loads but the game is over or the side to move has
-    no legal move in the initial position (a misread turn order, setup or move, more
-    often than a game), *failed* when boardlab refuses it (the reason names file, line
-    and column), the child runs out of time, memory or stack, or a game raises an error
-    or, with --verify, breaks an invariant of the engine. With --variants all, each
-    playable variant is a record of its own, with its own time. A terminal shows the
-    files checked so far.
+    to the ply bound) without an error, *loaded* when it loads but its games (or the
+    first compilation of its numba kernel on this machine) do not finish in time,
+    *suspect* when it loads but the game is over or the side to move has no legal move
+    in the initial position (a misread turn order, setup or move, more often than a
+    game), *failed* when boardlab refuses it (the reason names file, line and column),
+    the child runs out of memory or stack, dies, or runs out of time loading it or in
+    one move, or a game raises an error or, with --verify, breaks an invariant of the
+    engine. With --variants all, each playable variant is a record of its own, with its
+    own time. A terminal shows the files checked so far.
     """
     from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
