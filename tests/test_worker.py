@@ -37,6 +37,10 @@ def handle(job, send):
     elif kind == "sleep":
         send("sleeping")
         time.sleep(n)
+    elif kind == "phase":
+        send("slow phase")
+        time.sleep(n)
+        send("fast phase")
     elif kind == "exit":
         sys.stderr.write("giving up\\n" + "x" * 5000 + "\\n" + "the last words\\n")
         sys.stderr.flush()
@@ -79,6 +83,16 @@ def test_a_job_past_its_time_is_stopped_and_the_next_gets_a_new_child(worker):
     assert run.timed_out and not run.done and run.messages == [["sleeping"]]
     assert worker.run(["eat", 10], 30).messages == [["ate", 10]]
     assert worker.starts == 2
+
+
+def test_a_phase_may_have_a_time_of_its_own(worker):
+    assert worker.run(["phase", 1.5], 0.5).timed_out
+
+    def pace(message):
+        return {"slow phase": 10.0, "fast phase": 0.5}.get(message[0])
+
+    run = worker.run(["phase", 1.5], 0.5, pace)
+    assert run.done and run.messages == [["slow phase"], ["fast phase"]]
 
 
 def test_a_child_that_dies_says_how(worker):

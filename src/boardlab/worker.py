@@ -10,7 +10,7 @@ costs more than most jobs; a new one starts when a child was killed, died, or re
 itself after a job that left it unfit (out of memory, too deep a recursion, or holding
 more than half its memory).
 
-A plain child process (``python -m MODULE``) rather than :mod:`multiprocessing`, whose
+A plain child process (``python -m MODULE``) rather than ``multiprocessing``, whose
 children import the parent's main script again: a script that starts a server without a
 ``__main__`` guard would start it twice. The child ignores Ctrl-C: the terminal sends it
 to the whole process group, and the parent, which stops the child, says what happened.
@@ -51,9 +51,6 @@ STOP_SECONDS = 2.0
 STDERR_LINES = 20
 STDERR_LINE_CHARS = 400
 
-#: What a job uses to answer: ``send("kind", value, ...)`` writes one JSON line.
-Send = Callable[..., None]
-
 
 def one_line(error: BaseException) -> str:
     """An error as one line, the way the CLI shows it."""
@@ -63,7 +60,7 @@ def one_line(error: BaseException) -> str:
 def limit_memory(bound: int) -> None:
     """Bound this process's address space to ``bound`` bytes (below a lower bound already
     set), where the platform has ``RLIMIT_AS``: past it, allocations raise
-    :class:`MemoryError` instead of taking the machine's memory."""
+    ``MemoryError`` instead of taking the machine's memory."""
     try:
         import resource
     except ImportError:  # not on this platform
@@ -85,11 +82,12 @@ def _address_space() -> int:
     return pages * os.sysconf("SC_PAGE_SIZE")
 
 
-def serve(handle: Callable[[Any, Send], bool | None]) -> None:
+def serve(handle: Callable[[Any, Callable[..., None]], bool | None]) -> None:
     """The child's main loop: run ``handle(job, send)`` for each job line until the input
-    ends; a job whose ``handle`` returns true, or after which the child still holds more
-    than half its bound of memory, is the child's last. The memory bound is the first
-    command-line argument (bytes), as :class:`Worker` passes it."""
+    ends (``send("kind", value, ...)`` answers one JSON line); a job whose ``handle``
+    returns true, or after which the child still holds more than half its bound of
+    memory, is the child's last. The memory bound is the first command-line argument
+    (bytes), as :class:`Worker` passes it."""
     import gc
 
     bound = int(sys.argv[1]) if len(sys.argv) > 1 else MEMORY_BYTES
@@ -225,11 +223,12 @@ class Worker:
         return f"{how}: {' '.join(said.split())}" if said else how
 
     def run(self, job: Any, seconds: float,
-            on_message: Callable[[list[Any]], None] | None = None) -> Run:
+            on_message: Callable[[list[Any]], float | None] | None = None) -> Run:
         """Send ``job`` (any JSON value) to the child and collect its messages until it
         says ``done``, at most ``seconds`` (then the child is killed), calling
-        ``on_message`` on each as it comes. :class:`~boardlab.errors.WorkerError` when no
-        child starts."""
+        ``on_message`` on each as it comes; a number it returns is the job's time from
+        then on (a phase with a bound of its own). :class:`~boardlab.errors.WorkerError`
+        when no child starts."""
         out = Run()
         with self._lock:
             if self._closed:
@@ -261,7 +260,9 @@ class Worker:
                     return out
                 out.messages.append(message)
                 if on_message is not None:
-                    on_message(message)
+                    more = on_message(message)
+                    if more is not None:
+                        deadline = time.monotonic() + more
 
     def _retire(self, process: subprocess.Popen[str]) -> None:
         """Let a child that said it is done with its last job exit (or kill it)."""

@@ -206,10 +206,13 @@ def test_zrf_check_survives_files_that_break_the_checker(tmp_path, no_kernels):
     assert by_path["good.zrf"]["variant"] == 0 and by_path["deep.zrf"]["variant"] is None
 
 
-def test_zrf_check_a_kernel_compiled_past_the_time_is_loaded(tmp_path, monkeypatch):
+def test_zrf_check_a_kernel_compiled_past_its_time_is_loaded(tmp_path, monkeypatch):
+    import boardlab.zrf.check
+
     # A folder of kernels of its own: breakthrough's is compiled afresh (seconds), and
-    # stopped past 0.1 s and its grace, or found compiled too late to play.
+    # stopped after the 0.5 s allowed here, or compiled first and left no time to play.
     monkeypatch.setenv("BOARDLAB_KERNEL_DIR", str(tmp_path / "kernels"))
+    monkeypatch.setattr(boardlab.zrf.check, "KERNEL_SECONDS", 0.5)
     (tmp_path / "rules").mkdir()
     (tmp_path / "rules" / "breakthrough.zrf").write_text(
         (CORPUS / "breakthrough" / "breakthrough.zrf").read_text())

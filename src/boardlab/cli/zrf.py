@@ -22,6 +22,7 @@ import typer
 
 from boardlab.cli.common import echo_json, edge, new_app, progress
 from boardlab.errors import FileError
+from boardlab.zrf.check import GRACE_SECONDS, KERNEL_SECONDS
 
 app = new_app("Zillions rule files (ZRF): check a folder of them.")
 
@@ -53,8 +54,9 @@ def check_command(
     seconds: Annotated[float, typer.Option(
         "--seconds", min=0.1, max=MAX_SECONDS,
         help="Time allowed to load and play one file (one variant with --variants all); "
-             "a file still loading, or stuck in one move, 2 s later is stopped and "
-             "failed.")] = 60.0,
+             f"a file still loading, or stuck in one move, {GRACE_SECONDS:g} s later is "
+             "stopped and failed. The first compilation of a file's numba kernel on this "
+             f"machine has {KERNEL_SECONDS:g} s of its own.")] = 60.0,
     variants: Annotated[Variants, typer.Option(
         "--variants", help="Play each file's default variant, or all its variants "
         "(menu separators titled '-' left out).")] = Variants.default,
@@ -75,8 +77,9 @@ def check_command(
     Each file is loaded and played in a child process, within --seconds and --memory, so
     a file that recurses, exhausts either bound or crashes fails alone and the run goes
     on. A file (or variant) is *played* when it loads and every game runs to its end (or
-    to the ply bound) without an error, *loaded* when it loads but its games (or the
-    first compilation of its numba kernel on this machine) do not finish in time,
+    to the ply bound) without an error, *loaded* when it loads but its games do not
+    finish in time (or the first compilation of its numba kernel on this machine, which
+    has a bound of its own outside --seconds, takes too long),
     *suspect* when it loads but the game is over or the side to move has no legal move
     in the initial position (a misread turn order, setup or move, more often than a
     game), *failed* when boardlab refuses it (the reason names file, line and column),

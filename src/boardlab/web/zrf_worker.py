@@ -22,13 +22,14 @@ it.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from boardlab.worker import Send, Worker, WorkerError, serve
+from boardlab.worker import Worker, WorkerError, serve
 
 
-def read_file(job: list[str], send: Send) -> bool:
+def read_file(job: list[str], send: Callable[..., None]) -> bool:
     """Load the rule file ``job = [path, shown]`` (errors name it ``shown``) and its
     variants, sending what was learnt as it goes (see the module docstring); true when
     the child should stop after it (see :func:`boardlab.worker.serve`)."""
