@@ -104,10 +104,11 @@ def perfts(depth: int) -> None:
 
 
 def _check(args: tuple[str, int, int, float, bool]) -> dict:
-    from boardlab.cli.zrf import check_file
+    from boardlab.zrf.check import check_variant
 
     name, games, plies, seconds, verify = args
-    return check_file(CORPUS / name, name, games, plies, seconds, 0, verify)
+    return check_variant(CORPUS / name, name, games=games, plies=plies, seconds=seconds,
+                         verify=verify)
 
 
 def corpus(games: int, plies: int, seconds: float, workers: int, verify: bool,
@@ -128,7 +129,8 @@ def corpus(games: int, plies: int, seconds: float, workers: int, verify: bool,
     status = collections.Counter(r["status"] for r in records)
     print(f"corpus: {len(records)} files, {games} games of at most {plies} plies each"
           f"{' (invariants checked)' if verify else ''}: {status['played']} played, "
-          f"{status['played'] + status['loaded']} loaded, {status['failed']} failed "
+          f"{status['played'] + status['loaded'] + status['suspect']} loaded, "
+          f"{status['suspect']} suspect, {status['failed']} failed "
           f"({time.perf_counter() - started:.0f} s on {workers} workers)")
     reasons = collections.Counter()
     for r in records:

@@ -95,6 +95,11 @@ class StoreError(BoardlabError, RuntimeError):
         super().__init__(message)
 
 
+class WorkerError(BoardlabError, RuntimeError):
+    """A child process that works on untrusted input (:mod:`boardlab.worker`) cannot be
+    started or used; the message names its module and what went wrong."""
+
+
 class FileError(BoardlabError):
     """A file named by the user cannot be read or written: missing, a directory, not
     UTF-8, too large, or not writable. ``path`` names it."""

@@ -184,7 +184,9 @@ CASES: dict[str, list[tuple[list[str], str]]] = {
         (["zrf", "check", LEVEL], "is a file, not a folder"),
         (["zrf", "check", DIRECTORY, "--games", "-1"], "'--games'"),
         (["zrf", "check", DIRECTORY, "--plies", "0"], "'--plies'"),
-        (["zrf", "check", DIRECTORY, "--seconds", HUGE], "'--seconds'")],
+        (["zrf", "check", DIRECTORY, "--seconds", HUGE], "'--seconds'"),
+        (["zrf", "check", DIRECTORY, "--variants", "some"], "'--variants'"),
+        (["zrf", "check", DIRECTORY, "--memory", "1"], "'--memory'")],
     "pipes check": [
         (["pipes", "check", "nosuch", "ABC", "--db", DB_URL], "no pipe level named"),
         (["pipes", "check", "1", "--db", DB_URL], "Missing argument 'code'")],

@@ -1,92 +1,45 @@
 """``boardlab zrf``: Zillions rule files, checked in bulk.
 
-``boardlab zrf check DIR`` loads every ``.zrf`` file under DIR and plays random games of
-each, within a bound on plies and on time per file, and reports per file whether it was
-played (loaded, and every game ran without an error), only loaded, or failed (with the
-reason: the first line of the error, naming file, line and column for a file boardlab
-refuses). Every other command takes a ``.zrf`` path where it takes a game name.
+``boardlab zrf check DIR`` loads every ``.zrf`` file under DIR (each variant, with
+``--variants all``) and plays random games of each, within a bound on plies, on time per
+file and on memory, in a child process (:mod:`boardlab.zrf.check`), so that no file can
+stop the run: one that recurses, exhausts its memory or time, or crashes the child is
+reported as failed and the next file is checked. It reports per file whether it was
+played (loaded, and every game ran without an error), only loaded (out of time),
+suspect (the game is over, or its side to move has no move, in the initial position) or
+failed (with the reason: the first line of the error, naming file, line and column for a
+file boardlab refuses). Every other command takes a ``.zrf`` path where it takes a game
+name.
 """
 
 from __future__ import annotations
 
-import random
-import time
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from boardlab.cli.common import echo_json, edge, new_app, progress
-from boardlab.errors import BoardlabError, FileError
+from boardlab.errors import FileError
+from boardlab.zrf.check import GRACE_SECONDS, KERNEL_SECONDS
 
 app = new_app("Zillions rule files (ZRF): check a folder of them.")
 
 MAX_GAMES = 10_000
 MAX_PLIES = 100_000
 MAX_SECONDS = 86_400.0
+#: The checking process's memory, in MB: Python with the engine takes about 150 of it.
+DEFAULT_MEMORY_MB = 2048
+MIN_MEMORY_MB = 256
+MAX_MEMORY_MB = 1024 * 1024
 
 
-def check_file(path: Path, name: str, games: int, plies: int, seconds: float,
-               seed: int, verify: bool = False) -> dict[str, Any]:
-    """Load one file and play ``games`` random games of at most ``plies`` plies each
-    within ``seconds`` (with ``verify``, checking the conformance invariants of
-    :mod:`boardlab.core.conformance` at every position):
-    ``{"path", "status", "reason", "games", "plies", "seconds"}``."""
-    from boardlab.core.conformance import ConformanceError, check_position
-    from boardlab.zrf.game import incomplete, load_game
+class Variants(StrEnum):
+    """Which variants of each file ``zrf check`` plays."""
 
-    started = time.perf_counter()
-    record: dict[str, Any] = {"path": name, "status": "failed", "reason": None, "games": 0,
-                              "plies": 0}
-    try:
-        game = load_game(path, name=name, max_moves=plies)
-    except BoardlabError as e:
-        record["reason"] = " ".join(str(e).split())
-        return _timed(record, started)
-    record["status"] = "loaded"
-    record["title"] = game.description
-    record["incomplete"] = incomplete(game.spec)
-    rng = random.Random(f"{seed}:{name}")
-    deadline = started + seconds
-    try:
-        for _ in range(games):
-            state = game.initial_state()
-            while True:
-                if verify:
-                    check_position(state, rng)
-                if state.is_terminal():
-                    break
-                if time.perf_counter() > deadline:
-                    record["reason"] = (f"not played: {record['games']} of {games} games "
-                                        f"in the {seconds:g} s allowed")
-                    return _timed(record, started)
-                moves = state.legal_moves()
-                state.apply(moves[rng.randrange(len(moves))])
-                record["plies"] += 1
-            record["games"] += 1
-    except BoardlabError as e:
-        record["status"] = "failed"
-        record["reason"] = f"error while playing: {' '.join(str(e).split())}"
-        return _timed(record, started)
-    except ConformanceError as e:
-        record["status"] = "failed"
-        record["reason"] = f"invariant broken: {' '.join(str(e).split())}"
-        return _timed(record, started)
-    except RecursionError:
-        record["status"] = "failed"
-        record["reason"] = "error while playing: the rules recurse too deep"
-        return _timed(record, started)
-    except Exception as e:  # noqa: BLE001 - a bug in boardlab, reported as one
-        record["status"] = "failed"
-        record["reason"] = f"boardlab bug while playing: {type(e).__name__}: {e}"
-        return _timed(record, started)
-    record["status"] = "played"
-    return _timed(record, started)
-
-
-def _timed(record: dict[str, Any], started: float) -> dict[str, Any]:
-    record["seconds"] = round(time.perf_counter() - started, 3)
-    return record
+    default = "default"
+    all = "all"
 
 
 @app.command("check")
@@ -100,7 +53,17 @@ def check_command(
                      ] = 200,
     seconds: Annotated[float, typer.Option(
         "--seconds", min=0.1, max=MAX_SECONDS,
-        help="Time allowed to play one file's games.")] = 60.0,
+        help="Time allowed to load and play one file (one variant with --variants all); "
+             f"a file still loading, or stuck in one move, {GRACE_SECONDS:g} s later is "
+             "stopped and failed. The first compilation of a file's numba kernel on this "
+             f"machine has {KERNEL_SECONDS:g} s of its own.")] = 60.0,
+    variants: Annotated[Variants, typer.Option(
+        "--variants", help="Play each file's default variant, or all its variants "
+        "(menu separators titled '-' left out).")] = Variants.default,
+    memory: Annotated[int, typer.Option(
+        "--memory", min=MIN_MEMORY_MB, max=MAX_MEMORY_MB,
+        help="Memory (MB of address space) the checking process may use; a file that "
+             "needs more fails.")] = DEFAULT_MEMORY_MB,
     seed: Annotated[int, typer.Option(min=0, max=2**32 - 1,
                                       help="Seed of the random games.")] = 0,
     verify: Annotated[bool, typer.Option(
@@ -111,13 +74,23 @@ def check_command(
 ) -> None:
     """Load every rule file of a folder and play random games of each.
 
-    A file is *played* when it loads and every game runs to its end (or to the ply
-    bound) without an error, *loaded* when it loads but its games do not finish in time,
-    *failed* when boardlab refuses it (the reason names file, line and column) or a game
-    raises an error or, with ``--verify``, breaks an invariant of the engine. A terminal
-    shows the files checked so far.
+    Each file is loaded and played in a child process, within --seconds and --memory, so
+    a file that recurses, exhausts either bound or crashes fails alone and the run goes
+    on. A file (or variant) is *played* when it loads and every game runs to its end (or
+    to the ply bound) without an error, *loaded* when it loads but its games do not
+    finish in time (or the first compilation of its numba kernel on this machine, which
+    has a bound of its own outside --seconds, takes too long),
+    *suspect* when it loads but the game is over or the side to move has no legal move
+    in the initial position (a misread turn order, setup or move, more often than a
+    game), *failed* when boardlab refuses it (the reason names file, line and column),
+    the child runs out of memory or stack, dies, or runs out of time loading it or in
+    one move, or a game raises an error or, with --verify, breaks an invariant of the
+    engine. With --variants all, each playable variant is a record of its own, with its
+    own time. A terminal shows the files checked so far.
     """
     from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+
+    from boardlab.zrf.check import STATUSES, Checker
 
     with edge():
         if not folder.exists():
@@ -126,34 +99,57 @@ def check_command(
             raise FileError(f"{folder}: is a file, not a folder", path=str(folder))
         paths = sorted(folder.rglob("*.zrf"))
         records: list[dict[str, Any]] = []
+        tally = dict.fromkeys(STATUSES, 0)
         with progress(TextColumn("checking"), BarColumn(), MofNCompleteColumn(),
-                      TextColumn("files, {task.fields[tally]}"), TimeElapsedColumn()) as bar:
+                      TextColumn("files, {task.fields[tally]}"), TimeElapsedColumn()) as bar, \
+                Checker(games=games, plies=plies, seconds=seconds, seed=seed, verify=verify,
+                        variants=variants.value, memory_bytes=memory * 1024 ** 2) as checker:
             task = bar.add_task("check", total=len(paths), tally="")
-            for path in paths:
-                records.append(check_file(path, str(path.relative_to(folder)), games, plies,
-                                          seconds, seed, verify))
-                tally = {s: sum(1 for r in records if r["status"] == s)
-                         for s in ("played", "loaded", "failed")}
-                bar.update(task, advance=1, tally=", ".join(f"{n} {s}"
-                                                            for s, n in tally.items()))
-        played = sum(1 for r in records if r["status"] == "played")
-        loaded = sum(1 for r in records if r["status"] in ("played", "loaded"))
-        failed = len(records) - loaded
-        if as_json:
-            echo_json({"files": records, "played": played, "loaded": loaded,
-                       "failed": failed, "games": games, "plies": plies})
-            return
-        from rich.console import Console
-        from rich.table import Table
-        from rich.text import Text
 
-        table = Table(title=f"{len(records)} rule files in {folder}")
-        for column in ("file", "status", "games", "seconds", "reason"):
-            table.add_column(column, overflow="fold")
-        for r in records:
-            table.add_row(Text(r["path"]), Text(r["status"]), str(r["games"]),
-                          f"{r['seconds']:.1f}", Text(r["reason"] or ""))
-        console = Console()
-        console.print(table)
-        console.print(f"{played} played, {loaded} loaded (played included), {failed} failed "
-                      f"of {len(records)} files", highlight=False)
+            def counted(record: dict[str, Any]) -> None:
+                tally[record["status"]] += 1
+                bar.update(task, tally=", ".join(f"{n} {s}" for s, n in tally.items()))
+
+            for path in paths:
+                records += checker.check(path, path.relative_to(folder).as_posix(), counted)
+                bar.update(task, advance=1)
+        summary = _summary(records, len(paths))
+        if as_json:
+            echo_json({"files": records, **summary, "games": games, "plies": plies,
+                       "variants": variants.value})
+            return
+        _print_table(records, summary, folder)
+
+
+def _summary(records: list[dict[str, Any]], files: int) -> dict[str, Any]:
+    """The counts of a run: of records (variants) by status, ``loaded`` including those
+    played and suspect (they loaded too), and of files and variants checked."""
+    count = {s: sum(1 for r in records if r["status"] == s)
+             for s in ("played", "loaded", "suspect", "failed")}
+    return {"played": count["played"],
+            "loaded": count["played"] + count["loaded"] + count["suspect"],
+            "suspect": count["suspect"], "failed": count["failed"],
+            "checked": {"files": files, "variants": len(records)}}
+
+
+def _print_table(records: list[dict[str, Any]], summary: dict[str, Any],
+                 folder: Path) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=f"{summary['checked']['files']} rule files in {folder}")
+    for column in ("file", "variant", "status", "games", "seconds", "reason"):
+        table.add_column(column, overflow="fold")
+    for r in records:
+        variant = "" if r["variant"] is None else \
+            f"{r['variant']} {r['variant_title'] or ''}".rstrip()
+        table.add_row(Text(r["path"]), Text(variant), Text(r["status"]), str(r["games"]),
+                      f"{r['seconds']:.1f}", Text(r["reason"] or ""))
+    files, variants = summary["checked"]["files"], summary["checked"]["variants"]
+    of = f"{files} files" if variants == files else f"{variants} variants in {files} files"
+    console = Console()
+    console.print(table)
+    console.print(f"{summary['played']} played, {summary['loaded']} loaded (played and "
+                  f"suspect included), {summary['suspect']} suspect, {summary['failed']} "
+                  f"failed of {of}", highlight=False)

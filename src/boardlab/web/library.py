@@ -44,7 +44,8 @@ from boardlab.errors import BoardlabError, FileError
 from boardlab.store.web import GAME_NAME_LENGTH
 from boardlab.web.errors import ApiError
 from boardlab.web.views import game_json
-from boardlab.web.zrf_worker import Reader, one_line
+from boardlab.web.zrf_worker import Reader
+from boardlab.worker import one_line
 
 log = logging.getLogger("boardlab.web")
 
