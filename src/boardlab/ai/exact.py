@@ -26,6 +26,7 @@ real players' (chance players are no contestants), as an expectation under best 
 from __future__ import annotations
 
 import random
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -303,7 +304,8 @@ def solve_chance(state: State, *, all_moves: bool = False, seconds: float | None
 
     :class:`BotError` when the game has other than two real players (the value is their
     margin), when a position comes back on a line (a cycle: no value without a rule that
-    ends it), or when a budget runs out.
+    ends it), when a line runs deeper than Python's recursion limit, or when a budget
+    runs out.
     """
     if state.is_terminal():
         raise BotError("the game is over; there is nothing to solve")
@@ -369,6 +371,10 @@ def solve_chance(state: State, *, all_moves: bool = False, seconds: float | None
         work.apply(move)
         try:
             results.append((move, value()))
+        except RecursionError:
+            raise BotError(f"{game.name} not solved: its lines of play run deeper than the "
+                           "exact solver follows (Python's recursion limit, "
+                           f"{sys.getrecursionlimit()})") from None
         finally:
             work.undo()
         if progress is not None:
