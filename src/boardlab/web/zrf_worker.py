@@ -15,7 +15,8 @@ They talk in JSON lines: a job is ``[path, shown name]`` on the child's standard
 the child answers on its standard output ``["ready"]`` once, then per file
 ``["game", facts]`` for the default variant, ``["variant", facts]`` for each other one,
 ``["failed", reason]`` when the file does not load, and ``["done"]``. Facts are
-``{"variant", "title", "description", "players", "error"}`` (``title`` the variant's
+``{"variant", "title", "description", "players", "chance", "error"}`` (``chance`` the
+indices of the random players, ``title`` the variant's
 own, ``description`` the game's as ``boardlab.zrf.game.load_game`` makes it); a reason
 is the error's one line. A loaded game's class is made at run time and cannot cross
 processes, so the server loads a file again itself once the child has read it.
@@ -104,15 +105,16 @@ def read_file(send: Callable[..., None], path: str, shown: str) -> None:
     named = {number: display_line(title) or f"variant {number}" for number, title in titles}
     send("game", {"variant": default, "title": named.get(default, game.description),
                   "description": game.description, "players": list(game.player_names),
-                  "error": None})
+                  "chance": sorted(game.chance_players), "error": None})
     for number, title in named.items():
         if number == default:
             continue
         facts: dict[str, Any] = {"variant": number, "title": title, "description": title,
-                                 "players": [], "error": None}
+                                 "players": [], "chance": [], "error": None}
         try:
             other = load_game(path, number, name=shown)
-            facts.update(description=other.description, players=list(other.player_names))
+            facts.update(description=other.description, players=list(other.player_names),
+                         chance=sorted(other.chance_players))
         except Exception as e:  # noqa: BLE001
             facts["error"] = _failure(e)
         send("variant", facts)
