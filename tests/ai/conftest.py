@@ -5,6 +5,8 @@
   takes the last stone wins. It exercises moves that keep the player to move.
 * :class:`Choice`: the first player picks one of a few outcomes given as points,
   some of them fractions, in one move.
+* :class:`DiceDuel` and :class:`Doubles`: games with a die (a chance player), each a
+  fixed script of turns, whose values are expectations (tests/ai/test_chance.py).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from fractions import Fraction
 
 import pytest
 
-from boardlab.core.game import Game, Returns, State, win_for
+from boardlab.core.game import Game, Returns, State, draw, win_for
 from boardlab.core.move import Move
 
 
@@ -152,6 +154,102 @@ class ChoiceState(State):
 
     def __str__(self) -> str:
         return self.picked[0] if self.picked else "-"
+
+
+class Script(Game):
+    """A game of a fixed script: ``seats[i]`` moves at ply ``i``, choosing among
+    ``choices[i]``; ``margin(moves)`` is ``first``'s points minus ``second``'s at the end
+    (1 a win, 0 a draw, -1 a loss). Seat 0 is a die, a chance player."""
+
+    description = "test game"
+    player_names = ("?die", "first", "second")
+    chance_players = frozenset({0})
+    seats: tuple[int, ...]
+    choices: tuple[tuple[str, ...], ...]
+
+    def margin(self, moves: tuple[str, ...]) -> int:  # pragma: no cover
+        raise NotImplementedError
+
+    def initial_state(self) -> ScriptState:
+        return ScriptState(self, [])
+
+    def parse_state(self, text: str) -> ScriptState:
+        return ScriptState(self, [] if text == "-" else text.split())
+
+
+class ScriptState(State):
+    def __init__(self, game: Script, moves: list[str]):
+        self.game = game
+        self.moves = moves
+
+    @property
+    def to_move(self) -> int:
+        seats = self.game.seats
+        return seats[len(self.moves)] if len(self.moves) < len(seats) else 0
+
+    def legal_moves(self) -> list[Move]:
+        choices = self.game.choices
+        return [Move(c) for c in choices[len(self.moves)]] if len(self.moves) < len(choices) \
+            else []
+
+    def apply(self, move: Move) -> None:
+        self.moves.append(move.notation)
+
+    def undo(self) -> None:
+        self.moves.pop()
+
+    def clone(self) -> ScriptState:
+        return ScriptState(self.game, self.moves[:])
+
+    def outcome(self) -> Returns | None:
+        if len(self.moves) < len(self.game.seats):
+            return None
+        margin = self.game.margin(tuple(self.moves))
+        return draw(3, frozenset({0})) if margin == 0 else win_for(1 if margin > 0 else 2, 3)
+
+    def key(self) -> int:
+        return hash(tuple(self.moves)) & (2**64 - 1)
+
+    def __str__(self) -> str:
+        return " ".join(self.moves) or "-"
+
+
+#: DiceDuel's margins, by bet and roll: (after ``stay``, after ``double``).
+DUEL = {
+    "safe": {"1": (0, 1), "2": (0, 1), "3": (1, 0)},      # second holds every roll to 0
+    "risky": {"1": (-1, 1), "2": (1, 1), "3": (1, 1)},    # -1, 1, 1: 1/3 on average
+    "wild": {"1": (1, 1), "2": (-1, 0), "3": (0, -1)},    # 1, -1, -1: -1/3 on average
+}
+
+
+class DiceDuel(Script):
+    """``first`` bets (safe, risky or wild), the die rolls 1, 2 or 3, ``second`` stays
+    or doubles; :data:`DUEL` scores it. By hand: after the roll ``second`` takes the
+    smaller margin, so safe is worth 0 whatever the die, risky (-1 + 1 + 1) / 3 = 1/3 and
+    wild (1 - 1 - 1) / 3 = -1/3: risky is best, worth 1/3, though its worst roll is worse
+    than anything safe can bring (a search taking the die for an opponent plays safe)."""
+
+    name = "dice-duel"
+    seats = (1, 0, 2)
+    choices = (("safe", "risky", "wild"), ("1", "2", "3"), ("stay", "double"))
+
+    def margin(self, moves: tuple[str, ...]) -> int:
+        bet, roll, reply = moves
+        return DUEL[bet][roll][reply == "double"]
+
+
+class Doubles(Script):
+    """The die rolls twice (1, 2 or 3), then ``first`` claims doubles (a win if the
+    two are equal, else a loss) or passes (a draw). By hand: ``first`` claims exactly on
+    doubles, 3 of the 9 rolls, so the game is worth 3/9 = 1/3."""
+
+    name = "doubles"
+    seats = (0, 0, 1)
+    choices = (("1", "2", "3"), ("1", "2", "3"), ("claim", "pass"))
+
+    def margin(self, moves: tuple[str, ...]) -> int:
+        one, two, call = moves
+        return 0 if call == "pass" else 1 if one == two else -1
 
 
 @pytest.fixture

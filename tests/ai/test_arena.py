@@ -99,3 +99,35 @@ def test_games_scoring_more_than_one_point_keep_the_interval_in_range():
     assert result.points == sum(g.points for g in result.games)
     low, high = result.interval
     assert 0 <= low <= result.score_rate <= high <= 1
+
+
+def test_the_arena_draws_the_dice_and_seats_only_the_real_players():
+    from collections import Counter
+
+    from tests.ai.conftest import DiceDuel
+
+    game = DiceDuel()
+    result = arena(game, AlphaBetaBot(depth=3, seed=1), RandomBot(seed=2), 300, seed=9)
+    # Bot 1 takes the real seats in turn, first (1) then second (2); the die is nobody's.
+    assert [g.seat for g in result.games[:4]] == [1, 2, 1, 2]
+    assert result == arena(game, AlphaBetaBot(depth=3, seed=1), RandomBot(seed=2), 300,
+                           seed=9)
+    rolls = Counter(g.moves[1] for g in result.games)
+    assert set(rolls) == {"1", "2", "3"} and all(abs(n - 100) < 40 for n in rolls.values())
+    # As first, alpha-beta bets risky every time; the die's slot scores nothing.
+    assert {g.moves[0] for g in result.games if g.seat == 1} == {"risky"}
+    assert all(g.returns[0] == 0 for g in result.games)
+    for record in result.games:
+        assert game.initial_state().play_all(record.moves).returns() == record.returns
+
+
+def test_play_game_needs_no_bot_for_a_chance_player():
+    import random
+
+    from tests.ai.conftest import Doubles
+
+    returns, moves = play_game(Doubles().initial_state(), [None, RandomBot(seed=1), None],
+                               random.Random(4))
+    assert len(moves) == 3 and returns[0] == 0
+    with pytest.raises(BotError, match="nobody plays first"):
+        play_game(Doubles().initial_state(), [None, None, None])

@@ -7,6 +7,7 @@ import json
 import re
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -14,6 +15,8 @@ from typer.testing import CliRunner
 from boardlab.cli.main import app
 
 runner = CliRunner()
+#: A rule file with a random player: (players ?Die White Black).
+PLAYERS_ZRF = str(Path(__file__).parents[1] / "zrf" / "conformance" / "players.zrf")
 
 
 def run(*args: str, stdin: str | None = None):
@@ -204,6 +207,43 @@ def test_play_unknown_player():
     assert_one_line_error(run("play", "tic-tac-toe", "--player1", "robot"), "robot", "human")
 
 
+def test_a_random_player_is_played_at_random_not_by_a_seat():
+    # players.zrf: (players ?Die White Black); --player1 is White, --player2 Black.
+    args = ("play", PLAYERS_ZRF, "--player1", "random", "--player2", "alphabeta",
+            "--depth", "2", "--seed", "1")
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert out.startswith("players -- ?Die: at random, White: random, "
+                          "Black: alphabeta(depth=2)")
+    assert "?Die (at random) plays b2-" in out and "White (random) plays" in out
+    assert run(*args).stdout == out  # the seed draws the same dice
+    assert "?Die" not in out.strip().splitlines()[-1]   # the outcome names real players
+
+
+def test_rules_and_replay_say_which_players_are_random():
+    assert "players: ?Die (random), White, Black" in run("rules", PLAYERS_ZRF).stdout
+    data = json.loads(run("rules", PLAYERS_ZRF, "--json").stdout)
+    assert data["chance"] == [0] and "Random players: ?Die" in data["rules"]
+    text = run("replay", PLAYERS_ZRF, "--moves", "b2-a2 a1-b1 c1-c2").stdout
+    assert "to move: ?Die (random: one of its legal moves is drawn)" in text
+    assert "outcome: draw (White 1/2, Black 1/2)" in \
+        run("replay", PLAYERS_ZRF, "--moves", "b2-b1").stdout
+    data = json.loads(run("replay", PLAYERS_ZRF, "--moves", "b2-b1", "--json").stdout)
+    assert data["chance"] == [0] and data["returns"] == [0, 0.5, 0.5]
+
+
+def test_solve_gives_the_real_players_expected_margin():
+    result = run("solve", PLAYERS_ZRF, "-o", "max_moves=12", "--moves", "b2-c2",
+                 "--all-moves", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    # After b2-c2, White's a1-b1 shuts Black in: a win, 1 (players.zrf's header).
+    assert data["best_move"] == "a1-b1" and data["value"] == "1"
+    assert data["verdict"] == "White ahead by 1 point on average"
+    assert_one_line_error(run("solve", PLAYERS_ZRF), "deeper than the exact solver")
+
+
 # --- arena ----------------------------------------------------------------------------
 def test_arena_text():
     result = run("arena", "tic-tac-toe", "alphabeta", "random", "-n", "6", "--seed", "1",
@@ -229,6 +269,14 @@ def test_arena_with_an_mcts_bot_on_two_cores():
     assert "mcts(iterations=40, workers=2): " in result.stdout
     assert_one_line_error(run("arena", "tic-tac-toe", "alphabeta", "random", "-n", "2",
                               "--workers", "2"), "--workers applies to mcts")
+
+
+def test_arena_with_a_random_player_repeats_with_its_seed():
+    args = ("arena", PLAYERS_ZRF, "random", "alphabeta", "--depth", "2", "-n", "6",
+            "--seed", "3", "--json")
+    first = run(*args)
+    assert first.exit_code == 0, first.output
+    assert json.loads(first.stdout)["games"] == 6 and run(*args).stdout == first.stdout
 
 
 def test_arena_unknown_bot():

@@ -165,11 +165,25 @@ STUCK = """(game (title "Stuck") (players X O) (turn-order X O)
    (draw-condition (X O) stalemated))
 """
 
-# 2**40 copies of x in a move block: refused by the reader only after 5,000,000 nodes,
-# tens of seconds and hundreds of MB later.
+# 2**40 copies of x in a move block: before issue 27 the reader refused it only after
+# 5,000,000 nodes, tens of seconds and hundreds of MB; now at once, by its size.
 EXPONENTIAL = "(define a0 x)\n" + "".join(
     f"(define a{i} (a{i - 1}) (a{i - 1}))\n" for i in range(1, 41)) + \
     TIC_TAC_TOE.replace("(drops ((verify empty?) add))", "(drops ((verify empty?) (a40) add))")
+
+
+# Legal, but each game of it takes seconds: 160 queens a side on a 40 x 40 board.
+SLOW_PLAY = """(define slide ($1 (while empty? add $1)))
+(game (title "Slow") (players A B) (turn-order A B)
+ (board (grid (dimensions ("{columns}" (1 0)) ("{rows}" (0 1)))
+   (directions (n 0 -1) (e 1 0) (s 0 1) (w -1 0) (ne 1 -1) (nw -1 -1) (se 1 1) (sw -1 1))))
+ (piece (name Q) (moves (slide n) (slide e) (slide s) (slide w)
+                        (slide ne) (slide nw) (slide se) (slide sw)))
+ (board-setup (A (Q {a})) (B (Q {b}))))
+""".format(columns="/".join(f"c{i}" for i in range(40)),
+           rows="/".join(f"r{i}" for i in range(40)),
+           a=" ".join(f"c{i}r{j}" for i in range(40) for j in (0, 1, 2, 3)),
+           b=" ".join(f"c{i}r{j}" for i in range(40) for j in (36, 37, 38, 39)))
 
 
 @pytest.fixture()
@@ -193,17 +207,38 @@ def test_zrf_check_survives_files_that_break_the_checker(tmp_path, no_kernels):
         "good.zrf": "played", "deep.zrf": "failed", "exponential.zrf": "failed",
         "string.zrf": "failed", "stuck.zrf": "suspect"}
     assert by_path["good.zrf"]["games"] == 2 and by_path["good.zrf"]["reason"] is None
-    assert "nest too deep" in by_path["deep.zrf"]["reason"]
-    slow = by_path["exponential.zrf"]
-    assert slow["reason"] == "stopped while loading: it took more than the 5 s allowed"
-    # Stopped by the bound, not by the reader's own limit far later.
-    assert 5 <= slow["seconds"] < 60
+    assert "nested more than 200 deep" in by_path["deep.zrf"]["reason"]
+    exponential = by_path["exponential.zrf"]
+    assert exponential["reason"].endswith(
+        "needs more than 150,000 nodes (the bound on expansion)")
+    assert exponential["seconds"] < 5
     assert by_path["string.zrf"]["reason"].startswith("string.zrf:1:14: unterminated string")
     assert by_path["stuck.zrf"]["reason"] == "X has no legal move in the initial position"
     assert (by_path["stuck.zrf"]["games"], by_path["stuck.zrf"]["plies"]) == (0, 0)
     assert (data["played"], data["loaded"], data["suspect"], data["failed"]) == (1, 2, 1, 3)
     assert data["checked"] == {"files": 5, "variants": 5}
     assert by_path["good.zrf"]["variant"] == 0 and by_path["deep.zrf"]["variant"] is None
+
+
+def test_zrf_check_stops_a_file_at_its_seconds(tmp_path, no_kernels, monkeypatch):
+    import boardlab.zrf.check
+
+    # The child's grace to end its games, short here: the file below is read in 2 s.
+    monkeypatch.setattr(boardlab.zrf.check, "GRACE_SECONDS", 0.2)
+    # 900 KB of unused definitions, within every bound of the reader, and a 40 x 40 board.
+    (tmp_path / "long.zrf").write_text("(define unused (a b c))\n" * 39_000 + SLOW_PLAY)
+    (tmp_path / "slow.zrf").write_text(SLOW_PLAY)
+    data = as_json("zrf", "check", tmp_path, "--games", "50", "--seconds", "0.3")
+    by_path = {f["path"]: f for f in data["files"]}
+    long = by_path["long.zrf"]
+    assert (long["status"], long["reason"]) == (
+        "failed", "stopped while loading: it took more than the 0.3 s allowed")
+    # Stopped by the bound (and a grace to end), not by the reader or the rules later.
+    assert 0.3 <= long["seconds"] < 1.5
+    # A file that loads but plays slowly is loaded, not played, and says how far it got.
+    slow = by_path["slow.zrf"]
+    assert slow["status"] == "loaded" and slow["games"] < 50
+    assert slow["reason"] == f"not played: {slow['games']} of 50 games in the 0.3 s allowed"
 
 
 def test_zrf_check_a_kernel_compiled_past_its_time_is_loaded(tmp_path, monkeypatch):
@@ -290,7 +325,7 @@ def test_zrf_check_stops_cleanly_on_ctrl_c(tmp_path):
     import sys
     import time
 
-    (tmp_path / "exponential.zrf").write_text(EXPONENTIAL)
+    (tmp_path / "slow.zrf").write_text(SLOW_PLAY)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     cli = subprocess.Popen([sys.executable, "-m", "boardlab.cli.main", "zrf", "check",
                             str(tmp_path), "--seconds", "120"], env=env,

@@ -5,6 +5,7 @@ bot that thinks without blocking the server. Also ``boardlab serve`` at the CLI 
 
 from __future__ import annotations
 
+import random
 import socket
 import threading
 from collections.abc import Iterator
@@ -45,7 +46,8 @@ def test_list_games_describes_every_registered_game(client):
     assert connect_four["players"] and connect_four["description"]
     assert {o["name"]: o["default"] for o in connect_four["options"]} == {"rows": 6,
                                                                           "columns": 7}
-    assert all(set(g) == {"name", "description", "players", "options", "source", "imported"}
+    assert all(set(g) == {"name", "description", "players", "chance", "options", "source",
+                          "imported"}
                and g["imported"] is None for g in games)
 
 
@@ -426,3 +428,110 @@ def test_serve_on_a_busy_port_is_one_error_line(tmp_path):
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and "in use" in lines[0] and str(port) in lines[0]
+
+
+# --- random players ------------------------------------------------------------------------
+#: tests/zrf/conformance/players.zrf: (players ?Die White Black), the Die moving first.
+PLAYERS_ZRF = Path(__file__).parents[1] / "zrf" / "conformance" / "players.zrf"
+CHANCE = {"type": "chance"}
+
+
+@pytest.fixture
+def dice_app(tmp_path):
+    """An app whose games folder holds players.zrf (``zrf:players``)."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "players.zrf").write_text(PLAYERS_ZRF.read_text())
+    return lambda: create_app(db_url(tmp_path), games_dir=folder, bot_workers=1)
+
+
+def test_a_random_players_seat_is_the_servers(dice_app):
+    from boardlab.ai.bots import draw_move
+    from boardlab.web.matches import chance_seed
+    from boardlab.zrf.game import load_game
+
+    with TestClient(dice_app(), headers=bearer(KEY)) as client:
+        assert client.app.state.library.wait(60)
+        listed = {g["name"]: g for g in client.get("/api/games").json()}
+        assert listed["zrf:players"]["chance"] == [0]
+        assert listed["zrf:players"]["imported"]["variants"][0]["chance"] == [0]
+        assert client.get("/api/games/zrf:players").json()["chance"] == [0]
+        assert listed["tic-tac-toe"]["chance"] == []
+        # The real seats only, or every seat with the Die's as chance: the same match.
+        match = new_match(client, "zrf:players", [HUMAN, HUMAN])
+        assert match["players"] == [CHANCE, HUMAN, HUMAN] and match["chance"] == [0]
+        assert match["you"] == [1, 2] and match["to_move"] == 0
+        assert new_match(client, "zrf:players")["players"] == \
+            [CHANCE, HUMAN, {"type": "bot", "bot": "mcts"}]
+        # The server moves the Die by itself, a move like any other in the list.
+        view = wait_for_bot(client, match)
+        assert view["moves"][0] in ("b2-a2", "b2-c2", "b2-b1") and view["ply"] == 1
+        # A seeded Die draws each move from the seed and the ply: the same in every match.
+        seeded = [{"type": "chance", "seed": 5}, HUMAN, HUMAN]
+        first = wait_for_bot(client, new_match(client, "zrf:players", seeded))
+        again = wait_for_bot(client, new_match(client, "zrf:players", seeded))
+        start = load_game(PLAYERS_ZRF).initial_state()
+        drawn = draw_move(start, random.Random(chance_seed(5, 0))).notation
+        assert first["moves"] == again["moves"] == [drawn]
+
+
+@pytest.mark.parametrize(("players", "words"), [
+    ([HUMAN, HUMAN, HUMAN], ("?Die is a random player",)),
+    ([{"type": "bot", "bot": "mcts"}, HUMAN, HUMAN], ("?Die is a random player",)),
+    ([{"type": "open"}, HUMAN, HUMAN], ("?Die is a random player",)),
+    ([CHANCE, CHANCE, HUMAN], ("White is no random player",)),
+    ([HUMAN], ("3 players", "2 without its random players")),
+])
+def test_a_random_players_seat_is_nobody_elses(dice_app, players, words):
+    with TestClient(dice_app(), headers=bearer(KEY)) as client:
+        assert_error(client.post("/api/matches", json={"game": "zrf:players",
+                                                       "players": players}), 422, *words)
+        # Nor does a chance seat fit a game without random players.
+        assert_error(client.post("/api/matches", json={"game": "tic-tac-toe",
+                                                       "players": [CHANCE, HUMAN]}), 422,
+                     "X is no random player")
+
+
+def test_nobody_moves_for_the_die_but_the_server(dice_app, tmp_path):
+    from boardlab.web.errors import ApiError
+    from boardlab.web.matches import Matches, chance_seed
+    from boardlab.web.schemas import NewMatch
+
+    with TestClient(dice_app(), headers=bearer(KEY)) as client:
+        # Made beside the live service, so that nothing moves the Die meanwhile.
+        quiet = Matches(client.app.state.store, client.app.state.library)
+        made = quiet.create(NewMatch(game="zrf:players", players=[
+            {"type": "chance", "seed": 2}, HUMAN, {"type": "open"}]), KEY)
+        joined = client.post(f"/api/matches/{made['id']}/join",
+                             headers=bearer("another-key-0123456789"))
+        assert joined.json()["you"] == [2]   # the open seat, not the Die's
+        with pytest.raises(ApiError) as refused:
+            quiet.play(made["id"], "b2-a2", KEY)
+        assert refused.value.status == 409 and refused.value.code == "playedByChance"
+        with pytest.raises(ApiError) as refused:
+            quiet.bot_seat(made["id"], BotPlayer(bot="exact"), KEY)
+        assert refused.value.code == "playedByChance"
+        _, _, player = quiet.bot_seat(made["id"], None)
+        assert player.bot == "random" and player.seed == chance_seed(2, 0)
+    # A server started on the same database resumes the match: the Die moves by itself.
+    with TestClient(dice_app(), headers=bearer(KEY)) as client:
+        view = wait_for_bot(client, client.get(f"/api/matches/{made['id']}").json())
+        assert view["ply"] == 1
+
+
+def test_the_die_scores_nothing_and_keeps_its_seat(dice_app):
+    # Seed 3 rolls b2-a2 first (b2-b1 would end the game at once), in the rematch too.
+    die = {"type": "chance", "seed": 3}
+    with TestClient(dice_app(), headers=bearer(KEY)) as client:
+        match = wait_for_bot(client, new_match(client, "zrf:players", [die, HUMAN, HUMAN]))
+        assert match["moves"] == ["b2-a2"]
+        url = f"/api/matches/{match['id']}"
+        resigned = client.post(f"{url}/resign", json={"seat": 1}).json()
+        assert resigned["outcome"] == ["0", "0", "1"]
+        rematch = client.post(f"{url}/rematch").json()
+        assert rematch["players"][0] == die and rematch["you"] == [1, 2]
+        # Between people the draw offer goes round the real seats only.
+        played = wait_for_bot(client, rematch)
+        drawn = client.post(f"/api/matches/{played['id']}/draw",
+                            json={"action": "offer"}).json()
+        assert drawn["outcome"] == ["0", "1/2", "1/2"] and drawn["reason"] == "agreement"

@@ -119,7 +119,7 @@ def test_the_folder_is_scanned_with_stable_ids_and_variants(library):
     assert variants[2] == {"id": "zrf:chess/chess@2", "variant": 2,
                            "title": "Charge of the Light Brigade",
                            "description": "Chess: Charge of the Light Brigade",
-                           "players": ["White", "Black"], "error": None}
+                           "players": ["White", "Black"], "chance": [], "error": None}
     # the same folder read again gives the same ids
     again = Library(library.folder)
     try:

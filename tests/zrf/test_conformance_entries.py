@@ -95,7 +95,7 @@ REFERENCE_OPTIONS = (
 
 #: Entries without a row yet, being changed: they must not have one until they leave
 #: this set.
-PENDING = frozenset({"players"})
+PENDING: frozenset[str] = frozenset()
 
 #: Files whose expectations boardlab does not meet yet: stem -> why.
 KNOWN_WRONG: dict[str, str] = {
@@ -192,7 +192,9 @@ def outcome_text(game: ZrfGame, returns: tuple[Fraction, ...] | None) -> str:
     """``none``, ``draw`` or the winner's name (else the returns, for a message)."""
     if returns is None:
         return "none"
-    if len(set(returns)) == 1:
+    # A random player scores 0 and is no contestant: a draw is between the others.
+    real = [r for i, r in enumerate(returns) if i not in game.chance_players]
+    if len(set(real)) == 1 and sum(real) > 0:
         return "draw"
     winners = [game.player_names[i] for i, r in enumerate(returns) if r == 1]
     if len(winners) == 1 and sum(returns) == 1:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import shutil
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -388,3 +389,18 @@ def test_a_position_read_back_keeps_what_the_last_move_took(tmp_path):
     assert after.outcome() == (1, 0) and str(after).endswith(" taken:B.King")
     assert g.parse_state(str(after)).outcome() == after.clone().outcome() == (1, 0)
     assert g.parse_state(str(after).replace(" taken:B.King", "")).outcome() is None
+
+
+def test_a_player_named_with_a_question_mark_is_random():
+    # tests/zrf/conformance/players.zrf: (players ?Die White Black); its expectations of
+    # play are in the conformance run, these are what the game says of its players.
+    g = load_game(Path(__file__).parent / "conformance" / "players.zrf")
+    assert g.chance_players == frozenset({0}) and g.info()["chance"] == [0]
+    assert "Random players: ?Die." in g.rules
+    # With the compiled kernel too, the Die's draw splits the point between the others.
+    assert g.initial_state().play("b2-b1").outcome() == (0, Fraction(1, 2), Fraction(1, 2))
+    # The heuristic leaves the Die out: after b2-c2, one man each, White 2 moves against
+    # Black's 1 (the Die's own moves do not count).
+    after = g.initial_state().play("b2-c2")
+    assert g.evaluate(after, 1) == pytest.approx(0.3 * (2 - 1) / (2 + 1))
+    assert g.evaluate(after, 2) == pytest.approx(-g.evaluate(after, 1))

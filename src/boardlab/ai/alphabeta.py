@@ -25,6 +25,16 @@ The textbook algorithm (Knuth and Moore, "An analysis of alpha-beta pruning",
 With more than two players the search is *paranoid*: every opponent is assumed
 to play against the searching player.
 
+In games with chance players (:attr:`Game.chance_players <boardlab.core.game.Game.chance_players>`,
+a die) the search is *expectimax* (Michie, 1966; Ballard's ``*-minimax``, 1983, without its
+pruning): a chance node is worth the mean of its children, each move as likely, valued
+for the player who moved into it; a chance ply counts as a ply of the depth; nothing is
+pruned across a chance node (its children are searched with the full window), nor stored
+in the table (its value belongs to the player who moved into it); quiescence stands at
+one. A value is then an expectation: a decided result no longer proves anything, so
+iterative deepening goes on to its budget and :attr:`SearchResult.proven` says nothing.
+The root must be a decision: at a chance player's turn the move is drawn, not searched.
+
 >>> from boardlab import load
 >>> result = solve(load("tic-tac-toe").parse_state("xx./oo./... x"))
 >>> result.move, result.proven
@@ -39,7 +49,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from boardlab.ai.bots import BotError, check_positive, register_bot
+from boardlab.ai.bots import BotError, chance_turn, check_positive, draw_move, register_bot
 from boardlab.core.game import Game, Returns, State
 from boardlab.core.move import Capture, Move
 
@@ -81,11 +91,15 @@ class SearchResult:
     complete: bool
     seconds: float
     principal_variation: tuple[Move, ...] = ()
+    #: The game has chance players: ``value`` is an expectation (module docstring).
+    chance: bool = False
 
     @property
     def proven(self) -> str | None:
         """``'win'``/``'loss'`` once a decided result is forced, ``'draw'`` when a
-        complete search found a draw; else ``None``."""
+        complete search found a draw; else ``None`` (always in a game with chance)."""
+        if self.chance:
+            return None
         if self.value > HEURISTIC_LIMIT:
             return "win"
         if self.value < -HEURISTIC_LIMIT:
@@ -97,7 +111,7 @@ class SearchResult:
     @property
     def plies_to_end(self) -> int | None:
         """Plies to the forced end of the game when ``proven`` is win or loss."""
-        if abs(self.value) <= HEURISTIC_LIMIT:
+        if self.chance or abs(self.value) <= HEURISTIC_LIMIT:
             return None
         # The value is margin * WIN_SCALE - plies, and margins are fractions of points
         # with small denominators, far apart compared with plies / WIN_SCALE.
@@ -122,6 +136,8 @@ class Searcher:
         #: Quiet moves' cut-off credit (the history heuristic), by (mover, actions).
         self.history: dict[tuple[int, tuple], int] = {}
         self._quiesce_on = False
+        #: The chance players of the game searched (empty in most games).
+        self._chance: frozenset[int] = frozenset()
         self._game = None
         self.nodes = 0
         self._cutoffs = 0
@@ -148,6 +164,10 @@ class Searcher:
         """
         if state.is_terminal():
             raise BotError("cannot search a finished game")
+        chance = self._chance = state.game.chance_players
+        if state.to_move in chance:
+            raise BotError(f"{state.game.player_names[state.to_move]} is a chance player: its "
+                           "move is drawn, not searched")
         started = time.perf_counter()
         self._deadline = INFINITY if seconds is None else started + seconds
         self._node_limit = INFINITY if max_nodes is None else max_nodes
@@ -183,12 +203,13 @@ class Searcher:
                 break
             reached = current
             complete = self._cutoffs == 0
-            if complete or (not exact and abs(best[0]) > HEURISTIC_LIMIT):
+            # With chance, a value beyond the heuristic's range is a mean, not a proof.
+            if complete or (not exact and not chance and abs(best[0]) > HEURISTIC_LIMIT):
                 break
         # Adding 0.0 turns the -0.0 of a negated draw into 0.0.
         return SearchResult(best[0] + 0.0, best[1], self.nodes, reached, complete,
                             time.perf_counter() - started,
-                            self._principal_variation(root, best[1], reached))
+                            self._principal_variation(root, best[1], reached), bool(chance))
 
     # --- the search ---------------------------------------------------------------
     def _root(self, state: State, moves: list[Move], depth: int) -> tuple[float, Move | None]:
@@ -218,6 +239,7 @@ class Searcher:
             moves = self._ordered(state.legal_moves(), tt_move, state.to_move, ply)
         cutoffs_before = self._cutoffs
         me = state.to_move
+        chance = self._chance
         alpha_in = alpha
         best_value, best_move = -INFINITY, moves[0]
         for move in moves:
@@ -238,6 +260,8 @@ class Searcher:
                     else:
                         self._cutoffs += 1
                         value = _heuristic(state, me)
+                elif chance and state.to_move in chance:
+                    value = self._expect(state, depth - 1, ply + 1, me)
                 elif state.to_move == me:
                     value = self._node(state, depth - 1, alpha, beta, ply + 1)[0]
                 else:
@@ -261,6 +285,43 @@ class Searcher:
         stored_depth = COMPLETE if self._cutoffs == cutoffs_before else depth
         self.table[key] = (stored_depth, _to_table(best_value, ply), flag, best_move)
         return best_value, best_move
+
+    def _expect(self, state: State, depth: int, ply: int, viewer: int) -> float:
+        """The value for ``viewer`` of the non-terminal ``state``, where a chance player is
+        to move: the mean of its moves' values (expectimax), each child searched with the
+        full window, since a bound on one child says nothing of the mean."""
+        chance = self._chance
+        moves = state.legal_moves()
+        total = 0.0
+        for move in moves:
+            self.nodes += 1
+            if not self.nodes & 63:
+                if time.perf_counter() > self._deadline or self.nodes > self._node_limit:
+                    raise _OutOfTime
+                if self._progress is not None and not self.nodes % PROGRESS_EVERY:
+                    self._progress(self.nodes)
+            state.apply(move)
+            try:
+                outcome = state.outcome()
+                if outcome is not None:
+                    value = _terminal_value(outcome, viewer, ply + 1)
+                elif depth <= 1:
+                    if self._quiesce_on:
+                        value = self._quiesce(state, viewer, -INFINITY, INFINITY, ply + 1,
+                                              QUIESCENCE_PLIES)
+                    else:
+                        self._cutoffs += 1
+                        value = _heuristic(state, viewer)
+                elif state.to_move in chance:
+                    value = self._expect(state, depth - 1, ply + 1, viewer)
+                elif state.to_move == viewer:
+                    value = self._node(state, depth - 1, -INFINITY, INFINITY, ply + 1)[0]
+                else:
+                    value = -self._node(state, depth - 1, -INFINITY, INFINITY, ply + 1)[0]
+            finally:
+                state.undo()
+            total += value
+        return total / len(moves)
 
     def _ordered(self, moves: list[Move], tt_move: Move | None, mover: int, ply: int
                  ) -> list[Move]:
@@ -305,6 +366,8 @@ class Searcher:
         maximising = state.to_move == me
         if left == 0 or (stand >= beta if maximising else stand <= alpha):
             return stand
+        if self._chance and state.to_move in self._chance:
+            return stand  # the dice are not played out: no capture is anybody's choice
         best = stand
         if maximising:
             alpha = max(alpha, stand)
@@ -425,7 +488,10 @@ class AlphaBetaBot:
         self.name = f"alphabeta({', '.join(b for b in budget if b)})"
 
     def choose(self, state: State) -> Move:
-        """The best move found; ``last`` keeps the :class:`SearchResult`."""
+        """The best move found; ``last`` keeps the :class:`SearchResult`. At a chance
+        player's turn, a move drawn uniformly with the bot's generator (no search)."""
+        if chance_turn(state):
+            return draw_move(state, self.rng)
         self.last = self.searcher.search(state, self.depth, self.time, order=self.rng.shuffle)
         assert self.last.move is not None
         return self.last.move

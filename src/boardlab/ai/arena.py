@@ -1,7 +1,10 @@
 """Matches between two bots: play N games, alternating seats, and score them.
 
 Bot 1 takes seat ``i % players`` in game ``i`` (so in a two-player game it moves
-first in games 0, 2, 4, ...) and bot 2 every other seat. A game counts as a win
+first in games 0, 2, 4, ...) and bot 2 every other seat. Chance players (a die:
+:attr:`Game.chance_players <boardlab.core.game.Game.chance_players>`) are nobody's seat:
+the arena draws their moves uniformly, from a generator of its own (seeded by the
+match's seed), and the bots take turns among the real seats only. A game counts as a win
 for bot 1 when it scores more points than every other seat, a loss when some
 seat scores more, a draw otherwise. Bot 1's *score* counts a win 1 and a draw 1/2;
 its *points* add up the game's own returns, which differ where a game scores more
@@ -21,11 +24,12 @@ Pure logic: nothing is printed; ``on_game`` lets a caller show progress.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from boardlab.ai.bots import Bot, BotError
+from boardlab.ai.bots import Bot, BotError, draw_move
 from boardlab.core.game import Game, Returns, State
 
 #: The normal quantile of a two-sided 95% interval.
@@ -123,11 +127,17 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def play_game(state: State, bots: Sequence[Bot]) -> tuple[Returns, tuple[str, ...]]:
+def play_game(state: State, bots: Sequence[Bot | None],
+              rng: random.Random | None = None) -> tuple[Returns, tuple[str, ...]]:
     """Play from ``state`` (left unchanged) to the end, ``bots[p]`` moving for player
-    ``p``; the returns and the moves' notations."""
+    ``p``; the returns and the moves' notations. A chance player's moves are drawn
+    uniformly with ``rng`` (a fresh generator when ``None``); its entry of ``bots`` is
+    not asked (``None`` will do)."""
     state = state.clone()
     limit = state.game.max_length()
+    chance = state.game.chance_players
+    if chance and rng is None:
+        rng = random.Random()
     moves: list[str] = []
     while True:
         outcome = state.outcome()
@@ -135,7 +145,14 @@ def play_game(state: State, bots: Sequence[Bot]) -> tuple[Returns, tuple[str, ..
             return outcome, tuple(moves)
         if len(moves) >= limit:
             raise BotError(f"{state.game.name}: game longer than its maximum of {limit} moves")
+        if chance and state.to_move in chance:
+            move = draw_move(state, rng)  # type: ignore[arg-type]
+            state.apply(move)
+            moves.append(move.notation)
+            continue
         bot = bots[state.to_move]
+        if bot is None:
+            raise BotError(f"nobody plays {state.game.player_names[state.to_move]}")
         move = bot.choose(state)
         if move not in state.legal_moves():
             raise BotError(f"bot {bot.name} chose the illegal move {move.notation!r} "
@@ -145,17 +162,23 @@ def play_game(state: State, bots: Sequence[Bot]) -> tuple[Returns, tuple[str, ..
 
 
 def arena(game: Game, bot1: Bot, bot2: Bot, games: int,
-          on_game: Callable[[int, GameRecord], None] | None = None) -> ArenaResult:
+          on_game: Callable[[int, GameRecord], None] | None = None, *,
+          seed: int | None = None) -> ArenaResult:
     """Play ``games`` games of ``game`` between ``bot1`` and ``bot2``, alternating
-    seats; ``on_game(i, record)`` is called after game ``i`` (0-based)."""
+    seats; ``on_game(i, record)`` is called after game ``i`` (0-based). ``seed`` seeds
+    the draws of the chance players' moves (fresh randomness when ``None``)."""
     if games < 0:
         raise BotError(f"the number of games must be >= 0, got {games}")
-    players = game.num_players
+    chance = game.chance_players
+    seats = [p for p in range(game.num_players) if p not in chance]
+    # A string seed: the draws do not follow the sequence of a bot seeded alike.
+    rng = random.Random(None if seed is None else f"chance:{seed}") if chance else None
     records: list[GameRecord] = []
     for i in range(games):
-        seat = i % players
-        bots = [bot1 if p == seat else bot2 for p in range(players)]
-        returns, moves = play_game(game.initial_state(), bots)
+        seat = seats[i % len(seats)]
+        bots = [None if p in chance else bot1 if p == seat else bot2
+                for p in range(game.num_players)]
+        returns, moves = play_game(game.initial_state(), bots, rng)
         record = GameRecord(seat, returns, moves)
         records.append(record)
         if on_game is not None:

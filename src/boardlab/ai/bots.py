@@ -5,6 +5,11 @@ moves; it never changes the state it is given. Every bot is generic over the gam
 protocol, so it plays every registered game. Bots are seedable: the same kind,
 options and seed choose the same moves.
 
+At a chance player's turn (:attr:`Game.chance_players
+<boardlab.core.game.Game.chance_players>`, a die) there is nothing to decide: every bot
+draws the move uniformly among the legal moves with its own seeded generator
+(:func:`draw_move`), as drivers that move the chance seats themselves do.
+
 Bot kinds register themselves under a name (``random``, ``alphabeta``, ``mcts``)
 so that the CLI, the arena and the web app build them from text with
 :func:`make_bot`:
@@ -27,7 +32,7 @@ from boardlab.core.game import State
 from boardlab.core.move import Move
 from boardlab.errors import BotError, OptionError
 
-__all__ = ["Bot", "BotError"]
+__all__ = ["Bot", "BotError", "chance_turn", "draw_move"]
 
 
 @runtime_checkable
@@ -117,9 +122,23 @@ def check_positive(name: str, value: float | None) -> None:
         raise OptionError(f"bot option {name!r} must be positive, got {value!r}")
 
 
+def chance_turn(state: State) -> bool:
+    """Whether a chance player is to move in the non-terminal ``state``."""
+    return state.to_move in state.game.chance_players
+
+
+def draw_move(state: State, rng: random.Random) -> Move:
+    """A legal move of ``state`` drawn uniformly with ``rng`` (a chance player's move);
+    :class:`BotError` if the game is over."""
+    moves = state.legal_moves()
+    if not moves:
+        raise BotError("no legal move: the game is over")
+    return moves[rng.randrange(len(moves))]
+
+
 @register_bot("random", "uniformly random legal moves")
 class RandomBot:
-    """Plays a uniformly random legal move."""
+    """Plays a uniformly random legal move (a chance player's move too)."""
 
     def __init__(self, *, seed: int | None = None):
         self.seed = seed
@@ -128,7 +147,4 @@ class RandomBot:
 
     def choose(self, state: State) -> Move:
         """A uniformly random legal move."""
-        moves = state.legal_moves()
-        if not moves:
-            raise BotError("no legal move: the game is over")
-        return moves[self.rng.randrange(len(moves))]
+        return draw_move(state, self.rng)

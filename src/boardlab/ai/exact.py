@@ -6,10 +6,16 @@ Two solvers sit behind :func:`solve_position`:
   (:mod:`boardlab.games.fast.quantum_kernel`) with an exact transposition table
   over the board's eight symmetries, for every option of the game;
 * any other game is searched to the end by the generic alpha-beta
-  (:mod:`boardlab.ai.alphabeta`), which is enough for small games.
+  (:mod:`boardlab.ai.alphabeta`), which is enough for small games;
+* a game with chance players (a die) is solved by :func:`solve_chance`, an
+  expectiminimax search (Michie, 1966) in exact fractions: a chance node is worth the
+  mean of its children. Not by the alpha-beta: its values are floats on a scale that
+  also counts plies, from which an expectation with a large denominator (dice over
+  several turns) cannot be read back exactly.
 
 Values are the first player's points minus the second's (a win 1, Goff's X 1 vs
-O 1/2 is 1/2), as exact fractions.
+O 1/2 is 1/2), as exact fractions; in a game with chance players, the first and second
+real players' (chance players are no contestants), as an expectation under best play.
 
 >>> from boardlab import load
 >>> report = solve_position(load("tic-tac-toe").initial_state())
@@ -20,6 +26,7 @@ O 1/2 is 1/2), as exact fractions.
 from __future__ import annotations
 
 import random
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -28,7 +35,7 @@ from fractions import Fraction
 import numpy as np
 
 from boardlab.ai.alphabeta import WIN_SCALE, Searcher
-from boardlab.ai.bots import check_positive, register_bot
+from boardlab.ai.bots import chance_turn, check_positive, draw_move, register_bot
 from boardlab.core.game import State
 from boardlab.core.move import Move
 from boardlab.errors import BotError, OptionError
@@ -53,14 +60,22 @@ class SolveReport:
     seconds: float
     moves: tuple[tuple[Move, Fraction], ...] = field(default=())
     player_names: tuple[str, ...] = ("first", "second")
+    #: ``value`` is an expectation over chance moves (a game with chance players), and
+    #: ``player_names`` are the two real players'.
+    expected: bool = False
 
     @property
     def verdict(self) -> str:
-        """``'draw'`` or ``'<first player> wins by <points>'`` and the like."""
-        if self.value == 0:
-            return "draw"
+        """``'draw'`` or ``'<first player> wins by <points>'`` and the like; with chance,
+        ``'even on average'`` or ``'<player> ahead by <points> on average'``."""
         winner = self.player_names[0] if self.value > 0 else self.player_names[1]
         margin = abs(self.value)
+        if self.expected:
+            if margin == 0:
+                return "even on average"
+            return f"{winner} ahead by {_points(margin)} on average"
+        if self.value == 0:
+            return "draw"
         if margin == 1:
             return f"{winner} wins"
         return f"{winner} wins by {_points(margin)}"
@@ -213,9 +228,13 @@ def solve_generic(state: State, *, all_moves: bool = False, seconds: float | Non
                   max_nodes: int | None = None,
                   progress: Progress | None = None) -> SolveReport:
     """:func:`solve_position` by the generic alpha-beta search, whatever the game (the
-    second opinion on a compiled solver)."""
+    second opinion on a compiled solver); a game with chance players by
+    :func:`solve_chance`."""
     if state.is_terminal():
         raise BotError("the game is over; there is nothing to solve")
+    if state.game.chance_players:
+        return solve_chance(state, all_moves=all_moves, seconds=seconds,
+                            max_nodes=max_nodes, progress=progress)
     started = time.perf_counter()
     names = tuple(state.game.player_names)
     max_nodes = DEFAULT_MAX_NODES if max_nodes is None else max_nodes
@@ -270,6 +289,111 @@ def solve_generic(state: State, *, all_moves: bool = False, seconds: float | Non
                        tuple(results), names)
 
 
+def solve_chance(state: State, *, all_moves: bool = False, seconds: float | None = None,
+                 max_nodes: int | None = None, progress: Progress | None = None,
+                 moves: list[Move] | None = None) -> SolveReport:
+    """:func:`solve_position` of a game with chance players: the expected margin of its
+    two real players under best play, by expectiminimax in exact fractions. The first
+    real player maximises the margin, the second minimises it, a chance node is the mean
+    of its moves' values; every position is searched once (a table by position), within
+    ``max_nodes`` positions (default :data:`DEFAULT_MAX_NODES`) and ``seconds``.
+
+    Every root move is valued (nothing is pruned), so ``moves`` always lists them, best
+    first for a decision (``moves``: the order to try them, which breaks ties); at a chance
+    player's turn they keep their order and ``best`` is ``None``.
+
+    :class:`BotError` when the game has other than two real players (the value is their
+    margin), when a position comes back on a line (a cycle: no value without a rule that
+    ends it), when a line runs deeper than Python's recursion limit, or when a budget
+    runs out.
+    """
+    if state.is_terminal():
+        raise BotError("the game is over; there is nothing to solve")
+    game = state.game
+    chance = game.chance_players
+    real = [p for p in range(game.num_players) if p not in chance]
+    if len(real) != 2:
+        raise BotError(f"{game.name} has {len(real)} real players besides its chance players: "
+                       "the exact solver gives the margin of two")
+    first, second = real
+    started = time.perf_counter()
+    deadline = float("inf") if seconds is None else started + seconds
+    limit = DEFAULT_MAX_NODES if max_nodes is None else max_nodes
+    known: dict[object, Fraction] = {}
+    on_line: set[object] = set()
+    nodes = 0
+    work = state.clone()
+
+    def value() -> Fraction:
+        nonlocal nodes
+        out = work.outcome()
+        if out is not None:
+            return out[first] - out[second]
+        seen = work.signature()
+        found = known.get(seen)
+        if found is not None:
+            return found
+        if seen in on_line:
+            raise BotError(f"{game.name}: a position comes back on a line of play; the "
+                           "exact solver of games with chance needs games whose positions "
+                           f"never repeat ({work})")
+        nodes += 1
+        if nodes > limit or (not nodes & 1023 and time.perf_counter() > deadline):
+            budget = f"{limit:,} positions" if nodes > limit else f"{seconds:g} s"
+            raise BotError(f"{game.name} not solved within {budget}: the game is too big "
+                           "for the exact solver")
+        if progress is not None and not nodes % 4096:
+            progress(done, len(root_moves), nodes)
+        on_line.add(seen)
+        children = []
+        for move in work.legal_moves():
+            work.apply(move)
+            try:
+                children.append(value())
+            finally:
+                work.undo()
+        on_line.discard(seen)
+        mover = work.to_move
+        if mover in chance:
+            result = sum(children, Fraction(0)) / len(children)
+        elif mover == first:
+            result = max(children)
+        else:
+            result = min(children)
+        known[seen] = result
+        return result
+
+    root_moves = list(state.legal_moves()) if moves is None else list(moves)
+    results: list[tuple[Move, Fraction]] = []
+    on_line.add(work.signature())
+    # ``done`` (root moves done) is read by the progress calls inside the search too.
+    for done, move in enumerate(root_moves):
+        work.apply(move)
+        try:
+            results.append((move, value()))
+        except RecursionError:
+            raise BotError(f"{game.name} not solved: its lines of play run deeper than the "
+                           "exact solver follows (Python's recursion limit, "
+                           f"{sys.getrecursionlimit()})") from None
+        finally:
+            work.undo()
+        if progress is not None:
+            progress(done + 1, len(root_moves), nodes)
+    mover = state.to_move
+    names = (game.player_names[first], game.player_names[second])
+    if mover in chance:
+        total = sum((v for _, v in results), Fraction(0)) / len(results)
+        return SolveReport(total, None, nodes, time.perf_counter() - started,
+                           tuple(results), names, expected=True)
+    sign = 1 if mover == first else -1
+    # Stable: among equal values the first tried comes first (the bot's shuffle decides).
+    results.sort(key=lambda mv: -mv[1] * sign)
+    best_move, best = results[0]
+    return SolveReport(best, best_move, nodes, time.perf_counter() - started,
+                       tuple(results) if all_moves or moves is not None else ((best_move, best),),
+                       names, expected=True)
+
+
 @register_bot("exact", "perfect play: quantum tic-tac-toe's compiled solver, or a full "
                        "alpha-beta search in other small games")
 class ExactBot:
@@ -279,7 +403,9 @@ class ExactBot:
     whole game, so only the first move is slow (a few seconds); ``time`` does not apply
     there. Other games are searched to the end by :func:`solve_position` within
     :data:`BOT_MAX_NODES` nodes and, if given, ``time`` seconds per move
-    (:class:`BotError` when that is not enough: the game is too big to play perfectly).
+    (:class:`BotError` when that is not enough: the game is too big to play perfectly);
+    a game with chance players by :func:`solve_chance`, for the best expected margin. At
+    a chance player's turn it draws the move uniformly with its generator.
     """
 
     def __init__(self, *, seed: int | None = None, time: float | None = None):
@@ -292,10 +418,15 @@ class ExactBot:
 
     def choose(self, state: State) -> Move:
         """A best move of ``state``; ``last`` keeps the :class:`SolveReport`."""
+        if chance_turn(state):
+            return draw_move(state, self.rng)
         moves = list(state.legal_moves())
         self.rng.shuffle(moves)
         names = tuple(state.game.player_names)
-        if state.game.name == "quantum-tic-tac-toe":
+        if state.game.chance_players:
+            self.last = solve_chance(state, seconds=self.time, max_nodes=BOT_MAX_NODES,
+                                     moves=moves)
+        elif state.game.name == "quantum-tic-tac-toe":
             if self.solver is None or self.solver.game != state.game:
                 self.solver = QuantumSolver(state.game, table_bits=22)
             self.last = _solve_quantum(state, False, 22, None, time.perf_counter(), names,

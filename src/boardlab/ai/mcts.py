@@ -31,6 +31,13 @@ agents):
 * **root parallelism**: with ``workers`` > 1, independent searches in worker processes
   add their root statistics to the bot's own.
 
+In games with chance players (a die: :attr:`Game.chance_players
+<boardlab.core.game.Game.chance_players>`) a chance node is no bandit: its children are
+all made on its first visit and one is drawn uniformly at every pass, in the tree as in
+the playouts (MAST never picks a chance move), so its mean estimates the expectation. A
+chance node is never proved (a mean of proved children is no win for anyone); its
+children may be. Asked to move for a chance player, the bot draws the move uniformly.
+
 Everything random comes from one seeded generator, so the same seed and the same
 iteration budget choose the same move (on one core).
 
@@ -49,7 +56,7 @@ import weakref
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from boardlab.ai.bots import BotError, check_positive, register_bot
+from boardlab.ai.bots import BotError, chance_turn, check_positive, draw_move, register_bot
 from boardlab.core.game import Game, State
 from boardlab.core.move import Move
 
@@ -61,7 +68,7 @@ AUTO_PLAYOUT_DEPTH = 40
 
 def auto_playout_depth(game: Game) -> int | None:
     """The playout cap for ``game`` when the user gives none (see the module doc)."""
-    if game.num_players != 2 or game.max_length() <= LONG_GAME:
+    if game.num_players - len(game.chance_players) != 2 or game.max_length() <= LONG_GAME:
         return None
     if type(game).evaluate is Game.evaluate:
         return None
@@ -183,6 +190,7 @@ def search(state: State, rng: random.Random, iterations: int | None = None,
     if root is None:
         root = Node(None, None, -1, work.key())
     reused = root.visits
+    chance = state.game.chance_players
     log, sqrt = math.log, math.sqrt
     done = 0
     played: list[tuple[int, tuple]] = []
@@ -197,8 +205,12 @@ def search(state: State, rng: random.Random, iterations: int | None = None,
             if node.proven is not None and node is not root:
                 break  # a solved subtree scores its proven points
             if node.untried is None:
-                # A copy: games may hand out their cached list, and expansion pops from it.
-                node.untried = list(work.legal_moves())
+                if chance and work.to_move in chance:
+                    _expand_chance(node, work)
+                else:
+                    # A copy: games may hand out their cached list, and expansion pops
+                    # from it.
+                    node.untried = list(work.legal_moves())
             if node.untried:
                 # Expansion: a random untried move, removed by swapping with the last.
                 untried = node.untried
@@ -215,6 +227,14 @@ def search(state: State, rng: random.Random, iterations: int | None = None,
                 break
             if not node.children:
                 break
+            if chance and node.children[0].mover in chance:
+                # The dice are drawn, not chosen: each move as likely, whatever it scored.
+                node = node.children[rng.randrange(len(node.children))]
+                work.apply(node.move)  # type: ignore[arg-type]
+                depth += 1
+                if node.visits == 0:
+                    break  # a new node: played out from here
+                continue
             scale = exploration * sqrt(log(node.visits))
             best, best_score = node.children[0], -math.inf
             for child in node.children:
@@ -255,7 +275,7 @@ def search(state: State, rng: random.Random, iterations: int | None = None,
             walk = walk.parent
         if node.proven is not None:
             up = node.parent
-            while up is not None and up.proven is None and _prove(up):
+            while up is not None and up.proven is None and _prove(up, chance):
                 up = up.parent
     best = _final(root)
     assert best.move is not None
@@ -278,12 +298,26 @@ def _loses(points: list[float], player: int) -> bool:
     return any(mine < p for i, p in enumerate(points) if i != player)
 
 
-def _prove(node: Node) -> bool:
-    """Prove ``node`` from its children if they allow it (see above)."""
+def _expand_chance(node: Node, state: State) -> None:
+    """Give the chance node of ``state`` all its children at once (one per legal move, in
+    order), so that a pass draws among them uniformly."""
+    mover = state.to_move
+    for move in state.legal_moves():
+        state.apply(move)
+        node.children.append(Node(move, node, mover, state.key()))
+        state.undo()
+    node.untried = []
+
+
+def _prove(node: Node, chance: frozenset[int] = frozenset()) -> bool:
+    """Prove ``node`` from its children if they allow it (see above); a chance node
+    never."""
     children = node.children
     if not children:
         return False
     chooser = children[0].mover
+    if chooser in chance:
+        return False
     for child in children:
         if child.proven is not None and _wins(child.proven, chooser):
             node.proven = child.proven
@@ -386,9 +420,10 @@ def _playout(state: State, rng: random.Random, plies: int | None,
     scored by the heuristic."""
     done = 0
     outcome = state.outcome()
+    chance = state.game.chance_players
     while outcome is None and (plies is None or done < plies):
         moves = state.legal_moves()
-        if mast is None:
+        if mast is None or (chance and state.to_move in chance):
             move = moves[rng.randrange(len(moves))]
         else:
             mover = state.to_move
@@ -404,9 +439,18 @@ def _playout(state: State, rng: random.Random, plies: int | None,
 
 
 def _heuristic_points(state: State) -> list[float]:
-    value = state.game.evaluate(state, 0) or 0.0
+    """The heuristic of the first real player (not a chance player) as points: its
+    share, and the rest for the others (a chance player scores 0)."""
+    game = state.game
+    chance = game.chance_players
+    real = [p for p in range(game.num_players) if p not in chance]
+    value = game.evaluate(state, real[0]) or 0.0
     value = max(-1.0, min(1.0, float(value)))
-    return [(1 + value) / 2, (1 - value) / 2]
+    points = [0.0] * game.num_players
+    for p in real:
+        points[p] = (1 - value) / 2
+    points[real[0]] = (1 + value) / 2
+    return points
 
 
 @register_bot("mcts", "Monte Carlo tree search (UCT); MAST playouts that learn during "
@@ -488,7 +532,10 @@ class MCTSBot:
         return self.playout == "mast"
 
     def choose(self, state: State) -> Move:
-        """The most visited root move; ``last`` keeps the :class:`MCTSResult`."""
+        """The most visited root move; ``last`` keeps the :class:`MCTSResult`. At a chance
+        player's turn, a move drawn uniformly with the bot's generator (no search)."""
+        if chance_turn(state):
+            return draw_move(state, self.rng)
         depth = self.playout_depth
         if depth is None:
             depth = auto_playout_depth(state.game)

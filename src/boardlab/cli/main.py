@@ -131,16 +131,26 @@ def describe_outcome(game: Game, returns: Sequence[Fraction]) -> str:
     'draw (X 1/2, O 1/2)'
     """
     player_names = game.player_names
-    best = max(returns)
-    winners = [player_names[i] for i, r in enumerate(returns) if r == best]
-    points = ", ".join(f"{player_names[i]} {r}" for i, r in enumerate(returns))
-    if len(winners) == len(returns):
+    # A chance player (a die) scores nothing and is not named.
+    seats = [i for i in range(len(returns)) if i not in game.chance_players]
+    best = max(returns[i] for i in seats)
+    winners = [player_names[i] for i in seats if returns[i] == best]
+    points = ", ".join(f"{player_names[i]} {returns[i]}" for i in seats)
+    if best == 0 and game.chance_players:
+        head = "nobody wins"
+    elif len(winners) == len(seats):
         head = "draw"
     elif len(winners) == 1:
         head = f"{winners[0]} wins"
     else:
         head = f"{' and '.join(winners)} share the win"
     return f"{head} ({points})"
+
+
+def players_text(game: Game | type[Game]) -> str:
+    """The players, a chance player marked: ``?Die (random), White, Black``."""
+    return ", ".join(f"{name} (random)" if i in game.chance_players else name
+                     for i, name in enumerate(game.player_names))
 
 
 #: The command-line name of each bot option.
@@ -193,6 +203,7 @@ def games(as_json: JsonFlag = False) -> None:
             cls = game_class(name)
             rows.append({"name": name, "description": cls.description, "source": cls.source,
                          "players": list(cls.player_names),
+                         "chance": sorted(cls.chance_players),
                          "options": [o.describe() for o in cls.option_schema]})
         if as_json:
             echo_json(rows)
@@ -206,7 +217,7 @@ def games(as_json: JsonFlag = False) -> None:
         table.add_column("players")
         table.add_column("description")
         for row in rows:
-            table.add_row(Text(row["name"]), Text(", ".join(row["players"])),
+            table.add_row(Text(row["name"]), Text(players_text(game_class(row["name"]))),
                           Text(row["description"]))
         Console().print(table)
 
@@ -236,7 +247,10 @@ def rules(game: GameName, option: OptionList = None, variant: VariantOption = No
         console.print(Text(f"{loaded.name}: {loaded.description}", style="bold"))
         if loaded.source:
             console.print(Text(f"source: {loaded.source}"))
-        console.print(Text(f"players: {', '.join(loaded.player_names)}"))
+        console.print(Text(f"players: {players_text(loaded)}"))
+        if loaded.chance_players:
+            console.print(Text("a random player's moves are drawn at random among its "
+                               "legal moves; nobody chooses them"))
         if loaded.option_schema:
             from rich.table import Table
 
@@ -351,21 +365,31 @@ def play(
     """Play a game in the terminal, humans against bots or each other.
 
     Humans type moves in the game's notation, `?` for the legal moves and `quit` to stop.
+    PLAYER1 and PLAYER2 are the first real players: a random player (a die) is nobody's
+    seat, its moves drawn at random (seeded by --seed).
     """
+    import random
+
+    from boardlab.ai.bots import draw_move
+
     with _edge():
         loaded = _load(game, option, variant)
         from boardlab.ai.bots import bot_names
 
-        kinds = [player1, player2] + [player2] * (loaded.num_players - 2)
-        for kind in kinds:
+        chance = loaded.chance_players
+        seats = [p for p in range(loaded.num_players) if p not in chance]
+        kinds = dict(zip(seats, [player1] + [player2] * (len(seats) - 1), strict=True))
+        for kind in kinds.values():
             if kind != HUMAN and kind not in bot_names():
                 raise BotError(f"unknown player {kind!r}; use {HUMAN} or a bot: "
                                f"{', '.join(bot_names())}")
-        bots = _make_bots({seat: kind for seat, kind in enumerate(kinds) if kind != HUMAN},
+        bots = _make_bots({seat: kind for seat, kind in kinds.items() if kind != HUMAN},
                           seed, depth, seconds, iterations, workers)
-        players = [bots.get(seat) for seat in range(len(kinds))]
+        players = [bots.get(seat) for seat in range(loaded.num_players)]
+        dice = random.Random(None if seed is None else f"chance:{seed}")
         names_ = loaded.player_names
-        line = ", ".join(f"{names_[i]}: {HUMAN if b is None else b.name}"
+        line = ", ".join(f"{names_[i]}: " + ("at random" if i in chance else
+                                             HUMAN if b is None else b.name)
                          for i, b in enumerate(players))
         typer.echo(f"{loaded.name} -- {line}")
         state = loaded.initial_state()
@@ -373,7 +397,10 @@ def play(
         while not state.is_terminal():
             player = state.to_move
             bot = players[player]
-            if bot is None:
+            if player in chance:
+                move = draw_move(state, dice)
+                typer.echo(f"{names_[player]} (at random) plays {move.notation}")
+            elif bot is None:
                 try:
                     move = _ask_move(state, names_[player])
                 except KeyboardInterrupt:
@@ -420,7 +447,8 @@ def replay(
             data: dict[str, Any] = {
                 "game": loaded.name, "position": str(state),
                 "to_move": None if outcome is not None else state.to_move,
-                "legal_moves": legal, "terminal": outcome is not None}
+                "legal_moves": legal, "terminal": outcome is not None,
+                "chance": sorted(loaded.chance_players)}
             if outcome is not None:
                 data["returns"] = [_number(r) for r in outcome]
             echo_json(data)
@@ -428,7 +456,10 @@ def replay(
         typer.echo(f"position: {state}")
         typer.echo(state.render())
         if outcome is None:
-            typer.echo(f"to move: {loaded.player_names[state.to_move]}")
+            mover = loaded.player_names[state.to_move]
+            if state.to_move in loaded.chance_players:
+                mover += " (random: one of its legal moves is drawn)"
+            typer.echo(f"to move: {mover}")
             typer.echo(f"legal moves: {' '.join(legal)}")
             typer.echo("outcome: game in progress")
         else:
@@ -464,7 +495,8 @@ def arena(
 ) -> None:
     """Play N games between two bots and report BOT1's results.
 
-    Seats alternate between games. Prints BOT1's wins, draws, losses and score with
+    Seats alternate between games; a random player's moves (a die's) are drawn at random,
+    seeded by --seed. Prints BOT1's wins, draws, losses and score with
     its 95% (Wilson) interval; a terminal shows the games played and the score so far.
     """
     from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
@@ -487,7 +519,7 @@ def arena(
             task = bar.add_task(f"{first.name} vs {second.name}", total=games_,
                                 score="0/0/0")
             result = run_arena(loaded, first, second, games_,
-                               on_game=lambda _i, record: played(bar, task, record))
+                               on_game=lambda _i, record: played(bar, task, record), seed=seed)
         if as_json:
             echo_json(_arena_json(result))
             return
@@ -530,10 +562,11 @@ def solve(
 ) -> None:
     """Compute the exact value of a position under perfect play.
 
-    The value is the first player's points minus the second's. quantum-tic-tac-toe
-    has a compiled solver for every option; other games use a full alpha-beta search
-    within a node budget. A terminal shows the root moves done, positions searched and
-    the rate.
+    The value is the first player's points minus the second's (with a random player, a
+    die, the two real players' expected margin). quantum-tic-tac-toe has a compiled
+    solver for every option; other games use a full alpha-beta search (an expectiminimax
+    one with a random player) within a node budget. A terminal shows the root moves done,
+    positions searched and the rate.
     """
     from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
@@ -569,7 +602,7 @@ def solve(
                                  for m, v in report.moves] if all_moves else [],
                        "nodes": report.nodes, "seconds": round(report.seconds, 3)})
             return
-        names_ = loaded.player_names
+        names_ = report.player_names
         typer.echo(f"{loaded.name} {' '.join(_split_moves(moves)) or str(state)}")
         typer.echo(f"value: {report.verdict} ({names_[0]} - {names_[1]} = {report.value})")
         if report.best is not None:

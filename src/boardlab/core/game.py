@@ -13,6 +13,14 @@ Modelled on OpenSpiel's small protocol and python-chess's value semantics:
 
 Returns are points: a win is 1 and a loss 0, a draw 1/2 each; games with scoring
 (Goff's quantum tic-tac-toe) may give other fractions, held exactly as ``Fraction`` values.
+
+A game may have *chance players* (:attr:`Game.chance_players`; Zillions' random players,
+whose names start with ``?``, such as a die): at a chance player's turn the move is drawn
+uniformly among the legal moves, each with the same chance; it is not a decision, and
+nobody is asked for it (bots, the arena, the command line and the web app draw it).
+A chance player is not a contestant: its slot in the returns is always 0, a draw splits
+the point among the other players (:func:`draw`), and an ending of a chance player's own
+(a rule file's goal may name one) leaves it 0 all the same.
 """
 
 from __future__ import annotations
@@ -40,9 +48,15 @@ def win_for(player: int, players: int = 2) -> Returns:
     return tuple(Fraction(1 if p == player else 0) for p in range(players))
 
 
-def draw(players: int = 2) -> Returns:
-    """Returns of a draw: 1/n each."""
-    return tuple(Fraction(1, players) for _ in range(players))
+def draw(players: int = 2, chance: frozenset[int] = frozenset()) -> Returns:
+    """Returns of a draw: 1/n each, or with ``chance`` players 0 for them and the point
+    split among the others.
+
+    >>> draw(3, frozenset({0}))
+    (Fraction(0, 1), Fraction(1, 2), Fraction(1, 2))
+    """
+    share = Fraction(1, max(1, players - len(chance)))
+    return tuple(Fraction(0) if p in chance else share for p in range(players))
 
 
 @dataclass(frozen=True)
@@ -143,6 +157,10 @@ class Game(ABC):
     #: into, as Connect Four); ``""`` leaves the look to the board's kind (hex cells, a
     #: graph's points and lines, a rule file's rectangles).
     board_style: ClassVar[str] = ""
+    #: The chance players (see the module docstring): at their turn the move is drawn
+    #: uniformly among the legal moves. A class attribute like :attr:`player_names`, so
+    #: that lists of games read it without building one.
+    chance_players: ClassVar[frozenset[int]] = frozenset()
 
     def __init__(self, **options: Any):
         schema = {o.name: o for o in self.option_schema}
@@ -253,7 +271,8 @@ class Game(ABC):
     def info(self) -> dict[str, Any]:
         """Metadata as JSON-ready data."""
         return {"name": self.name, "description": self.description, "source": self.source,
-                "players": list(self.player_names), "board_style": self.board_style,
+                "players": list(self.player_names), "chance": sorted(self.chance_players),
+                "board_style": self.board_style,
                 "options": [o.describe() for o in self.option_schema],
                 "values": dict(self.options)}
 

@@ -17,6 +17,13 @@ turns them into the game's result after every move:
 
 Returns for a loss in a game of more than two players: the loser scores 0 and the
 others share the point.
+
+Chance players (:attr:`Goals.chance`, ZRF's random players) are no contestants: they score
+0 whatever ends the game, a draw splits the point among the others, and so does a loss,
+shared by the players who are neither the loser nor chance. A condition may still name a
+chance player and end the game: its loss is then a draw between the real players, its win
+leaves every player 0 (the dice won; in a game for one player, that player lost), and a
+count ranks the real players' pieces only.
 """
 
 from __future__ import annotations
@@ -271,6 +278,8 @@ class Goals:
     conditions: tuple[Condition, ...]
     players: int
     stalemate: str = "loss"
+    #: The chance players, who score 0 (module docstring).
+    chance: frozenset[int] = frozenset()
     _after: tuple[Condition, ...] = field(init=False, repr=False)
     _stuck: tuple[Condition, ...] = field(init=False, repr=False)
 
@@ -316,17 +325,21 @@ class Goals:
 
     def ending(self, kind: str, player: int, state: PieceState) -> Returns:
         """The returns when ``player``'s condition of ``kind`` ends the game."""
-        n = self.players
+        n, chance = self.players, self.chance
         if kind == "win":
-            return win_for(player, n)
+            return tuple(Fraction(0) for _ in range(n)) if player in chance else \
+                win_for(player, n)
         if kind == "loss":
-            if n == 1:
-                return (Fraction(0),)
-            return tuple(Fraction(0) if p == player else Fraction(1, n - 1) for p in range(n))
+            winners = [p for p in range(n) if p != player and p not in chance]
+            if not winners:
+                return tuple(Fraction(0) for _ in range(n))
+            share = Fraction(1, len(winners))
+            return tuple(share if p in winners else Fraction(0) for p in range(n))
         if kind == "draw":
-            return draw(n)
-        counts = [sum(1 for piece in state.cells if piece is not None and piece.owner == p)
-                  for p in range(n)]
-        best = max(counts)
-        leaders = [p for p in range(n) if counts[p] == best]
-        return win_for(leaders[0], n) if len(leaders) == 1 else draw(n)
+            return draw(n, chance)
+        real = [p for p in range(n) if p not in chance]
+        counts = {p: sum(1 for piece in state.cells if piece is not None and piece.owner == p)
+                  for p in real}
+        best = max(counts.values(), default=0)
+        leaders = [p for p in real if counts[p] == best]
+        return win_for(leaders[0], n) if len(leaders) == 1 else draw(n, chance)

@@ -35,9 +35,10 @@ def _library(request: Request) -> Library:
 
 @router.get("/games", summary="Every game")
 def list_games(request: Request) -> list[dict[str, Any]]:
-    """Every game: name, description, players, options (with defaults), source and
+    """Every game: name, description, players, ``chance`` (the random players' indices:
+    their seats are the server's to move), options (with defaults), source and
     ``imported``: ``null`` for a registered game; for an imported one ``{file, variant,
-    default_variant, variants: [{id, variant, title, description, players, error}],
+    default_variant, variants: [{id, variant, title, description, players, chance, error}],
     note}``, the rule file (its path in the games folder) and its variants. Registered
     games come first, by name, then the imported ones, by file."""
     return _catalogue() + _library(request).games()

@@ -138,13 +138,15 @@ def _name_problem(path: str) -> str | None:
 @dataclass(frozen=True)
 class Variant:
     """One playable variant of a rule file: its number (0: the game itself), its own
-    title, the game's description, players, and why it does not load (or ``None``)."""
+    title, the game's description, players, why it does not load (or ``None``), and its
+    random players (their indices)."""
 
     number: int
     title: str
     description: str
     players: tuple[str, ...]
     error: str | None = None
+    chance: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -182,7 +184,8 @@ class RuleFile:
         return {"file": self.path, "variant": number, "default_variant": self.default.number,
                 "variants": [{"id": self.variant_id(v.number), "variant": v.number,
                               "title": v.title, "description": v.description,
-                              "players": list(v.players), "error": v.error}
+                              "players": list(v.players), "chance": list(v.chance),
+                              "error": v.error}
                              for v in self.variants],
                 "note": self.note}
 
@@ -192,7 +195,7 @@ class RuleFile:
 
         variant = self.default
         return {"name": self.id, "description": variant.description,
-                "players": list(variant.players),
+                "players": list(variant.players), "chance": list(variant.chance),
                 "options": [o.describe() for o in ZrfGame.option_schema],
                 "source": ZrfGame.source, "imported": self.imported_json(variant.number)}
 
@@ -288,7 +291,7 @@ class Library:
                 variants = [reading.game, *reading.variants]
                 entry = RuleFile(path, stamp, tuple(
                     Variant(v["variant"], v["title"], v["description"], tuple(v["players"]),
-                            v["error"]) for v in variants),
+                            v["error"], tuple(v.get("chance", ()))) for v in variants),
                     note=None if reading.cut is None else
                     f"only {len(variants)} variants were read: {reading.cut}")
         with self._lock:

@@ -8,7 +8,9 @@ tells it of every match it saves (from whatever thread), and it then
   alike; each gets ``you``, the seats its token holds), in revision order, never an
   older view after a newer one;
 - starts the bot of the seat to move, if any, in the :class:`~boardlab.web.botpool.BotPool`
-  (one driver per match, which goes on while bots are to move);
+  (one driver per match, which goes on while bots are to move); a random player's seat
+  moves the same way, as a random bot (:meth:`Matches.bot_seat
+  <boardlab.web.matches.Matches.bot_seat>`);
 - arms a timer for the moment the running clock would fall, which then ends the game
   on time even if nobody asks.
 

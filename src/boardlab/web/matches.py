@@ -18,6 +18,14 @@ once. Undo is free when the caller holds every human seat (against bots, or hot-
 between people it takes the opponent's consent (a take-back request and its
 acceptance). A finished match never changes again.
 
+A random player's seat (a die: :attr:`Game.chance_players
+<boardlab.core.game.Game.chance_players>`) is a *chance* seat: nobody holds, joins or
+chooses a bot for it; the server moves it as it moves a random bot (the same bot pool
+and live driver, so a restart loses nothing), each move drawn uniformly, from the seat's
+seed and the ply when it has one. It scores 0 whatever ends the game (resigning leaves
+it 0 too), takes no part in draw offers, keeps its seat in a rematch, and its clock is
+never charged.
+
 **Clocks.** A match with a time control keeps, per seat, the milliseconds left and whose
 time runs since when; a move costs its mover the time since the previous one and adds
 the increment. Time that has run out is noticed on every read of the match (and by the
@@ -40,7 +48,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from boardlab.ai.bots import bot_kind, make_bot
-from boardlab.core.game import Game, State
+from boardlab.core.game import Game, State, draw
 from boardlab.core.registry import game_class
 from boardlab.core.selection import moved_pieces, moves_using
 from boardlab.errors import BoardlabError, IllegalMoveError, NotationError, OptionError
@@ -52,6 +60,7 @@ from boardlab.web.library import Library, is_imported
 from boardlab.web.schemas import (
     MAX_BOT_SECONDS,
     BotPlayer,
+    ChanceSeat,
     HumanPlayer,
     NewMatch,
     OpenSeat,
@@ -85,10 +94,23 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def loss(seats: int, loser: int) -> list[str]:
+def loss(seats: int, loser: int, chance: frozenset[int] = frozenset()) -> list[str]:
     """The result of a game that ``loser`` lost by resigning or on time: 0 for it and
-    1 for every other seat."""
-    return ["0" if seat == loser else "1" for seat in range(seats)]
+    for the ``chance`` seats, 1 for every other seat."""
+    return ["0" if seat == loser or seat in chance else "1" for seat in range(seats)]
+
+
+def chance_seats(match: StoredMatch) -> frozenset[int]:
+    """The seats of ``match`` the server draws moves for (random players)."""
+    return frozenset(seat for seat, p in enumerate(match.players) if p.get("type") == "chance")
+
+
+def chance_seed(seed: int | None, ply: int) -> int | None:
+    """The seed of a chance seat's move at ``ply``: one per move, so a seeded die does
+    not roll the same face every time (``None``, fresh randomness, stays ``None``)."""
+    if seed is None:
+        return None
+    return int.from_bytes(hashlib.sha256(f"chance:{seed}:{ply}".encode()).digest()[:8], "big")
 
 
 def status(match: StoredMatch) -> str:
@@ -175,12 +197,14 @@ def bot_options(player: BotPlayer) -> dict[str, Any]:
             "time": min(seconds, MAX_BOT_SECONDS)}
 
 
-def _player(data: Mapping[str, Any]) -> HumanPlayer | OpenSeat | BotPlayer:
+def _player(data: Mapping[str, Any]) -> HumanPlayer | OpenSeat | BotPlayer | ChanceSeat:
     kind = data.get("type")
     if kind == "human":
         return HumanPlayer(type="human")
     if kind == "open":
         return OpenSeat(type="open")
+    if kind == "chance":
+        return ChanceSeat.model_validate(dict(data))
     return BotPlayer.model_validate(dict(data))
 
 
@@ -269,7 +293,8 @@ class Matches:
         """The match as the browser sees it: the stored facts, the position, the
         clocks, pending offers, and ``you``, the seats ``token`` holds. A game that
         ended by resignation, agreement or time shows that result; no legal moves are
-        listed once it is over, nor while a seat is still open."""
+        listed once it is over, nor while a seat is still open. ``chance``: the game's
+        random players (their seats are the server's to move)."""
         if state is None:
             state = self.replay(match)
         game = state.game
@@ -280,7 +305,8 @@ class Matches:
             position["legal_moves"] = []
         return {"id": match.id, "game": match.game, "options": dict(game.options),
                 "players": [dict(p) for p in match.players],
-                "player_names": list(game.player_names), "moves": list(match.moves),
+                "player_names": list(game.player_names),
+                "chance": sorted(game.chance_players), "moves": list(match.moves),
                 "ply": match.ply, "revision": match.revision, "status": status(match),
                 "reason": match.reason, "public": match.public,
                 "seated": match.tokens is not None,
@@ -369,11 +395,12 @@ class Matches:
             if match.result is not None or clock is None or clock.get("turn") is None:
                 return match
             turn = clock["turn"]
-            if clock_left(clock, now_ms())[turn] > 0:
-                return match
+            chance = chance_seats(match)
+            if turn in chance or clock_left(clock, now_ms())[turn] > 0:
+                return match    # a die never runs out of time
             saved = match_store.update_match(
                 self.store, match.id, expected_revision=match.revision, clock=stopped(clock),
-                result=loss(len(match.players), turn), reason="time", offers=None)
+                result=loss(len(match.players), turn, chance), reason="time", offers=None)
             if saved is not None:
                 if self.on_change is not None:
                     self.on_change(saved)
@@ -429,12 +456,15 @@ class Matches:
         if clock is not None and clock.get("turn") is not None:
             at = now_ms()
             left = clock_left(clock, at)
-            if left[mover] <= 0:
+            if mover in chance_seats(match):
+                left[mover] = clock["remaining"][mover]     # a die's clock is never charged
+            elif left[mover] <= 0:
                 self.settle_clock(match)
                 raise ApiError(409, f"{state.game.player_names[mover]}'s time ran out "
                                     "before the move", match.id, code="timeRanOut",
                                params={"player": state.game.player_names[mover]})
-            left[mover] += round(clock["increment"] * 1000)
+            else:
+                left[mover] += round(clock["increment"] * 1000)
             over = outcome is not None
             clock = {**clock, "remaining": left, "turn": None if over else state.to_move,
                      "since": None if over else at}
@@ -457,14 +487,7 @@ class Matches:
         """Store a new match and return its view, with ``token`` (the caller's, or a
         new one) holding every human seat; the answer names it once."""
         name, game = self.load(request.game, request.options)
-        players = request.players
-        if players is None:
-            players = [HumanPlayer(type="human")] + [BotPlayer() for _ in
-                                                     range(game.num_players - 1)]
-        if len(players) != game.num_players:
-            raise ApiError(422, f"{request.game} has {game.num_players} players "
-                                f"({', '.join(game.player_names)}), got {len(players)}",
-                           "body.players")
+        players = self._seats(request, game)
         for player in players:
             if isinstance(player, BotPlayer):
                 make_bot(player.bot, **bot_options(player))  # refuses bad budgets now
@@ -484,6 +507,38 @@ class Matches:
         if self.on_change is not None:
             self.on_change(match)
         return {**self.view(match, game.initial_state(), token), "token": token}
+
+    @staticmethod
+    def _seats(request: NewMatch, game: Game) -> list[Any]:
+        """The players of a new match, one per seat: the request's, with the chance seats
+        put in when it leaves them out, or by default a human in the first real seat and
+        MCTS bots in the others; 422 unless every chance seat, and only those, is chance."""
+        chance = game.chance_players
+        real = [seat for seat in range(game.num_players) if seat not in chance]
+        players: list[Any] | None = request.players
+        if players is None:
+            given = iter([HumanPlayer(type="human")] + [BotPlayer() for _ in real[1:]])
+            players = [ChanceSeat(type="chance") if seat in chance else next(given)
+                       for seat in range(game.num_players)]
+        elif chance and len(players) == len(real):
+            given = iter(players)
+            players = [ChanceSeat(type="chance") if seat in chance else next(given)
+                       for seat in range(game.num_players)]
+        if len(players) != game.num_players:
+            also = f" ({len(real)} without its random players)" if chance else ""
+            raise ApiError(422, f"{request.game} has {game.num_players} players "
+                                f"({', '.join(game.player_names)}){also}, got {len(players)}",
+                           "body.players")
+        for seat, player in enumerate(players):
+            name = game.player_names[seat]
+            if seat in chance and not isinstance(player, ChanceSeat):
+                raise ApiError(422, f"{name} is a random player: nobody takes its seat, the "
+                                    'server draws its moves (give it {"type": "chance"}, or '
+                                    "leave it out)", f"body.players.{seat}")
+            if seat not in chance and isinstance(player, ChanceSeat):
+                raise ApiError(422, f"{name} is no random player: a chance seat is only for "
+                                    "one", f"body.players.{seat}")
+        return players
 
     @staticmethod
     def _usable(token: str | None) -> str:
@@ -538,6 +593,10 @@ class Matches:
         state = self.replay(match)
         mover = state.to_move
         player = match.players[mover]
+        if player.get("type") == "chance":
+            raise ApiError(409, f"{state.game.player_names[mover]} is a random player: the "
+                                "server draws its moves", match.id, code="playedByChance",
+                           params={"player": state.game.player_names[mover]})
         if player.get("type") != "human":
             raise ApiError(409, f"{state.game.player_names[mover]} is played by a bot",
                            match.id, code="playedByBot",
@@ -556,13 +615,21 @@ class Matches:
                  token: str | None = None) -> tuple[StoredMatch, State, BotPlayer]:
         """The match, its position and the bot to move in it: the bot of the seat to
         move, or ``override`` playing for the caller's own seat (409 if the game is over
-        or a human is to move and no bot was named)."""
+        or a human is to move and no bot was named). A chance seat moves as a random bot
+        seeded for the move (:func:`chance_seed`); no bot may be named for it (409)."""
         match = self.get(match_id)
         if match.result is not None:
             raise ApiError(409, "the game is over", match.id, code="gameOver")
         self._running(match)
         state = self.replay(match)
         player = _player(match.players[state.to_move])
+        if isinstance(player, ChanceSeat):
+            name = state.game.player_names[state.to_move]
+            if override is not None:
+                raise ApiError(409, f"{name} is a random player: the server draws its moves",
+                               match.id, code="playedByChance", params={"player": name})
+            return match, state, BotPlayer(bot="random",
+                                           seed=chance_seed(player.seed, match.ply))
         if override is not None and isinstance(player, HumanPlayer):
             if state.to_move not in self.seats_of(match, token):
                 self._holder(match, token, None, state)
@@ -591,7 +658,7 @@ class Matches:
         self._running(match)
         state = self.replay(match)
         seat = self._holder(match, token, seat, state)
-        saved = self._update(match, result=loss(len(match.players), seat),
+        saved = self._update(match, result=loss(len(match.players), seat, chance_seats(match)),
                              reason="resignation", offers=None, clock=stopped(match.clock))
         return self.view(saved, state, token)
 
@@ -606,7 +673,8 @@ class Matches:
                            "body.action")
         state = self.replay(match)
         seat = self._holder(match, token, seat, state)
-        if len(self._humans(match)) != len(match.players):
+        chance = chance_seats(match)
+        if len(self._humans(match)) != len(match.players) - len(chance):
             raise ApiError(409, "bots do not take draw offers", match.id, code="botsNoDraw")
         agreed = list((match.offers or {}).get("draw") or [])
         if action == "decline":
@@ -617,8 +685,8 @@ class Matches:
         if action == "accept" and not agreed:
             raise ApiError(409, "no draw is offered", match.id, code="noDrawOffer")
         agreed = sorted(set(agreed) | set(self.seats_of(match, token)) | {seat})
-        if len(agreed) == len(match.players):
-            saved = self._update(match, result=["1/2"] * len(match.players),
+        if len(agreed) == len(match.players) - len(chance):
+            saved = self._update(match, result=points(draw(len(match.players), chance)),
                                  reason="agreement", offers=None, clock=stopped(match.clock))
         else:
             saved = self._update(match, offers={**(match.offers or {}), "draw": agreed})
@@ -713,8 +781,13 @@ class Matches:
         self._holder(match, token, None)
         if match.rematch is None:
             game = self.rebuild(match)
-            players = [*match.players[1:], match.players[0]]
-            tokens = None if match.tokens is None else [*match.tokens[1:], match.tokens[0]]
+            # The real seats turn round; a chance seat (a die) stays where it is.
+            real = [seat for seat in range(len(match.players))
+                    if seat not in chance_seats(match)]
+            turned = dict(zip(real, real[1:] + real[:1], strict=True))
+            order = [turned.get(seat, seat) for seat in range(len(match.players))]
+            players = [match.players[seat] for seat in order]
+            tokens = None if match.tokens is None else [match.tokens[seat] for seat in order]
             clock = None if match.clock is None else \
                 new_clock(match.clock["base"], match.clock["increment"], players,
                           game.initial_state().to_move)

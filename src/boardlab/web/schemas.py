@@ -88,7 +88,18 @@ class BotPlayer(_Strict):
         return None if value is None else min(value, MAX_BOT_SECONDS)
 
 
-Player = Annotated[HumanPlayer | OpenSeat | BotPlayer, Field(discriminator="type")]
+class ChanceSeat(_Strict):
+    """The seat of a random player (a die: :attr:`Game.chance_players
+    <boardlab.core.game.Game.chance_players>`), which no person and no chosen bot takes:
+    the server draws its moves uniformly among the legal moves, as it moves a random bot.
+    With ``seed`` the draws repeat (each move's own seed is made from it and the ply)."""
+
+    type: Literal["chance"]
+    seed: StrictInt | None = None
+
+
+Player = Annotated[HumanPlayer | OpenSeat | BotPlayer | ChanceSeat,
+                   Field(discriminator="type")]
 
 
 class TimeControl(_Strict):
@@ -102,7 +113,9 @@ class TimeControl(_Strict):
 
 class NewMatch(_Strict):
     """``POST /api/matches``: a game, its options and one player per seat (by default a
-    human first and MCTS bots in the other seats); ``public`` lists it in the lobby
+    human first and MCTS bots in the other seats); a random player's seat is
+    ``{"type": "chance"}`` and may be left out (then ``players`` lists the other seats,
+    in order); ``public`` lists it in the lobby
     (otherwise only its link leads to it), ``time_control`` gives it clocks and ``name``
     is the creator's display name."""
 
@@ -178,6 +191,6 @@ class ClosureRequest(GroupRequest):
     move: Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]
 
 
-def player_json(player: HumanPlayer | BotPlayer) -> dict[str, Any]:
+def player_json(player: HumanPlayer | BotPlayer | OpenSeat | ChanceSeat) -> dict[str, Any]:
     """A player as stored: its fields without the unset ones."""
     return player.model_dump(exclude_none=True)

@@ -35,10 +35,11 @@ def points(returns: Sequence[Fraction]) -> list[str]:
 
 
 def game_summary(name: str) -> dict[str, Any]:
-    """A registered game's name, description, players, options and source (no board:
-    listing every game instantiates none)."""
+    """A registered game's name, description, players (``chance``: the random ones'
+    indices), options and source (no board: listing every game instantiates none)."""
     cls = game_class(name)
     return {"name": name, "description": cls.description, "players": list(cls.player_names),
+            "chance": sorted(cls.chance_players),
             "options": [o.describe() for o in cls.option_schema], "source": cls.source}
 
 

@@ -12,8 +12,9 @@ next file.
 A job is ``[path, shown name]``; the child answers per file ``["game", facts]`` for the
 default variant, ``["variant", facts]`` for each other one, and ``["failed", reason]``
 when the file does not load. Facts are ``{"variant", "title", "description", "players",
-"error"}`` (``title`` the variant's own, ``description`` the game's as
-``boardlab.zrf.game.load_game`` makes it); a reason is the error's one line
+"chance", "error"}`` (``chance`` the indices of the random players, ``title`` the
+variant's own, ``description`` the game's as ``boardlab.zrf.game.load_game`` makes it);
+a reason is the error's one line
 (:func:`boardlab.zrf.check.failure`). A loaded game's class is made at run time and
 cannot cross processes, so the server loads a file again itself once the child has read
 it.
@@ -50,16 +51,17 @@ def read_file(job: list[str], send: Callable[..., None]) -> bool:
     named = {number: display_line(title) or f"variant {number}" for number, title in titles}
     send("game", {"variant": default, "title": named.get(default, game.description),
                   "description": game.description, "players": list(game.player_names),
-                  "error": None})
+                  "chance": sorted(game.chance_players), "error": None})
     retire = False
     for number, title in named.items():
         if number == default:
             continue
         facts: dict[str, Any] = {"variant": number, "title": title, "description": title,
-                                 "players": [], "error": None}
+                                 "players": [], "chance": [], "error": None}
         try:
             other = load_game(path, number, name=shown)
-            facts.update(description=other.description, players=list(other.player_names))
+            facts.update(description=other.description, players=list(other.player_names),
+                         chance=sorted(other.chance_players))
         except Exception as e:  # noqa: BLE001
             facts["error"] = failure(e)
             retire = retire or unfit(e)

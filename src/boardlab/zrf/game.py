@@ -14,6 +14,11 @@ goal), so that a position read back ends, and goes on, as the game it came from.
 
 A game whose rules never end it (most Dagaz files leave the end to JavaScript) is drawn
 after ``max_moves`` moves (an option, default 1000), a labelled boardlab addition.
+
+A player whose name starts with ``?`` (``(players ?Dice White Black)``) is random: the
+game's :attr:`~boardlab.core.game.Game.chance_players`, whose moves are drawn uniformly
+among its legal moves, and who scores 0 whatever ends the game (see
+:mod:`boardlab.core.goals`).
 """
 
 from __future__ import annotations
@@ -340,7 +345,7 @@ class ZrfGame(PieceGame):
     def result(self, state: PieceState) -> Returns | None:
         out = self.goals.result(state)
         if out is None and state.ply >= self.options["max_moves"]:
-            return draw(self.num_players)
+            return draw(self.num_players, self.chance_players)
         return out
 
     def no_moves(self, state: PieceState) -> Returns:
@@ -374,10 +379,14 @@ class ZrfGame(PieceGame):
         for p, n in state.reserves.items():
             material[p.owner] += n
         rules = self.move_rules
+        # Random players are nobody's opponents: their pieces (a die) and moves do not count.
+        real = [q for q in range(self.num_players) if q not in self.chance_players]
+        if player not in real:
+            return 0.0
         mobility = [float(len(state.legal_moves())) if q == state.to_move else
-                    float(len(rules.generate(state.with_turn(q))))
-                    for q in range(self.num_players)]
-        return 0.7 * _balance(material, player) + 0.3 * _balance(mobility, player)
+                    float(len(rules.generate(state.with_turn(q)))) for q in real]
+        at = real.index(player)
+        return 0.7 * _balance([material[q] for q in real], at) + 0.3 * _balance(mobility, at)
 
     # --- keys and text -------------------------------------------------------------------
     @cached_property
@@ -610,7 +619,8 @@ def _compile(game: ZrfGame) -> tuple[r.Rules, g.Goals, bool]:
         deferred_captures=spec.option("deferred captures", "false") == "true",
         pass_turn={"true": "always", "forced": "forced"}.get(pass_turn or ""))
     stalemate = "loss"
-    return rules, g.Goals(conditions, len(spec.players), stalemate), uses_last
+    goals = g.Goals(conditions, len(spec.players), stalemate, chance=spec.random_players)
+    return rules, goals, uses_last
 
 
 def _leading_zone(program: SList, spec: GameSpec) -> str | None:
@@ -672,6 +682,7 @@ def load_game(path: str | Path, variant: int | str | None = None, *,
         "name": _game_name(path, spec.variant),
         "description": title,
         "player_names": spec.players,
+        "chance_players": spec.random_players,
         "spec": spec,
         "recycle_captures": spec.option("recycle captures", "false") == "true",
         "read_from": (str(path.resolve()), spec.variant, shown),
@@ -718,6 +729,12 @@ def _rules_text(spec: GameSpec, path: Path) -> str:
         f"Read from the rule file {path.name}"
         + (f", variant {spec.variant}" if spec.variant else "")
         + f". Players: {', '.join(spec.players)}. Pieces: {', '.join(spec.pieces)}."))
+    chance = [spec.players[p] for p in sorted(spec.random_players)]
+    if chance:
+        parts.append(text_to_rst(
+            f"Random players: {', '.join(chance)}. At a random player's turn its move is "
+            "drawn at random among its legal moves, each as likely (dice); nobody chooses "
+            "it, and a random player scores nothing."))
     hooks = incomplete(spec)
     if hooks:
         parts.append(text_to_rst(

@@ -73,6 +73,8 @@ function playerLabel(seat) {
   const player = page.match.players[seat] || {type: "human"};
   const colour = colourName(seat);
   if (player.type === "open") return `${colour}: ${t("openSeat")}`;
+  // a random player (a die): nobody's seat, the server draws its moves
+  if (player.type === "chance") return t("chancePlayer", {name: colour});
   const name = player.name ? `${colour} · ${player.name}` : colour;
   if (player.type === "human") return t("humanPlayer", {name});
   const budget = player.time ? t("budgetTime", {time: player.time}) : player.depth
@@ -101,7 +103,14 @@ function botToMove() {
   const match = page.match;
   if (!match || isOver() || match.to_move === null || match.status !== "playing") return false;
   const player = match.players[match.to_move];
-  return !!player && player.type === "bot";
+  // the server moves a random player's seat as it moves a bot's
+  return !!player && (player.type === "bot" || player.type === "chance");
+}
+
+// the seats that play: every seat but a random player's (which scores nothing)
+function realSeats() {
+  return page.match.player_names.map((_, seat) => seat)
+    .filter((seat) => (page.match.players[seat] || {}).type !== "chance");
 }
 
 function outcomeText(outcome) {
@@ -110,10 +119,13 @@ function outcomeText(outcome) {
     const [a, b] = p.split("/");
     return b ? Number(a) / Number(b) : Number(a);
   });
-  const best = Math.max(...values);
-  const winners = values.map((v, i) => [v, i]).filter(([v]) => v === best).map(([, i]) => i);
-  const score = outcome.map((p, i) => `${names[i]} ${p}`).join(" – ");
-  if (winners.length === values.length) return t("gameOverDraw", {score});
+  const seats = realSeats();
+  const best = Math.max(...seats.map((i) => values[i]));
+  const winners = seats.filter((i) => values[i] === best);
+  const score = seats.map((i) => `${names[i]} ${outcome[i]}`).join(" – ");
+  // a random player's own win leaves every real player 0: nobody won
+  if (best === 0 && seats.length < values.length) return t("gameOver", {score});
+  if (winners.length === seats.length) return t("gameOverDraw", {score});
   if (winners.length === 1) {
     return t("gameOverWinner", {name: names[winners[0]], of: colourOf(winners[0]), score});
   }
@@ -152,7 +164,7 @@ function render() {
     swatch.style.background = fill;
     swatch.style.borderColor = stroke;
     row.append(swatch, document.createTextNode(playerLabel(seat)));
-    if (match.clock) {
+    if (match.clock && (match.players[seat] || {}).type !== "chance") {
       const clock = document.createElement("span");
       clock.className = "clock";
       clock.dataset.seat = seat;
@@ -204,7 +216,9 @@ function render() {
 // who resigned, whose time ran out, or that both agreed
 function reasonText() {
   const match = page.match;
-  const losers = (match.outcome || []).map((p, seat) => [p, seat]).filter(([p]) => p === "0");
+  const real = realSeats();
+  const losers = (match.outcome || []).map((p, seat) => [p, seat])
+    .filter(([p, seat]) => p === "0" && real.includes(seat));
   const loser = losers.length === 1 ? {name: colourName(losers[0][1]),
     of: colourOf(losers[0][1])} : {name: "", of: ""};
   if (match.reason === "time") return t("reasonTime", loser);
@@ -392,9 +406,11 @@ function renderStatus() {
   let status = "";
   const name = colourName(match.to_move);
   const of = colourOf(match.to_move);
-  if (page.thinking) status = t("thinking", {name, of});
+  const chanceTurn = (match.players[match.to_move] || {}).type === "chance";
+  if (page.thinking && !chanceTurn) status = t("thinking", {name, of});
   else if (isOver()) status = "";
   else if (match.status === "waiting") status = "";   // the seat panel says it
+  else if (chanceTurn) status = t("chanceToMove", {name, of});
   // a spectator is told a person is to move, not a bot
   else if (humanToMove() || (match.players[match.to_move] || {}).type !== "bot") {
     status = t("toMove", {name, of});
