@@ -505,6 +505,16 @@ def test_games_beyond_a_kernel_say_why():
         assert type(boardlab.load("breakthrough").initial_state()) is PieceState
 
 
+def test_recycled_promotions_are_beyond_a_kernel():
+    # A kernel promotes without a reserve; with "recycle promotions" a promotion needs
+    # the piece in hand, so the game stays on the plain engine.
+    promote = r.Template((r.Step("n"), r.Verify(r.EMPTY), r.Add(promote="king")), ("man",))
+    assert kernel.why_not(make_game([promote], [], "loss", {"a1": "X", "d4": "O"})) is None
+    game = make_game([promote], [], "loss", {"a1": "X", "d4": "O"})
+    type(game).recycle_promotions = True
+    assert "promotions" in kernel.why_not(game)
+    state = game.initial_state()
+    assert type(state) is PieceState and state.legal_moves() == []  # no king in hand
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "zrf"
 #: A sample of the ZRF files that get a kernel (benchmarks/kernels.py plays them all):
 #: races, a turn order of several turns, promotions, captures, ply limits, puzzles.

@@ -392,8 +392,8 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
         raise Unsupported("the game's end is not written as goals")
     if game.initial_reserves():
         raise Unsupported("pieces in hand")
-    if game.recycle_captures or game.neutral_players:
-        raise Unsupported("recycled captures or neutral players")
+    if game.recycle_captures or game.recycle_promotions or game.neutral_players:
+        raise Unsupported("recycled captures or promotions, or neutral players")
     if game.turn_order() is None and type(game).next_player is not PieceGame.next_player:
         raise Unsupported("a turn order it does not give")
     if not game.defers_notation:
