@@ -251,6 +251,21 @@ def test_a_loop_met_only_after_a_move_fails_there_as_the_interpreter_fails(kerne
     assert play_both(game, 0, 4) == 1
 
 
+def test_a_move_a_higher_priority_makes_again_shadows_the_lower_ones(kernel_folder):
+    # x's man steps b2-b3, plain or promoted, at priority 0; a priority-1 template
+    # makes the plain step again, which leaves it alone. (A kernel used to drop the
+    # second b2-b3 as a repeat, and with it its priority: both moves stood.)
+    both = r.Template((r.Step("n"), r.Verify(r.EMPTY), r.Add(), r.Add(promote="king")),
+                      ("man",), name="both")
+    plain = r.Template((r.Step("n"), r.Verify(r.EMPTY), r.Add()), ("man",), priority=1,
+                       name="plain")
+    game = make_game([both, plain], [], "draw", {"b2": "X", "d4": "O"})
+    fast = game.initial_state()
+    assert isinstance(fast, kernel.KernelPosition)
+    assert [(m.notation, m.tag) for m in fast.legal_moves()] == [("b2-b3", "plain")]
+    assert play_both(game, 0, 4) == 4
+
+
 @pytest.mark.parametrize("rule", ["always", "forced"])
 def test_a_pass_plays_as_the_interpreter_plays_it(kernel_folder, rule):
     # x's man is blocked at once; o's man walks north-east past it. A forced pass is
@@ -505,6 +520,16 @@ def test_games_beyond_a_kernel_say_why():
         assert type(boardlab.load("breakthrough").initial_state()) is PieceState
 
 
+def test_recycled_promotions_are_beyond_a_kernel():
+    # A kernel promotes without a reserve; with "recycle promotions" a promotion needs
+    # the piece in hand, so the game stays on the plain engine.
+    promote = r.Template((r.Step("n"), r.Verify(r.EMPTY), r.Add(promote="king")), ("man",))
+    assert kernel.why_not(make_game([promote], [], "loss", {"a1": "X", "d4": "O"})) is None
+    game = make_game([promote], [], "loss", {"a1": "X", "d4": "O"})
+    type(game).recycle_promotions = True
+    assert "promotions" in kernel.why_not(game)
+    state = game.initial_state()
+    assert type(state) is PieceState and state.legal_moves() == []  # no king in hand
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "zrf"
 #: A sample of the ZRF files that get a kernel (benchmarks/kernels.py plays them all):
 #: races, a turn order of several turns, promotions, captures, ply limits, puzzles.

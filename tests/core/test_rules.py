@@ -4,8 +4,11 @@ the games' rules, independently of the interpreter."""
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
+from boardlab.core import compiled
 from boardlab.core.board import Board
-from boardlab.core.move import Capture, Piece, Place, Shift
+from boardlab.core.move import Capture, Change, Piece, Place, Shift
 from boardlab.core.rules import (
     EMPTY,
     ENEMY,
@@ -15,6 +18,7 @@ from boardlab.core.rules import (
     Back,
     Cascade,
     ChangeOwner,
+    ChangeType,
     Drop,
     From,
     GoTo,
@@ -22,6 +26,7 @@ from boardlab.core.rules import (
     If,
     Inc,
     Mark,
+    SetAttribute,
     SetVar,
     Step,
     Template,
@@ -30,6 +35,7 @@ from boardlab.core.rules import (
     While,
     all_of,
     any_of,
+    compose,
     for_directions,
     not_,
     piece_is,
@@ -371,3 +377,41 @@ def test_reach_ends_where_every_run_has_failed():
     assert reach([Step("n"), GoTo(c3), Add()], board, 0, a3) == frozenset()
     assert reach([Step("n"), GoTo(c3), Add()], board, 0, a1) == {c3}
     assert reach([Step("n", may_leave=True), GoTo(c3), Add()], board, 0, a3) == {c3}
+
+
+def test_recycled_promotions_take_the_piece_from_hand():
+    # ZRF "recycle promotions": a man reaching b1 becomes a king from its owner's hand
+    # (kept with the attribute the move sets), or a queen by change-type after it: the
+    # king is taken all the same. No king in hand, no promotion.
+    board = Board.square(3, 1)
+    king, marked = Piece(0, "king"), Piece(0, "king", frozenset({"moved"}))
+    pieces = {"X": Piece(0, "man"), "K": king, "M": marked, "Q": Piece(0, "queen"),
+              "O": Piece(1, "man")}
+    east = (Step("e"), Verify(EMPTY))
+    templates = [Template((*east, SetAttribute("moved"), Add(promote="king")), ("man",)),
+                 Template((*east, ChangeType("queen"), Add(promote="king")), ("man",))]
+    for mode in (nullcontext, compiled.interpreted):
+        with mode():
+            state = sandbox(board, templates, {"a1": "X", "c1": "O"}, pieces=pieces,
+                            reserves={king: 1})
+            type(state.game).recycle_promotions = True
+            assert [m.actions for m in state.legal_moves()] == [
+                (Shift(0, 1), Change(1, marked, True)),
+                (Shift(0, 1), Change(1, king, True), Change(1, Piece(0, "queen")))]
+            before = (str(state), state.key())
+            for move in state.legal_moves():
+                after = state.play(move)
+                assert after.reserves == {king: 0} and after.key() == after._full_key()
+                state.apply(move)
+                state.undo()
+                assert (str(state), state.key()) == before
+            empty = sandbox(board, templates, {"a1": "X", "c1": "O"}, pieces=pieces,
+                            reserves={king: 0})
+            type(empty.game).recycle_promotions = True
+            assert empty.legal_moves() == []
+
+
+def test_a_chain_keeps_the_piece_its_promotion_took_from_hand():
+    man, king = Piece(0, "man"), Piece(0, "king")
+    steps = [(Shift(0, 1), Change(1, king, True)), (Shift(1, 2),)]
+    assert compose([man, None, None], steps) == (Shift(0, 2), Change(2, king, True))

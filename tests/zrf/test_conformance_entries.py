@@ -98,10 +98,7 @@ REFERENCE_OPTIONS = (
 PENDING: frozenset[str] = frozenset()
 
 #: Files whose expectations boardlab does not meet yet: stem -> why.
-KNOWN_WRONG: dict[str, str] = {
-    "recycle-promotions": "the option is not read: a promotion does not need, nor take, "
-                          "a piece of the new type from the hand",
-}
+KNOWN_WRONG: dict[str, str] = {}
 
 STATUSES = ("supported", "approximated", "ignored", "refused")
 

@@ -326,8 +326,14 @@ class _Compiler:
         elif isinstance(i, r.Add):
             attributes = "c.attributes" if self.cursor else "None"
             changes = ", changes=c.changes" if self.cursor else ""
-            e(depth, f"out.append(emit(cells, pos, hand, hand_from, acts, {attributes}, "
-                     f"reserve, {i.promote!r}, {i.partial!r}, {i.copy!r}{changes}))")
+            call = (f"emit(cells, pos, hand, hand_from, acts, {attributes}, reserve, "
+                    f"{i.promote!r}, {i.partial!r}, {i.copy!r}{changes}")
+            if i.promote is None:
+                e(depth, f"out.append({call}))")
+            else:
+                # A promotion may need a piece the reserve lacks (Add.run).
+                e(depth, f"_move = {call}, store=store)")
+                e(depth, "if _move is not None: out.append(_move)")
         elif isinstance(i, r.From):
             e(depth, f"hand = cells[pos]{'' if known else ' if pos != -1 else None'}")
             e(depth, "hand_from = pos if hand is not None else None")
@@ -408,6 +414,8 @@ class _Compiler:
             e(1, "neutral = state.game.neutral_players")
         if "all_links" in extras:
             e(1, "all_links = state.game.board.links")
+        if "store=store" in text:
+            e(1, "store = state.reserves if state.game.recycle_promotions else None")
         if not self.drop:
             e(1, "reserve = True")
         e(1, "for start in sources:")

@@ -392,8 +392,8 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
         raise Unsupported("the game's end is not written as goals")
     if game.initial_reserves():
         raise Unsupported("pieces in hand")
-    if game.recycle_captures or game.neutral_players:
-        raise Unsupported("recycled captures or neutral players")
+    if game.recycle_captures or game.recycle_promotions or game.neutral_players:
+        raise Unsupported("recycled captures or promotions, or neutral players")
     if game.turn_order() is None and type(game).next_player is not PieceGame.next_player:
         raise Unsupported("a turn order it does not give")
     if not game.defers_notation:
@@ -1034,16 +1034,18 @@ def add(S, T, n, start, pos, hand, c1, c2, becomes, index, priority):
                 m |= becomes << 20
     elif becomes != 0:
         m |= becomes << 20
-    # A move equal to an earlier one is dropped. The moves so far are chained by a
-    # hash of their integer, so only the few in this move's chain are compared (a
-    # slider's moves from one cell would make a chain per cell long); a chain's head
-    # is stamped with this generation's number, so no table is cleared.
+    # A move equal to an earlier one of its priority is dropped (as the interpreter
+    # does: the same move made by a template of a higher priority still shadows the
+    # lower ones). The moves so far are chained by a hash of their integer, so only the
+    # few in this move's chain are compared (a slider's moves from one cell would make a
+    # chain per cell long); a chain's head is stamped with this generation's number, so
+    # no table is cleared.
     b = XH + (((m * -7046029254386353131) >> 50) & {_BUCKETS - 1})
     stamp = T[XS]
     j = T[b] & 8191 if T[b] >> 13 == stamp else 0
     first = j
     while j > 0:
-        if T[XN + j - 1] & {_DEDUP} == m:
+        if T[XN + j - 1] & {_DEDUP} == m and T[XP + j - 1] == priority:
             return n
         j = T[XL + j - 1]
     if n >= {MAX_MOVES}:

@@ -6,7 +6,8 @@ actions on board cells (integers indexing a :class:`~boardlab.core.board.Board`)
 * :class:`Shift` moves a piece from one cell to another (``a1-b2``);
 * :class:`Capture` removes the piece on a cell (``xb2``);
 * :class:`Place` drops a piece, from its owner's reserve or created (``X@b2``);
-* :class:`Change` replaces the piece on a cell, changing its type or owner (``b2=Q``).
+* :class:`Change` replaces the piece on a cell, changing its type or owner (``b2=Q``),
+  optionally with a piece from its owner's reserve.
 
 Actions of one move happen *simultaneously*: all captures and lifts first, then
 all drops, then all changes. That is what makes a push of a line of pieces (each
@@ -14,14 +15,15 @@ moving into the cell the next one leaves) a plain list of shifts.
 
 A move also carries its notation, the string a player types. Games choose their
 notation; :func:`format_actions` gives a generic one that :func:`parse_actions`
-reads back.
+reads back, all but the ``from_reserve`` flags (where a placed or promoted piece comes
+from is the position's business: a move typed is found among the legal moves).
 """
 
 from __future__ import annotations
 
 import re
 from collections import namedtuple
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from boardlab.errors import NotationError
@@ -73,14 +75,34 @@ class Place(NamedTuple):
 
 
 class Change(NamedTuple):
-    """Replace the piece on ``cell`` (after shifts) by ``piece``: promotion or conversion."""
+    """Replace the piece on ``cell`` (after shifts) by ``piece``: promotion or conversion.
+    ``from_reserve`` takes the new piece from its owner's hand (ZRF ``recycle
+    promotions``): one piece of its owner and type leaves the hand (see
+    :func:`in_hand`), and the piece it replaces leaves the game."""
 
     cell: int
     piece: Piece
+    from_reserve: bool = False
 
 
 #: Any of the four atomic actions a move is made of.
 Action = Shift | Capture | Place | Change
+
+
+def in_hand(reserves: Mapping[Piece, int], owner: int, kind: str) -> Piece | None:
+    """The piece of ``owner`` and ``kind`` a move takes from the hand ``reserves``: the
+    first such piece (they differ only by their attributes) of which the hand holds
+    some, or None when it holds none.
+
+    >>> in_hand({Piece(0, "queen"): 0, Piece(0, "queen", frozenset({"moved"})): 2}, 0, "queen")
+    Piece(owner=0, kind='queen', attributes=frozenset({'moved'}))
+    >>> in_hand({Piece(0, "queen"): 1}, 1, "queen") is None
+    True
+    """
+    for piece, count in reserves.items():
+        if count > 0 and piece.kind == kind and piece.owner == owner:
+            return piece
+    return None
 
 
 _MoveFields = namedtuple("_MoveFields", ("text", "actions", "tag"), defaults=((), None))

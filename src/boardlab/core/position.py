@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from boardlab.core.board import Board
 from boardlab.core.game import Game, Returns, State, win_for, zobrist_table
-from boardlab.core.move import Capture, Change, Move, Piece, Place, Shift, format_actions
+from boardlab.core.move import Capture, Change, Move, Piece, Place, Shift, format_actions, in_hand
 from boardlab.errors import NotationError
 
 if TYPE_CHECKING:
@@ -132,6 +132,10 @@ class PieceGame(Game):
 
     #: A captured piece goes back to its owner's reserve (ZRF ``recycle captures``).
     recycle_captures: ClassVar[bool] = False
+    #: A promotion takes the new piece from its owner's reserve, and is no move when
+    #: the reserve has none (ZRF ``recycle promotions``; see
+    #: :func:`~boardlab.core.rules.emit`).
+    recycle_promotions: ClassVar[bool] = False
 
     @property
     def neutral_players(self) -> frozenset[int]:
@@ -379,6 +383,14 @@ class PieceState(State):
                     self.last_from, self.last_to = None, a.cell
             elif isinstance(a, Change):
                 put(a.cell, a.piece)
+                if a.from_reserve:
+                    # ZRF "recycle promotions": the new piece comes from the hand.
+                    taken = in_hand(self.reserves, a.piece.owner, a.piece.kind) or a.piece
+                    count = self.reserves.get(taken, 0)
+                    reserve_changes.append((taken, count))
+                    key ^= self._reserve_key(taken, count) ^ self._reserve_key(taken,
+                                                                               count - 1)
+                    self.reserves[taken] = count - 1
         self._history.append((touched, reserve_changes, self._to_move, self._key, self._cache,
                               last, whole, actions))
         self._cache = {}

@@ -65,6 +65,7 @@ from boardlab.core.move import (
     Place,
     Shift,
     Spelling,
+    in_hand,
 )
 from boardlab.errors import BoardError, RulesError
 
@@ -619,20 +620,29 @@ class Add(Instruction):
     copy: bool = False
 
     def run(self, c: Cursor, out: list) -> None:
-        out.append(emit(c.state.cells, c.pos, c.hand, c.hand_from, c.actions, c.attributes,
-                        c.reserve, self.promote, self.partial, self.copy, changes=c.changes))
+        state = c.state
+        store = state.reserves if self.promote and state.game.recycle_promotions else None
+        move = emit(state.cells, c.pos, c.hand, c.hand_from, c.actions, c.attributes,
+                    c.reserve, self.promote, self.partial, self.copy, changes=c.changes,
+                    store=store)
+        if move is not None:  # a promotion the reserve cannot supply is no move
+            out.append(move)
 
 
 def emit(cells: Sequence[Piece | None], pos: int, hand: Piece | None, hand_from: int | None,
          queued: Sequence[Action], attributes: dict[int, dict[str, bool]] | None,
          reserve: bool, promote: str | None = None, partial: str | None = None,
-         copy: bool = False, changes: Sequence[tuple[int, str, Any]] | None = None
-         ) -> tuple[Action, ...] | Partial:
+         copy: bool = False, changes: Sequence[tuple[int, str, Any]] | None = None,
+         store: Mapping[Piece, int] | None = None) -> tuple[Action, ...] | Partial | None:
     """The move an :class:`Add` emits: the actions ``queued`` in the run, then the piece
     in hand (from ``hand_from``, or the reserve when None) going to ``pos``; then the
     ``changes`` of type (``(cell, "kind", kind)``) and owner (``(cell, "owner", player)``,
     or ``(cell, "flip", players)``: the next player) and the ``attributes`` the run
     asked for, given to the pieces standing on their cells once the pieces have moved.
+
+    ``store``, the reserves when the game recycles promotions (ZRF ``recycle
+    promotions``): a piece of the board promoted to ``promote`` is one of that type
+    taken from its owner's reserve, and there is no move (None) when it holds none.
     """
     actions = list(queued)
     if hand is not None:
@@ -664,7 +674,12 @@ def emit(cells: Sequence[Piece | None], pos: int, hand: Piece | None, hand_from:
                 if pos != hand_from:
                     actions.append(Shift(hand_from, pos))
                 if piece != hand:
-                    actions.append(Change(pos, piece))
+                    if store is None:
+                        actions.append(Change(pos, piece))
+                    elif in_hand(store, piece.owner, piece.kind) is None:
+                        return None
+                    else:
+                        actions.append(Change(pos, piece, True))
     if changes:
         _change_pieces(cells, changes, actions)
     if attributes:
@@ -704,14 +719,21 @@ def _set_attributes(cells: Sequence[Piece | None], attributes: dict[int, dict[st
 
 def _change(actions: list[Action], cell: int, piece: Piece, changed: Piece) -> None:
     """Make ``changed`` the piece on ``cell`` after ``actions`` (where ``piece`` would
-    stand): a Change replacing any earlier one of the cell."""
+    stand): a Change replacing any earlier one of the cell. A promotion that took its
+    piece from the reserve stays taken: the new Change takes it instead when it keeps
+    the piece's owner and type, else the promotion's Change stays before it."""
     if changed == piece:
         return
+    taken = False
     for i in range(len(actions) - 1, -1, -1):
         a = actions[i]
         if isinstance(a, Change) and a.cell == cell:
+            if a.from_reserve:
+                if a.piece.owner != changed.owner or a.piece.kind != changed.kind:
+                    continue
+                taken = True
             del actions[i]
-    actions.append(Change(cell, changed))
+    actions.append(Change(cell, changed, taken))
 
 
 def _final_piece(cells: Sequence[Piece | None], actions: Sequence[Action],
@@ -2060,7 +2082,7 @@ def compose(cells: Sequence[Piece | None], steps: Sequence[Sequence[Action]]
     (Capture(cell=1), Capture(cell=3), Shift(source=0, target=4))
     """
     # cell -> (the piece's cell before the steps, or None for a new one; the piece; whether
-    # a new piece came from its owner's reserve)
+    # a new piece, or a promotion, came from its owner's reserve)
     board: dict[int, tuple[int | None, Piece, bool]] = {}
     touched: set[int] = set()
 
@@ -2094,8 +2116,8 @@ def compose(cells: Sequence[Piece | None], steps: Sequence[Sequence[Action]]
             elif isinstance(a, Change):
                 old = at(a.cell)
                 touched.add(a.cell)
-                board[a.cell] = (None, a.piece, False) if old is None else \
-                    (old[0], a.piece, old[2])
+                board[a.cell] = (None, a.piece, a.from_reserve) if old is None else \
+                    (old[0], a.piece, old[2] or a.from_reserve)
     alive = {origin for origin, _, _ in board.values() if origin is not None}
     captures = [Capture(c) for c in sorted(touched) if cells[c] is not None and c not in alive]
     shifts: list[Action] = []
@@ -2107,8 +2129,8 @@ def compose(cells: Sequence[Piece | None], steps: Sequence[Sequence[Action]]
             continue
         if origin != cell:
             shifts.append(Shift(origin, cell))
-        if piece != cells[origin]:
-            after.append(Change(cell, piece))
+        if piece != cells[origin] or reserve:
+            after.append(Change(cell, piece, reserve))
     return (*captures, *shifts, *after)
 
 
