@@ -234,7 +234,7 @@ def test_zrf_check_stops_a_file_at_its_seconds(tmp_path, no_kernels, monkeypatch
     assert (long["status"], long["reason"]) == (
         "failed", "stopped while loading: it took more than the 0.3 s allowed")
     # Stopped by the bound (and a grace to end), not by the reader or the rules later.
-    assert 0.3 <= long["seconds"] < 1.5
+    assert 0.3 <= long["seconds"] < 5
     # A file that loads but plays slowly is loaded, not played, and says how far it got.
     slow = by_path["slow.zrf"]
     assert slow["status"] == "loaded" and slow["games"] < 50
