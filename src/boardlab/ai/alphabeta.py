@@ -239,35 +239,10 @@ class Searcher:
             moves = self._ordered(state.legal_moves(), tt_move, state.to_move, ply)
         cutoffs_before = self._cutoffs
         me = state.to_move
-        chance = self._chance
         alpha_in = alpha
         best_value, best_move = -INFINITY, moves[0]
         for move in moves:
-            self.nodes += 1
-            if not self.nodes & 63:
-                if time.perf_counter() > self._deadline or self.nodes > self._node_limit:
-                    raise _OutOfTime
-                if self._progress is not None and not self.nodes % PROGRESS_EVERY:
-                    self._progress(self.nodes)
-            state.apply(move)
-            try:
-                outcome = state.outcome()
-                if outcome is not None:
-                    value = _terminal_value(outcome, me, ply + 1)
-                elif depth <= 1:
-                    if self._quiesce_on:
-                        value = self._quiesce(state, me, alpha, beta, ply + 1, QUIESCENCE_PLIES)
-                    else:
-                        self._cutoffs += 1
-                        value = _heuristic(state, me)
-                elif chance and state.to_move in chance:
-                    value = self._expect(state, depth - 1, ply + 1, me)
-                elif state.to_move == me:
-                    value = self._node(state, depth - 1, alpha, beta, ply + 1)[0]
-                else:
-                    value = -self._node(state, depth - 1, -beta, -alpha, ply + 1)[0]
-            finally:
-                state.undo()
+            value = self._child(state, move, depth, alpha, beta, ply, me)
             if value > best_value:
                 best_value, best_move = value, move
                 if value > alpha:
@@ -290,38 +265,41 @@ class Searcher:
         """The value for ``viewer`` of the non-terminal ``state``, where a chance player is
         to move: the mean of its moves' values (expectimax), each child searched with the
         full window, since a bound on one child says nothing of the mean."""
-        chance = self._chance
         moves = state.legal_moves()
         total = 0.0
         for move in moves:
-            self.nodes += 1
-            if not self.nodes & 63:
-                if time.perf_counter() > self._deadline or self.nodes > self._node_limit:
-                    raise _OutOfTime
-                if self._progress is not None and not self.nodes % PROGRESS_EVERY:
-                    self._progress(self.nodes)
-            state.apply(move)
-            try:
-                outcome = state.outcome()
-                if outcome is not None:
-                    value = _terminal_value(outcome, viewer, ply + 1)
-                elif depth <= 1:
-                    if self._quiesce_on:
-                        value = self._quiesce(state, viewer, -INFINITY, INFINITY, ply + 1,
-                                              QUIESCENCE_PLIES)
-                    else:
-                        self._cutoffs += 1
-                        value = _heuristic(state, viewer)
-                elif state.to_move in chance:
-                    value = self._expect(state, depth - 1, ply + 1, viewer)
-                elif state.to_move == viewer:
-                    value = self._node(state, depth - 1, -INFINITY, INFINITY, ply + 1)[0]
-                else:
-                    value = -self._node(state, depth - 1, -INFINITY, INFINITY, ply + 1)[0]
-            finally:
-                state.undo()
-            total += value
+            total += self._child(state, move, depth, -INFINITY, INFINITY, ply, viewer)
         return total / len(moves)
+
+    def _child(self, state: State, move: Move, depth: int, alpha: float, beta: float,
+               ply: int, me: int) -> float:
+        """The value for ``me`` of ``move`` from ``state`` (a node ``depth`` plies from the
+        horizon, ``ply`` from the root) within the window ``alpha``..``beta``: the game's
+        end, the horizon's estimate, or a search of the position after it."""
+        self.nodes += 1
+        if not self.nodes & 63:
+            if time.perf_counter() > self._deadline or self.nodes > self._node_limit:
+                raise _OutOfTime
+            if self._progress is not None and not self.nodes % PROGRESS_EVERY:
+                self._progress(self.nodes)
+        state.apply(move)
+        try:
+            outcome = state.outcome()
+            if outcome is not None:
+                return _terminal_value(outcome, me, ply + 1)
+            if depth <= 1:
+                if self._quiesce_on:
+                    return self._quiesce(state, me, alpha, beta, ply + 1, QUIESCENCE_PLIES)
+                self._cutoffs += 1
+                return _heuristic(state, me)
+            chance = self._chance
+            if chance and state.to_move in chance:
+                return self._expect(state, depth - 1, ply + 1, me)
+            if state.to_move == me:
+                return self._node(state, depth - 1, alpha, beta, ply + 1)[0]
+            return -self._node(state, depth - 1, -beta, -alpha, ply + 1)[0]
+        finally:
+            state.undo()
 
     def _ordered(self, moves: list[Move], tt_move: Move | None, mover: int, ply: int
                  ) -> list[Move]:
