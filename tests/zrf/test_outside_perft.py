@@ -89,12 +89,14 @@ def chess_placement(state) -> dict[str, str]:
             for cell, piece in state.occupied()}
 
 
-def chess_perft(board, depth: int) -> list[int]:
-    """python-chess's perft, every depth up to ``depth``."""
+def chess_perft(board, depth: int, legal=lambda board: list(board.legal_moves)
+                ) -> list[int]:
+    """python-chess's perft, every depth up to ``depth``, of the game whose moves in a
+    position are ``legal(board)`` (chess's own by default)."""
     counts = [0] * depth
 
     def walk(level: int) -> None:
-        moves = list(board.legal_moves)
+        moves = legal(board)
         counts[level] += len(moves)
         if level + 1 < depth:
             for move in moves:
@@ -207,19 +209,7 @@ def compulsory(board) -> list:
 
 def compulsory_perft(board, depth: int) -> list[int]:
     """The perft of chess with compulsory captures, by python-chess."""
-    counts = [0] * depth
-
-    def walk(level: int) -> None:
-        moves = compulsory(board)
-        counts[level] += len(moves)
-        if level + 1 < depth:
-            for move in moves:
-                board.push(move)
-                walk(level + 1)
-                board.pop()
-
-    walk(0)
-    return counts
+    return chess_perft(board, depth, compulsory)
 
 
 @pytest.fixture(scope="module")
