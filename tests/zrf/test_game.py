@@ -293,10 +293,15 @@ def test_defended_and_attacked_on_a_piece_mean_taking_back(tmp_path, position, m
     # No move takes its own side's piece, so on an occupied cell the tests ask whether
     # that piece's side could take back (shogi.zrf needs it: a King may not take a
     # protected piece, so a cell holding one is no escape).
-    path = tmp_path / "guards.zrf"
-    path.write_text(GUARDS)
-    state = load_game(path, name="guards.zrf").parse_state(f"{position} A")
-    assert {m.notation for m in state.legal_moves() if m.notation.startswith("a1")} == moves
+    assert _moves_from_a1(tmp_path, GUARDS, position) == moves
+
+
+def _moves_from_a1(tmp_path, rules: str, position: str) -> set[str]:
+    """The notations of A's moves from a1 in ``position`` of the game ``rules``."""
+    path = tmp_path / "game.zrf"
+    path.write_text(rules)
+    state = load_game(path, name="game.zrf").parse_state(f"{position} A")
+    return {m.notation for m in state.legal_moves() if m.notation.startswith("a1")}
 
 
 PAWNS = """(game (title "Pawns")
@@ -323,10 +328,7 @@ def test_attacked_and_defended_on_an_empty_cell_mean_taking_there(tmp_path, posi
     # Zillions' attacked? marks a cell where a King moving there would stand in check, so
     # a Pawn attacks the cells it takes on, not the one it steps to (chess castling may
     # not cross a cell a Pawn attacks).
-    path = tmp_path / "pawns.zrf"
-    path.write_text(PAWNS)
-    state = load_game(path, name="pawns.zrf").parse_state(f"{position} A")
-    assert {m.notation for m in state.legal_moves() if m.notation.startswith("a1")} == moves
+    assert _moves_from_a1(tmp_path, PAWNS, position) == moves
 
 
 FALLING = """(game (title "Falling")
