@@ -90,6 +90,10 @@ def test_openings_are_limited_per_address_and_pack(client, pack):  # noqa: F811
     limited = assert_error(client.post(base, json={}), 429)
     assert 1 <= int(client.post(base, json={}).headers["Retry-After"]) <= 60
     assert limited["code"] == "tooMany"
+    # The bucket refills at 60 a minute: one second later one more opening is allowed.
+    client.app.state.triplex.opens.clock.advance(1.0)
+    assert client.post(base, json={}).status_code == 200
+    assert_error(client.post(base, json={}), 429)
 
 
 # -- the server's time ---------------------------------------------------------------------------

@@ -237,7 +237,10 @@ class RateLimit:
 
     def _level(self, key: Any, now: float) -> float:
         tokens, then = self._buckets.get(key, (float(self.capacity), now))
-        return min(float(self.capacity), tokens + (now - then) * self.capacity / self.per_seconds)
+        # A clock that steps back (a test's, or wall time after an adjustment) refills
+        # nothing rather than taking tokens away.
+        elapsed = max(0.0, now - then)
+        return min(float(self.capacity), tokens + elapsed * self.capacity / self.per_seconds)
 
     def wait(self, key: Any) -> float:
         """Seconds until ``key`` may make a request (0: now)."""
