@@ -57,7 +57,7 @@ from boardlab.core import goals as g
 from boardlab.core import rules as r
 from boardlab.core.game import Returns
 from boardlab.core.goals import Goals
-from boardlab.core.move import Capture, Change, Move, Mover, Piece, Shift, Spelling
+from boardlab.core.move import Capture, Change, Move, Mover, Piece, Place, Shift, Spelling
 from boardlab.core.rules import Template
 from boardlab.errors import BoardError, IllegalMoveError, RulesError
 
@@ -69,24 +69,35 @@ TO_MOVE, PLY, KEY, NMOVES, STATUS, DEPTH, MOVER, LAST = range(8)
 BOARD = 8
 #: Most moves one position may have (a kernel that finds more says so).
 MAX_MOVES = 4096
-# A move's integer: source, target, the code of what the piece becomes (0: unchanged),
-# a capture on the target, the moving piece taken (a capture queued on its target),
-# two queued captures (cell + 1) and the template.
-_CELL_BITS = 10
-_DEDUP = (1 << 50) - 1
-# Chains of the moves found so far, by a hash of their integer (duplicates are looked
-# for in one chain).
+# A move is a list of action words, one int64 each, in the interpreter's order: the
+# kind in the low two bits (a Capture, Shift, Place or Change), a cell in the next 16,
+# a second cell (a Shift's target) or a piece code in the 16 after, and a Place's or a
+# Change's ``from_reserve`` above them. The registry of moves keeps each move's words,
+# its template and its player; a move's number is its index there.
+_CAPTURE, _SHIFT, _PLACE, _CHANGE = range(4)
+_CELL_BITS = 16
+# Chains of the moves found so far, by a hash of their words (duplicates are looked for
+# in one chain).
 _BUCKETS = 1024
-# Cells one move may change (a group of three: three sources, three targets).
-_TOUCH = 6
+#: Cells one move may change (a kernel meeting a move that changes more says so).
+_TOUCH = 24
 # Width of a history row: to move, key, status, mover, move, (cell, code) x _TOUCH,
 # last move.
 _HIST = 5 + 2 * _TOUCH + 1
+#: Action words queued by one run of a template before its add, and the words of the
+#: moves of one position together.
+_QUEUE = 1024
+_ARENA = 1 << 16
+#: Changes of type and owner one run may ask for.
+_CHANGES = 256
 # Status values: -2 not known yet, -1 the game goes on; otherwise kind * players +
 # player (an ending).
 UNKNOWN = -2
 _KINDS = ("win", "loss", "draw", "count")
-_ERRORS = {-2: f"a position has more than {MAX_MOVES} moves"}
+_ERRORS = {-2: f"a position has more than {MAX_MOVES} moves",
+           -14: f"a move has more than {_QUEUE} actions, or a position's moves more than "
+                f"{_ARENA}",
+           -15: f"a move changes more than {_TOUCH} cells"}
 # A played move whose new position's scan met -1 or -2 (see below).
 _AFTER_ERRORS = (-12, -13)
 # The other answers below zero are shortages the Python side makes room for: -3 the
@@ -125,10 +136,26 @@ class Unsupported(Exception):
 # --------------------------------------------------------------------------------------
 # The plan: what the kernel needs to know of a game, and the checks that it can.
 
-def pass_number(templates: Sequence[Template]) -> int:
-    """The move integer of a pass: no actions, and the template index after the last
-    template's (so no template's move with no actions is taken for it)."""
-    return len(templates) << 50
+def pass_index(templates: Sequence[Template]) -> int:
+    """The template index of a pass: the one after the last template's (so no
+    template's move with no actions is taken for it)."""
+    return len(templates)
+
+
+def decode(words: Sequence[int], pieces: Sequence[Piece | None]) -> tuple:
+    """The actions of a move's words (see the layout above)."""
+    out: list = []
+    for w in words:
+        kind, a, b = w & 3, (w >> 2) & 0xFFFF, (w >> 18) & 0xFFFF
+        if kind == _CAPTURE:
+            out.append(Capture(a))
+        elif kind == _SHIFT:
+            out.append(Shift(a, b))
+        elif kind == _PLACE:
+            out.append(Place(a, pieces[b], bool(w >> 34 & 1)))  # type: ignore[arg-type]
+        else:
+            out.append(Change(a, pieces[b], bool(w >> 34 & 1)))  # type: ignore[arg-type]
+    return tuple(out)
 
 
 def _entry(dispatcher: Any, *kinds: str) -> Any:
@@ -163,9 +190,6 @@ class Plan:
     size: int
     players: int
     source: str
-    #: Where the table holds each group template's targets: by direction, player and
-    #: source cell.
-    group_targets: dict[int, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         game = self.game
@@ -203,23 +227,13 @@ class Plan:
                                 for p in range(self.players))
         self._returns: dict[int, Returns] = {}
         self._start: Any = None
-        self._pass = pass_number(self.templates)
+        self._pass = pass_index(self.templates)
         #: The class of the game's kernel positions.
         self.state_class: Any = kernel_class(game.state_class)
         self._names = [t.name for t in self.templates]
-        #: Each group template's steps as actions: by direction and player, then by
-        #: source cell, the shift and the capture on its target (made once, shared by
-        #: every move).
-        self._groups: dict[int, list[list[tuple[Shift, Capture] | None]]] = {}
-        for index, at in self.group_targets.items():
-            template = self.templates[index]
-            assert isinstance(template, r.Group)
-            rows = len(template.directions) * self.players
-            targets = self.table[at:at + rows * self.size].tolist()
-            self._groups[index] = [
-                [(Shift(c, t), Capture(t)) if t >= 0 else None
-                 for c, t in enumerate(targets[row * self.size:(row + 1) * self.size])]
-                for row in range(rows)]
+        #: The actions of each registered move, by index (decoded once, shared by the
+        #: moves' objects).
+        self._actions: list[tuple] = []
 
     def initial_state(self) -> PieceState:
         """A copy of the game's start position (built and scanned once)."""
@@ -260,73 +274,48 @@ class Plan:
             bigger = np.empty(max(count, 2 * len(self.objects)), dtype=object)
             bigger[:self.known] = self.objects[:self.known]
             self.objects = bigger
-        numbers = base + 3 + 2 * int(t[base + 1])
+        cap = int(t[base + 1])
+        meta_at, words_at = base + _RHEAD + 2 * cap, base + _RHEAD + 3 * cap
         known = self.known
         # Games with many moves (groups) meet new ones at most plies: one loop of
-        # plain Python over the new keys, read in one go.
+        # plain Python over the new moves, read in one go.
         objects, ids = self.objects, self.ids
-        spellings, names, actions = self._spellings, self._names, self.actions
-        low = (1 << 58) - 1
+        spellings, names, pieces = self._spellings, self._names, self.pieces
         new = tuple.__new__  # what Move() does, without a Python call
-        for index, key in enumerate(t[numbers + known:numbers + count].tolist(), known):
-            player, number = key >> 58, key & low
-            if number == self._pass:
+        metas = t[meta_at + known:meta_at + count].tolist()
+        first = metas[0] >> 27
+        last = (metas[-1] >> 27) + ((metas[-1] >> 15) & 4095)
+        words = t[words_at + first:words_at + last].tolist()
+        for index, meta in enumerate(metas, known):
+            player, template = meta & 7, (meta >> 3) & 4095
+            at = (meta >> 27) - first
+            actions = decode(words[at:at + ((meta >> 15) & 4095)], pieces)
+            self._actions.append(actions)
+            if template == self._pass:
                 move = Move("pass", ())  # as the interpreter writes it
             else:
-                move = new(Move, (spellings[player], actions(number, player),
-                                  names[number >> 50]))
+                move = new(Move, (spellings[player], actions, names[template]))
             objects[index] = move
             ids[id(move)] = index
         self.known = count
         t[base + 2] = count
 
     def _grow(self) -> None:
-        """Double the registry's hash table (the moves keep their indices)."""
+        """Double the registry: its hash slots and the room for the moves' words (the
+        moves keep their indices)."""
         old, base = self.table, self.registry
         count, cap = int(old[base]), int(old[base + 1])
         table = np.concatenate([old[:base], _registry(2 * cap)])
         table[base + 2] = old[base + 2]
-        numbers = base + 3 + 2 * cap
-        assert self.rehash(table, old[numbers:numbers + count].copy()) == count
+        assert self.rehash(table, old[base:].copy()) == count
         self.table = table
 
-    def actions(self, number: int, player: int) -> tuple:
-        """The actions of ``player``'s move integer, in the order the interpreter
+    def actions(self, index: int) -> tuple:
+        """The actions of the registered move ``index``, in the order the interpreter
         writes them."""
-        mask = (1 << _CELL_BITS) - 1
-        template = number >> 50
-        group = self._groups.get(template)
-        if group is not None:
-            # A group: its sources, direction, size and which targets it takes.
-            k, taken = (number >> 37) & 3, (number >> 34) & 7
-            row = group[((number >> 30) & 15) * self.players + player]
-            if k == 1:
-                steps: tuple = (row[number & mask],)
-            elif k == 2:
-                steps = (row[number & mask], row[(number >> 10) & mask])
-            else:
-                steps = (row[number & mask], row[(number >> 10) & mask],
-                         row[(number >> 20) & mask])
-            shifts = [step[0] for step in steps]
-            if not taken:
-                return tuple(shifts)
-            return tuple([steps[i][1] for i in range(k) if taken >> i & 1] + shifts)
-        src, dst = number & mask, (number >> 10) & mask
-        becomes = (number >> 20) & 0xFF
-        out: list = [Capture(c - 1) for c in ((number >> 30) & mask, (number >> 40) & mask)
-                     if c]
-        if src == dst:
-            if becomes:
-                out.append(Change(src, self.pieces[becomes]))
-        elif number >> 29 & 1:
-            out.append(Capture(src))
-        else:
-            if number >> 28 & 1:
-                out.append(Capture(dst))
-            out.append(Shift(src, dst))
-            if becomes:
-                out.append(Change(dst, self.pieces[becomes]))
-        return tuple(out)
+        if index >= self.known:
+            self.refresh()
+        return self._actions[index]
 
     def returns(self, status: int, state: Any) -> Returns:
         """The game's returns for a kernel status (an ending)."""
@@ -339,12 +328,20 @@ class Plan:
         return out
 
 
+#: The registry's head: the count of moves, the capacity (hash slots), the count of
+#: moves with a Move object, the words used.
+_RHEAD = 4
+#: Room for the words of the moves, per hash slot.
+_RWORDS = 8
+
+
 def _registry(cap: int) -> np.ndarray:
-    """An empty registry of ``cap`` hash slots: the count of moves, the capacity, the
-    count of moves with a Move object, then the keys, their indices and the moves."""
-    out = np.zeros(3 + 2 * cap + cap // 2, dtype=np.int64)
+    """An empty registry of ``cap`` hash slots: the head, then the slots' keys and
+    indices, each move's meta (where its words are, how many, its template and
+    player) and the moves' words."""
+    out = np.zeros(_RHEAD + 3 * cap + _RWORDS * cap, dtype=np.int64)
     out[1] = cap
-    out[3:3 + cap] = -1
+    out[_RHEAD:_RHEAD + cap] = -1
     return out
 
 
@@ -404,24 +401,28 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
             or rules.mover is not None:
         raise Unsupported("invariants, protection, move filters or move types")
     board = game.board
-    if board.size >= (1 << _CELL_BITS) - 1 or len(game.piece_list) > 250 \
-            or len(rules.templates) > 250 or game.num_players > 8:
-        raise Unsupported("too large a board, piece set or rule set")
+    if board.size >= (1 << _CELL_BITS) - 1 or len(rules.templates) > 4000 \
+            or game.num_players > 8:
+        raise Unsupported("too large a board or rule set")
     templates = tuple(rules.templates)
-    if any(type(t) is r.Group for t in templates) and len(templates) > 1:
-        # Its moves could equal another template's (the interpreter drops the second),
-        # and a group's integer is not a plain move's.
-        raise Unsupported("a group template beside other templates")
     for t in templates:
         if type(t) is r.Group:
             _check_group(t, game)
             continue
-        if type(t) is not r.Template or not t.top_level or t.shared or t.reads_history:
-            raise Unsupported(f"template {t.name!r} is not a plain piece template")
+        if type(t) is r.Drop:
+            # Kernel positions hold no pieces in hand: a drop from the reserve never
+            # comes, one from an unlimited supply does.
+            if t.zone is not None and t.zone not in board.zones:
+                raise Unsupported(f"zone {t.zone!r} is not on the board")
+            if any(isinstance(i, r.To | r.Cascade | r.From)
+                   for i in r._instructions(t.program)):
+                raise Unsupported(f"drop template {t.name!r} moves a piece in hand")
+        elif type(t) is not r.Template:
+            raise Unsupported(f"template {t.name!r} is a {type(t).__name__}")
+        if not t.top_level or t.reads_history:
+            raise Unsupported(f"template {t.name!r} continues partial moves or reads the "
+                              "last move")
         _check_program(t.program, game, inside_loop=False)
-        captures = sum(isinstance(i, r.CaptureHere) for i in r._instructions(t.program))
-        if captures > 2:
-            raise Unsupported(f"template {t.name!r} captures more than twice")
     for c in goals.conditions:
         _check_goal(c.goal)
     return goals, templates
@@ -443,7 +444,7 @@ def _check_group(t: r.Group, game: Any) -> None:
                 not isinstance(i, r.Step | r.Verify) for i in program[:-1]):
             raise Unsupported(f"group template {t.name!r}: a single move that is not "
                               "steps and tests ending in one add")
-        _check_program(program, game, inside_loop=False)
+        _check_program(program, game, inside_loop=False, run=False)
     # Two directions that take a piece to one cell would make equal moves, which the
     # interpreter drops and a kernel would not.
     targets = _group_targets(t, game.board, game.num_players)
@@ -476,29 +477,55 @@ def _group_targets(t: r.Group, board: Any, players: int) -> list[list[int]]:
     return out
 
 
-def _check_program(program: Sequence[r.Instruction], game: Any, inside_loop: bool) -> None:
+def _check_program(program: Sequence[r.Instruction], game: Any, inside_loop: bool,
+                   run: bool = True) -> None:
+    """Refuse what the kernel cannot run in ``program``; ``run`` False: a group's single
+    move, which has no run of its own (no start, mark, flags or counters)."""
     for i in program:
         if isinstance(i, r.Step):
             if i.may_leave:
                 raise Unsupported("a step that may leave the board")
             _check_direction(game, i.direction)
         elif isinstance(i, r.Verify):
-            _check_predicate(i.test, game)
+            _check_predicate(i.test, game, run)
         elif isinstance(i, r.If):
-            _check_predicate(i.test, game)
-            _check_program(i.then, game, inside_loop)
-            _check_program(i.else_, game, inside_loop)
+            _check_predicate(i.test, game, run)
+            _check_program(i.then, game, inside_loop, run)
+            _check_program(i.else_, game, inside_loop, run)
         elif isinstance(i, r.While):
-            _check_predicate(i.test, game)
-            _check_program(i.body, game, True)
+            _check_predicate(i.test, game, run)
+            _check_program(i.body, game, True, run)
         elif isinstance(i, r.Add):
-            if i.partial is not None or i.copy:
-                raise Unsupported("partial or copying adds")
-        elif isinstance(i, r.CaptureHere):
-            if inside_loop:
-                raise Unsupported("captures inside a loop")
-        else:
+            if i.partial is not None:
+                raise Unsupported("partial moves")
+        elif isinstance(i, r.CaptureAt | r.Create | r.ChangeType | r.ChangeOwner):
+            if i.cell is not None and not 0 <= i.cell < game.board.size:
+                raise Unsupported(f"{type(i).__name__} at no cell")
+            if i.cell is None and i.direction is not None:
+                _check_direction(game, i.direction)
+        elif isinstance(i, r.GoTo):
+            if not 0 <= i.cell < game.board.size:
+                raise Unsupported("a jump to no cell")
+        elif isinstance(i, r.Go):
+            if i.where not in ("from", "to", "mark"):
+                raise Unsupported(f"(go {i.where})")
+        elif isinstance(i, r.MarkAt):
+            if i.cell is not None:
+                if not 0 <= i.cell < game.board.size:
+                    raise Unsupported("a mark at no cell")
+            elif i.direction is None:
+                raise Unsupported("a mark at no cell")
+            else:
+                _check_direction(game, i.direction)
+        elif isinstance(i, r.SetFlag):
+            if not isinstance(i.value, bool):
+                _check_predicate(i.value, game, run)
+        elif not isinstance(i, r.Mark | r.Back | r.SetVar | r.Inc | r.CaptureHere | r.To
+                            | r.From | r.Cascade | r.DiscardCascades):
             raise Unsupported(f"instruction {type(i).__name__}")
+        if not run and not isinstance(i, r.Step | r.Verify | r.If | r.While | r.Add
+                                      | r.CaptureHere):
+            raise Unsupported(f"instruction {type(i).__name__} in a group's move")
 
 
 def _check_direction(game: Any, direction: str) -> None:
@@ -510,27 +537,34 @@ def _check_direction(game: Any, direction: str) -> None:
 _PLAIN = {id(p) for p in (r.EMPTY, r.FRIEND, r.ENEMY, r.ON_BOARD, r.ALWAYS, r.NEVER)}
 
 
-def _check_predicate(p: Any, game: Any) -> None:
+def _check_predicate(p: Any, game: Any, run: bool = True) -> None:
     if id(p) in _PLAIN:
         return
+    if not run and (p is r.MARKED or isinstance(p, r.Flag | r.Var | r.Less)):
+        raise Unsupported("a test of a run's mark, flags or counters in a group's move")
     if isinstance(p, r.Not):
-        _check_predicate(p.test, game)
+        _check_predicate(p.test, game, run)
     elif isinstance(p, r.AllOf | r.AnyOf):
         for q in p.tests:
-            _check_predicate(q, game)
+            _check_predicate(q, game, run)
     elif isinstance(p, r.AtCell):
         if p.cell < 0:
             raise Unsupported("a test at no cell")
-        _check_predicate(p.test, game)
+        _check_predicate(p.test, game, run)
     elif isinstance(p, r.AtStep):
         _check_direction(game, p.direction)
-        _check_predicate(p.test, game)
+        _check_predicate(p.test, game, run)
     elif isinstance(p, r.OnBoardStep):
         _check_direction(game, p.direction)
     elif isinstance(p, r.InZone):
         if p.zone not in game.board.zones:
             raise Unsupported(f"zone {p.zone!r} is not on the board")
-    elif not isinstance(p, r.PositionIs | r.InCells | r.PieceIs):
+    elif isinstance(p, r.Less):
+        for side in (p.left, p.right):
+            if not isinstance(side, int | r.Var):
+                raise Unsupported("a comparison of something other than counters")
+    elif p is not r.MARKED and not isinstance(p, r.PositionIs | r.InCells | r.PieceIs
+                                              | r.Flag | r.Var):
         raise Unsupported(f"predicate {getattr(p, '__name__', type(p).__name__)}")
 
 
@@ -561,6 +595,8 @@ class _Writer:
         self.players = game.num_players
         self.pieces: tuple[Piece | None, ...] = (None, *_pieces(game, templates))
         self.codes = {p: i for i, p in enumerate(self.pieces) if p is not None}
+        if self.size * len(self.pieces) > 4_000_000:
+            raise Unsupported("too many pieces for a key of each on each cell")
         self.ncodes = len(self.pieces)
         self.table: list[int] = []
         self.offsets: dict[Any, int] = {}
@@ -568,6 +604,8 @@ class _Writer:
         self.lines: list[str] = []
         self.helpers: list[str] = []
         self.loops = 0
+        #: The locals of the runs' flags and counters, by name.
+        self.variables: dict[str, str] = {}
         self.owner = self.put("owner", [-1] + [p.owner for p in self.pieces[1:]])
         # The keys are the position class's own (the kernel's keys equal a plain
         # position's): a piece's on each cell, and the side to move's at each turn of
@@ -588,8 +626,7 @@ class _Writer:
             for turn in range(len(self.turns)) for player in range(self.players)])
         self.turn_players = self.put("turn players", self.turns)
         self.limit = game.ply_limit() or 0
-        #: Where the table holds each group template's targets (see Plan).
-        self.group_targets: dict[int, int] = {}
+        self.has_groups = False
 
     # --- the table ------------------------------------------------------------------
     def put(self, name: Any, values: Sequence[int]) -> int:
@@ -624,6 +661,16 @@ class _Writer:
             return "True"
         if p is r.NEVER:
             return "False"
+        if p is r.MARKED:
+            return f"({w} == (start if mark < 0 else mark))"
+        if isinstance(p, r.Flag):
+            return f"({self.variable(p.name)} != 0)"
+        if isinstance(p, r.Var):
+            return self.variable(p.name)
+        if isinstance(p, r.Less):
+            left, right = (str(v) if isinstance(v, int) else self.expr(v, w)
+                           for v in (p.left, p.right))
+            return f"({left} < {right})"
         combined = _compiled.combination(p, lambda q: self.expr(q, w))
         if combined is not None:
             return combined
@@ -651,6 +698,14 @@ class _Writer:
                                               for c in range(self.size)])
             return f"(T[{off} + player * {self.size} + {w}] != 0)"
         raise Unsupported(f"predicate {p!r}")  # pragma: no cover - _check refused it
+
+    def variable(self, name: str) -> str:
+        """The local of a run's flag or counter ``name`` (flags and counters share one
+        namespace, as :class:`~boardlab.core.rules.Cursor` keeps them in one dict: a
+        flag is 1 or 0)."""
+        if name not in self.variables:
+            self.variables[name] = f"_v{len(self.variables)}"
+        return self.variables[name]
 
     # --- instructions ---------------------------------------------------------------
     def emit(self, depth: int, line: str) -> None:
@@ -688,20 +743,173 @@ class _Writer:
             e(depth + 1, f"if {turns} > {r._LOOP_LIMIT}: return -1")
             self.block(i.body, depth + 1, f"{flag} = True; break", index, priority)
             e(depth, f"if {flag}: {fail}")
-        elif isinstance(i, r.CaptureHere):
-            e(depth, f"if S[{BOARD} + pos] != 0 and pos != c1 and pos != c2:")
-            e(depth + 1, "if c1 < 0: c1 = pos")
-            e(depth + 1, "else: c2 = pos")
+        elif isinstance(i, r.CaptureHere | r.CaptureAt):
+            where = "pos" if isinstance(i, r.CaptureHere) else self.target(i, depth, fail)
+            # Capturing twice is capturing once (the interpreter's rule).
+            e(depth, f"if S[{BOARD} + {where}] != 0 and not queued(T, q, "
+                     f"{_CAPTURE} | ({where} << 2)):")
+            self.queue(depth + 1, f"{_CAPTURE} | ({where} << 2)")
+        elif isinstance(i, r.To | r.Cascade):
+            if isinstance(i, r.Cascade):
+                e(depth, f"picked = S[{BOARD} + pos]")
+            # The piece in hand goes down here (from a cell: a shift, unless it is
+            # its own cell).
+            e(depth, "if hand != 0:")
+            e(depth + 1, "if hf < 0:")
+            self.queue(depth + 2, f"{_PLACE} | (pos << 2) | (hand << 18) | (1 << 34)")
+            e(depth + 1, "elif pos != hf:")
+            self.queue(depth + 2, f"{_SHIFT} | (hf << 2) | (pos << 18)")
+            if isinstance(i, r.Cascade):
+                e(depth, "hand = picked")
+                e(depth, "hf = pos if picked != 0 else -1")
+                e(depth, "to = -1")  # a new leg starts
+            else:
+                e(depth, "hand = 0")
+                e(depth, "hf = -1")
+                e(depth, "to = pos")
+        elif isinstance(i, r.From):
+            e(depth, f"hand = S[{BOARD} + pos]")
+            e(depth, "hf = pos if hand != 0 else -1")
+        elif isinstance(i, r.DiscardCascades):
+            e(depth, "k = 0")
+            e(depth, "for _j in range(q):")
+            e(depth + 1, "a = T[XQ + _j]")
+            e(depth + 1, f"if not (a & 3 == {_SHIFT} or (a & 3 == {_PLACE} and a >> 34 & 1)):")
+            e(depth + 2, "T[XQ + k] = a")
+            e(depth + 2, "k += 1")
+            e(depth, "q = k")
+        elif isinstance(i, r.Create):
+            where = self.target(i, depth, fail)
+            if i.kind is None:
+                # A new piece of the moving piece's type (none in hand: no move).
+                e(depth, f"if hand == 0: {fail}")
+                code = f"T[{self.creation_row(i)} + player * {self.ncodes} + hand]"
+            elif i.owner is not None:
+                code = str(self.codes[Piece(i.owner, i.kind, i.attributes)])
+            else:
+                row = self.put(("create", i.kind, i.attributes),
+                               [self.codes[Piece(pl, i.kind, i.attributes)]
+                                for pl in range(self.players)])
+                code = f"T[{row} + player]"
+            # It replaces what stands there after the move's shifts, the mover included.
+            e(depth, f"if S[{BOARD} + {where}] != 0 or arrives(T, q, {where}):")
+            self.queue(depth + 1, f"{_CHANGE} | ({where} << 2) | ({code} << 18)")
+            e(depth, "else:")
+            self.queue(depth + 1, f"{_PLACE} | ({where} << 2) | ({code} << 18)")
+        elif isinstance(i, r.ChangeType | r.ChangeOwner):
+            where = self.target(i, depth, fail)
+            if isinstance(i, r.ChangeType):
+                table = str(self.changed(("kind", i.kind),
+                                         lambda p, k=i.kind: Piece(p.owner, k, p.attributes)))
+            elif i.flip:
+                n = self.players
+                table = str(self.changed(("flip",), lambda p: Piece((p.owner + 1) % n, p.kind,
+                                                                    p.attributes)))
+            else:
+                rows = [self.changed(("owner", pl), lambda p, pl=pl: Piece(pl, p.kind,
+                                                                           p.attributes))
+                        for pl in range(self.players)]
+                step = rows[1] - rows[0] if len(rows) > 1 else 0
+                assert all(rows[k] == rows[0] + k * step for k in range(len(rows)))
+                table = f"({rows[0]} + player * {step})"
+            e(depth, f"if nc >= {_CHANGES}: return -14")
+            e(depth, f"T[XCH + 3 * nc] = {where}")
+            e(depth, f"T[XCH + 3 * nc + 1] = {table}")
+            e(depth, "nc += 1")
+        elif isinstance(i, r.Mark):
+            e(depth, "mark = pos")
+        elif isinstance(i, r.Back) or (isinstance(i, r.Go) and i.where == "mark"):
+            # Without a mark, back to where the run started (ZRF).
+            e(depth, "pos = start if mark < 0 else mark")
+        elif isinstance(i, r.Go):
+            if i.where == "from":
+                e(depth, "pos = start")
+            else:  # "to": where the last ``to`` put the piece down, else the cursor
+                e(depth, "if to >= 0: pos = to")
+        elif isinstance(i, r.GoTo):
+            e(depth, f"pos = {i.cell}")
+        elif isinstance(i, r.MarkAt):
+            if i.cell is not None:
+                e(depth, f"mark = {i.cell}")
+            else:
+                assert i.direction is not None
+                e(depth, f"if {self.direction(i.direction).format('pos')} < 0: {fail}")
+                e(depth, f"mark = {self.direction(i.direction).format('pos')}")
+        elif isinstance(i, r.SetFlag):
+            value = str(int(i.value)) if isinstance(i.value, bool) else \
+                f"(1 if {self.expr(i.value, 'pos')} else 0)"
+            e(depth, f"{self.variable(i.name)} = {value}")
+        elif isinstance(i, r.SetVar):
+            e(depth, f"{self.variable(i.name)} = {int(i.value)}")
+        elif isinstance(i, r.Inc):
+            e(depth, f"{self.variable(i.name)} += {int(i.by)}")
         elif isinstance(i, r.Add):
             becomes = "0"
             if i.promote is not None:
                 off = self.promotion(i.promote)
                 becomes = f"T[{off} + hand]"
-            e(depth, f"n = add(S, T, n, start, pos, hand, c1, c2, {becomes}, "
-                     f"{index}, {priority})")
+            e(depth, f"n = emit(S, T, n, pos, hand, hf, q, nc, {becomes}, {i.copy}, "
+                     f"{index}, {priority}, player)")
             e(depth, "if n < 0: return n")
         else:  # pragma: no cover - _check refused it
             raise Unsupported(type(i).__name__)
+
+    def drop_head(self, t: r.Drop) -> None:
+        """The loop of a drop template over its cells, the piece in hand from no cell
+        (only for the players with an unlimited supply: a kernel position has no
+        reserves)."""
+        board, e = self.board, self.emit
+        cells = []
+        for player in range(self.players):
+            if t.zone is not None:
+                where = sorted(board.zones[t.zone].get(player, ()))
+            elif t.cells is not None:
+                where = list(t.cells)
+            else:
+                where = list(range(self.size))
+            cells.append(where if player in t.unlimited_for else [])
+        width = max(len(c) for c in cells) + 1
+        table = self.put(("drop cells", t.zone, t.cells, t.unlimited_for),
+                         [v for c in cells for v in (len(c), *c, *[0] * (width - 1 - len(c)))])
+        pieces = self.put(("drop pieces", t.kinds[0], t.attributes), [
+            self.codes[Piece(player, t.kinds[0], t.attributes)] for player in range(self.players)])
+        e(1, f"for _s in range(T[{table} + player * {width}]):")
+        e(2, f"start = T[{table} + player * {width} + 1 + _s]")
+        e(2, f"hand = T[{pieces} + player]")
+        e(2, "hf = -1")
+
+    def queue(self, depth: int, word: str) -> None:
+        """Queue an action of the run (room permitting)."""
+        self.emit(depth, f"if q >= {_QUEUE}: return -14")
+        self.emit(depth, f"T[XQ + q] = {word}")
+        self.emit(depth, "q += 1")
+
+    def target(self, i: Any, depth: int, fail: str) -> str:
+        """The cell an instruction with an optional ``cell`` or ``direction`` acts on
+        (rules._target): written to ``tg``, failing the run off the board."""
+        if i.cell is not None:
+            return str(i.cell)
+        if i.direction is None:
+            return "pos"
+        self.emit(depth, f"tg = {self.direction(i.direction).format('pos')}")
+        self.emit(depth, f"if tg < 0: {fail}")
+        return "tg"
+
+    def changed(self, name: Any, change: Any) -> int:
+        """A table of what each piece code becomes by ``change`` (code 0 stays 0)."""
+        return self.put(("change", *name), [0] + [self.codes[change(p)]
+                                                  for p in self.pieces[1:]])
+
+    def creation_row(self, i: r.Create) -> int:
+        """A table of the piece a ``create`` without a type makes, by player and the
+        code of the piece in hand: a new piece of its type."""
+        values = []
+        for pl in range(self.players):
+            owner = pl if i.owner is None else i.owner
+            values.extend(0 if p is None else
+                          self.codes[Piece(owner, p.kind, self.game.attribute_defaults(p.kind))]
+                          for p in self.pieces)
+        return self.put(("create row", i.owner), values)
 
     def promotion(self, kind: str) -> int:
         values = [0]
@@ -800,13 +1008,12 @@ class _Writer:
             if kinds_mask is None:
                 e(2, "left += 1")
             else:
-                e(2, f"left += T[{kinds_mask} + S[{BOARD} + T[XP + {MAX_MOVES - size} + _s]]]")
+                e(2, f"left += T[{kinds_mask} + S[{BOARD} + T[XC + _s]]]")
             e(1, f"if 0 < left < {min(t.sizes)}: few = left")
-        for di, d in enumerate(t.directions):
-            program = tuple(t.single(d))
+        for program in (tuple(t.single(d)) for d in t.directions):
             e(1, "ns = 0")
             e(1, "for _s in range(mine):")
-            e(2, f"start = T[XP + {MAX_MOVES - size} + _s]")
+            e(2, "start = T[XC + _s]")
             e(2, f"hand = S[{BOARD} + start]")
             if kinds_mask is not None:
                 e(2, f"if T[{kinds_mask} + hand] == 0: continue")
@@ -818,7 +1025,7 @@ class _Writer:
             e(3, "ns += 1")
             e(1, f"for _k in range(1 if few else {len(t.sizes)}):")
             e(2, f"k = few if few else T[{sizes} + _k]")
-            call = (f"n = gmove(S, T, n, player, {{}}, {di}, {int(t.capture)}, {index}, "
+            call = (f"n = gmove(S, T, n, player, {{}}, {int(t.capture)}, {index}, "
                     f"{t.priority})")
             e(2, "if k == 1:")
             e(3, "for a in range(ns):")
@@ -835,96 +1042,47 @@ class _Writer:
             e(5, "for c in range(b + 1, ns):")
             e(6, call.format("a, b, c"))
             e(6, "if n < 0: return n")
-        # By direction, player and cell (the order :meth:`Plan.actions` reads).
-        targets = _group_targets(t, self.board, self.players)
-        self.group_targets[index] = self.put(("group targets", index),
-                                             [v for row in targets for v in row])
+        self.has_groups = True
 
-    def group_offsets(self) -> int:
-        """Where the table holds, by template (and the pass after them), the offset of
-        the template's targets: 0 for a template that is not a group (no table starts
-        at 0, where the owners are)."""
-        assert self.owner == 0
-        return self.put("group offsets", [self.group_targets.get(i, 0)
-                                          for i in range(len(self.templates) + 1)])
-
-    def play_call(self) -> str:
-        """How ``play`` makes a move: a group's or a plain one's."""
-        if not self.group_targets:
-            return "mplay(S, H, T, h, m)"
-        return (f"gplay(S, H, T, h, m) if T[{self.group_offsets()} + (m >> 50)] != 0 "
-                "else mplay(S, H, T, h, m)")
-
-    def group_play(self) -> str:
-        """The functions that find and make group moves (none without group templates)."""
-        if not self.group_targets:
+    def group_move(self) -> str:
+        """The function that keeps or drops a group move (none without groups)."""
+        if not self.has_groups:
             return ""
-        size, n = self.size, self.players
-        offsets = self.group_offsets()
         return f"""@njit(cache=True)
-def gmove(S, T, n, player, a, b, c, di, capture, index, priority):
+def gmove(S, T, n, player, a, b, c, capture, index, priority):
     # Steps a < b < c of the step list (b, c: -1 for a smaller group), kept unless two
     # share a source or a target, or one lands on a piece that stays (an own piece,
-    # or any piece without capture): the interpreter's product of single moves.
-    sa = T[XG + a]
-    ta = T[XG + {size} + a]
-    sb = -1
-    tb = -1
-    sc = -1
-    tc = -1
-    k = 1
-    if b >= 0:
-        sb = T[XG + b]
-        tb = T[XG + {size} + b]
-        k = 2
-    if c >= 0:
-        sc = T[XG + c]
-        tc = T[XG + {size} + c]
-        k = 3
-    if sa == sb or sa == sc or (sb >= 0 and sb == sc):
-        return n
-    if ta == tb or ta == tc or (tb >= 0 and tb == tc):
-        return n
-    taken = 0
+    # or any piece without capture): the interpreter's product of single moves, whose
+    # actions are the captures on the targets, then the shifts.
+    k = 1 if b < 0 else (2 if c < 0 else 3)
     for i in range(k):
-        t = ta if i == 0 else (tb if i == 1 else tc)
-        v = S[{BOARD} + t]
-        if v != 0 and t != sa and t != sb and t != sc:
-            if T[{self.owner} + v] == player or capture == 0:
+        si = T[XG + (a if i == 0 else (b if i == 1 else c))]
+        ti = T[XG + {self.size} + (a if i == 0 else (b if i == 1 else c))]
+        for j in range(i):
+            sj = T[XG + (a if j == 0 else (b if j == 1 else c))]
+            tj = T[XG + {self.size} + (a if j == 0 else (b if j == 1 else c))]
+            if si == sj or ti == tj:
                 return n
-            taken |= 1 << i
-    if n >= {MAX_MOVES}:
-        return -2
-    T[XN + n] = sa | (max(sb, 0) << 10) | (max(sc, 0) << 20) | (di << 30) | \
-        (taken << 34) | (k << 37) | (index << 50)
-    T[XP + n] = priority
-    return n + 1
-
-
-@njit(cache=True)
-def gplay(S, H, T, h, m):
-    # Every piece of the group leaves its cell, then lands: a piece may land where
-    # another of the group left (as a PieceState plays shifts).
-    row = T[{offsets} + (m >> 50)] + (((m >> 30) & 15) * {n} + S[{TO_MOVE}]) * {size}
-    g = (m >> 37) & 3
-    k = 0
-    for i in range(g):
-        k = touch(S, H, h, k, (m >> (10 * i)) & 1023)
-    for i in range(g):
-        k = touch(S, H, h, k, T[row + ((m >> (10 * i)) & 1023)])
-    p0 = S[{BOARD} + (m & 1023)]
-    p1 = S[{BOARD} + ((m >> 10) & 1023)]
-    p2 = S[{BOARD} + ((m >> 20) & 1023)]
-    for i in range(g):
-        S[{BOARD} + ((m >> (10 * i)) & 1023)] = 0
-    last = 0
-    for i in range(g):
-        src = (m >> (10 * i)) & 1023
-        dst = T[row + src]
-        S[{BOARD} + dst] = p0 if i == 0 else (p1 if i == 1 else p2)
-        last = (src + 1) | ((dst + 1) << 16)
-    S[{LAST}] = last
-    return k
+    top = T[XS + 1]
+    w = top
+    for i in range(k):
+        t = T[XG + {self.size} + (a if i == 0 else (b if i == 1 else c))]
+        v = S[{BOARD} + t]
+        if v != 0:
+            leaves = False
+            for j in range(k):
+                if T[XG + (a if j == 0 else (b if j == 1 else c))] == t:
+                    leaves = True
+            if not leaves:
+                if T[{self.owner} + v] == player or capture == 0:
+                    return n
+                T[XA + w] = {_CAPTURE} | (t << 2)
+                w += 1
+    for i in range(k):
+        x = a if i == 0 else (b if i == 1 else c)
+        T[XA + w] = {_SHIFT} | (T[XG + x] << 2) | (T[XG + {self.size} + x] << 18)
+        w += 1
+    return push(T, n, top, w, index, priority)
 
 
 """
@@ -933,12 +1091,12 @@ def gplay(S, H, T, h, m):
     def passes(self) -> str:
         """The pass a player may make (``pass_turn``), after the moves as the
         interpreter adds it: always, or when forced -- no move, and another player has
-        one. Its number is no template's (:data:`pass_number`)."""
+        one. Its template is no template's (:func:`pass_index`)."""
         rule = self.game.move_rules.pass_turn
-        number = pass_number(self.templates)
+        index = pass_index(self.templates)
         if rule == "always":
-            return (f"        if n >= {MAX_MOVES}:\n            return -2\n"
-                    f"        T[XN + n] = {number}\n        n += 1")
+            return (f"        n = push(T, n, T[XS + 1], T[XS + 1], {index}, -(1 << 40))\n"
+                    f"        if n < 0:\n            return n")
         if rule == "forced":
             return (f"        if n == 0:\n"
                     f"            for q in range({self.players}):\n"
@@ -947,8 +1105,9 @@ def gplay(S, H, T, h, m):
                     f"                    if k == -1:\n"
                     f"                        return -1\n"
                     f"                    if k != 0:  # -2: more moves than room\n"
-                    f"                        T[XN] = {number}\n"
-                    f"                        n = 1\n"
+                    f"                        T[XS] += 1\n"
+                    f"                        T[XS + 1] = 0\n"
+                    f"                        n = push(T, 0, 0, 0, {index}, 0)\n"
                     f"                        break")
         if rule is not None:  # pragma: no cover - Rules takes no other value
             raise Unsupported(f"pass rule {rule!r}")
@@ -968,18 +1127,32 @@ def gplay(S, H, T, h, m):
                 self.group(index, t)
                 continue
             self.emit(1, f"# template {index}: {t.name or '(unnamed)'}")
-            self.emit(1, "for _s in range(mine):")
-            self.emit(2, f"start = T[XP + {MAX_MOVES - self.size} + _s]")
-            self.emit(2, f"hand = S[{BOARD} + start]")
-            if t.kinds:
-                kinds = frozenset(t.kinds)
-                off = self.mask_of_codes(("kinds", kinds),
-                                         lambda piece, kinds=kinds: piece.kind in kinds)
-                self.emit(2, f"if T[{off} + hand] == 0: continue")
+            if type(t) is r.Drop:
+                self.drop_head(t)
+            else:
+                if t.shared:  # any piece on the board, not only the mover's
+                    self.emit(1, f"for start in range({self.size}):")
+                    self.emit(2, f"if S[{BOARD} + start] == 0: continue")
+                else:
+                    self.emit(1, "for _s in range(mine):")
+                    self.emit(2, "start = T[XC + _s]")
+                self.emit(2, f"hand = S[{BOARD} + start]")
+                if t.kinds:
+                    kinds = frozenset(t.kinds)
+                    off = self.mask_of_codes(("kinds", kinds),
+                                             lambda piece, kinds=kinds: piece.kind in kinds)
+                    self.emit(2, f"if T[{off} + hand] == 0: continue")
+                self.emit(2, "hf = start")  # where the piece in hand is from (-1: no cell)
             self.emit(2, "pos = start")
-            self.emit(2, "c1 = -1")
-            self.emit(2, "c2 = -1")
+            self.emit(2, "q = 0")  # the actions queued by the run
+            self.emit(2, "nc = 0")  # the changes of type and owner it asked for
+            self.emit(2, "mark = -1")  # no mark yet
+            self.emit(2, "to = -1")  # no ``to`` yet
+            reset = len(body)
             self.block(t.program, 2, "continue", index, t.priority)
+            # Every flag and counter starts each run at 0 (written now that the
+            # program has named them; numba wants a local set on every path).
+            body[reset:reset] = ["        " + f"{v} = 0" for v in self.variables.values()]
         # The links of the directions the templates and tests name, for each player.
         rows = [self.board.player_links(p)[d] for p in range(n) for d in self.directions]
         links = self.put("links", [v for row in rows for v in row])
@@ -992,15 +1165,31 @@ def gplay(S, H, T, h, m):
             "        for i in range(n):",
             "            if T[XP + i] == top:",
             "                T[XN + k] = T[XN + i]",
+            "                T[XO + k] = T[XO + i]",
+            "                T[XK + k] = T[XK + i]",
+            "                T[XT + k] = T[XT + i]",
             "                k += 1",
             "        n = k",
             "    return n",
         ]
         size = self.size
-        # Group tables go in before the scratch area starts.
-        play_call, group_play = self.play_call(), self.group_play()
+        group_move = self.group_move()
+        # The scratch area: the moves found (hash, priority, chain, words' start and
+        # count, template), the buckets of the chains, the generation's stamp and the
+        # words' top, the mover's cells, the group steps, a run's queue and changes,
+        # a move's moving pieces, and the words of the moves.
         scratch = len(self.table)
-        self.registry = scratch + 3 * MAX_MOVES + _BUCKETS + 1 + 2 * size
+        at = {}
+        for name, width in (("XN", MAX_MOVES), ("XP", MAX_MOVES), ("XL", MAX_MOVES),
+                            ("XO", MAX_MOVES), ("XK", MAX_MOVES), ("XT", MAX_MOVES),
+                            ("XH", _BUCKETS), ("XS", 2), ("XC", size), ("XG", 2 * size),
+                            ("XQ", _QUEUE), ("XCH", 3 * _CHANGES), ("XM", _TOUCH),
+                            ("XA", _ARENA)):
+            at[name] = scratch
+            scratch += width
+        self.registry = scratch
+        self.scratch = scratch - len(self.table)
+        layout = "\n".join(f"{name} = {offset}" for name, offset in at.items())
         head = f'''"""The kernel of {self.game.name} (written by boardlab.core.kernel)."""
 from numba import njit
 
@@ -1008,98 +1197,233 @@ LK = {links}
 ND = {max(1, len(self.directions))}
 CNT = {BOARD + size}
 MOVES = {BOARD + size + self.ncodes}
-XN = {scratch}
-XP = {scratch + MAX_MOVES}
-XL = {scratch + 2 * MAX_MOVES}
-XH = {scratch + 3 * MAX_MOVES}
-XS = {scratch + 3 * MAX_MOVES + _BUCKETS}
-XG = {scratch + 3 * MAX_MOVES + _BUCKETS + 1}
+{layout}
 RB = {self.registry}
+RK = RB + {_RHEAD}
 
 
 @njit(cache=True)
-def add(S, T, n, start, pos, hand, c1, c2, becomes, index, priority):
-    if pos == start and becomes == 0:
-        # A piece that stays as it is: the move is its captures alone, wherever from.
-        start = 0
-        pos = 0
-    m = start | (pos << 10) | ((c1 + 1) << 30) | ((c2 + 1) << 40)
-    if pos != start:
-        if pos == c1 or pos == c2:
-            m |= 1 << 29
-        else:
-            if S[{BOARD} + pos] != 0:
-                m |= 1 << 28
-            if becomes != 0:
-                m |= becomes << 20
-    elif becomes != 0:
-        m |= becomes << 20
-    # A move equal to an earlier one of its priority is dropped (as the interpreter
-    # does: the same move made by a template of a higher priority still shadows the
-    # lower ones). The moves so far are chained by a hash of their integer, so only the
-    # few in this move's chain are compared (a slider's moves from one cell would make a
-    # chain per cell long); a chain's head is stamped with this generation's number, so
-    # no table is cleared.
-    b = XH + (((m * -7046029254386353131) >> 50) & {_BUCKETS - 1})
+def mix(h, w):
+    return (h ^ w) * 0x100000001B3 + (h >> 29)
+
+
+@njit(cache=True)
+def push(T, n, top, w, index, priority):
+    # The move whose words are T[XA + top:XA + w], made by template ``index``: kept
+    # unless a move of its priority with the same actions came before (as the
+    # interpreter drops it: the same move made by a template of a higher priority
+    # still shadows the lower ones). The moves so far are chained by a hash of their
+    # words, so only the few in this move's chain are compared; a chain's head is
+    # stamped with this generation's number, so no table is cleared.
+    h = 0x51ED270B27
+    for i in range(top, w):
+        h = mix(h, T[XA + i])
+    b = XH + (((h * -7046029254386353131) >> 50) & {_BUCKETS - 1})
     stamp = T[XS]
     j = T[b] & 8191 if T[b] >> 13 == stamp else 0
     first = j
     while j > 0:
-        if T[XN + j - 1] & {_DEDUP} == m and T[XP + j - 1] == priority:
-            return n
-        j = T[XL + j - 1]
+        o = j - 1
+        if T[XN + o] == h and T[XP + o] == priority and T[XK + o] == w - top:
+            same = True
+            for i in range(w - top):
+                if T[XA + T[XO + o] + i] != T[XA + top + i]:
+                    same = False
+                    break
+            if same:
+                return n
+        j = T[XL + o]
     if n >= {MAX_MOVES}:
         return -2
-    T[XN + n] = m | (index << 50)
+    T[XN + n] = h
     T[XP + n] = priority
     T[XL + n] = first
+    T[XO + n] = top
+    T[XK + n] = w - top
+    T[XT + n] = index
     T[b] = (stamp << 13) | (n + 1)
+    T[XS + 1] = w
     return n + 1
 
 
 @njit(cache=True)
+def queued(T, q, word):
+    for i in range(q):
+        if T[XQ + i] == word:
+            return True
+    return False
+
+
+@njit(cache=True)
+def arrives(T, q, cell):
+    for i in range(q):
+        a = T[XQ + i]
+        if a & 3 == {_SHIFT} and (a >> 18) & 65535 == cell:
+            return True
+    return False
+
+
+@njit(cache=True)
+def final(S, T, top, w, cell):
+    # The piece on ``cell`` once the actions T[XA + top:XA + w] are made (all at once).
+    piece = S[{BOARD} + cell]
+    for i in range(top, w):
+        a = T[XA + i]
+        if a & 3 == {_CAPTURE} and (a >> 2) & 65535 == cell:
+            piece = 0
+    for i in range(top, w):
+        a = T[XA + i]
+        if a & 3 == {_SHIFT} and (a >> 2) & 65535 == cell:
+            piece = 0
+    for i in range(top, w):
+        a = T[XA + i]
+        k = a & 3
+        if k == {_SHIFT} and (a >> 18) & 65535 == cell:
+            piece = S[{BOARD} + ((a >> 2) & 65535)]
+        elif k == {_PLACE} and (a >> 2) & 65535 == cell:
+            piece = (a >> 18) & 65535
+    for i in range(top, w):
+        a = T[XA + i]
+        if a & 3 == {_CHANGE} and (a >> 2) & 65535 == cell:
+            piece = (a >> 18) & 65535
+    return piece
+
+
+@njit(cache=True)
+def emit(S, T, n, pos, hand, hf, q, nc, becomes, copy, index, priority, player):
+    # The move an add makes (rules.emit): the queued actions, then the piece in hand
+    # going to ``pos``, then the changes of type and owner.
+    top = T[XS + 1]
+    if top + q + 3 + nc > {_ARENA}:
+        return -14
+    w = top
+    for i in range(q):
+        T[XA + w] = T[XQ + i]
+        w += 1
+    if hand != 0:
+        vacated = False
+        doomed = False
+        for i in range(q):
+            a = T[XQ + i]
+            if (a >> 2) & 65535 == pos:
+                if a & 3 == {_SHIFT}:
+                    vacated = True
+                elif a & 3 == {_CAPTURE}:
+                    doomed = True
+        if S[{BOARD} + pos] != 0 and not vacated and pos != hf and not doomed:
+            T[XA + w] = {_CAPTURE} | (pos << 2)
+            w += 1
+        piece = hand if becomes == 0 else becomes
+        if doomed and pos != hf:
+            # The capture comes after the move: it takes the arriving piece.
+            if hf >= 0 and not copy:
+                T[XA + w] = {_CAPTURE} | (hf << 2)
+                w += 1
+        elif hf < 0 or copy:
+            T[XA + w] = {_PLACE} | (pos << 2) | (piece << 18)
+            w += 1
+        else:
+            if pos != hf:
+                T[XA + w] = {_SHIFT} | (hf << 2) | (pos << 18)
+                w += 1
+            if piece != hand:
+                T[XA + w] = {_CHANGE} | (pos << 2) | (piece << 18)
+                w += 1
+    for c in range(nc):
+        cell = T[XCH + 3 * c]
+        piece = final(S, T, top, w, cell)
+        if piece == 0:
+            continue
+        changed = T[T[XCH + 3 * c + 1] + piece]
+        if changed == piece:
+            continue
+        # A change replaces an earlier one of its cell.
+        k = top
+        for i in range(top, w):
+            a = T[XA + i]
+            if not (a & 3 == {_CHANGE} and (a >> 2) & 65535 == cell):
+                T[XA + k] = a
+                k += 1
+        w = k
+        T[XA + w] = {_CHANGE} | (cell << 2) | (changed << 18)
+        w += 1
+    return push(T, n, top, w, index, priority)
+
+
+{group_move}@njit(cache=True)
 def generate(S, T, player):
-    # The mover's cells, once for every template (after the priorities' room).
+    # The mover's cells, once for every template.
     # Without a branch: whether a cell holds a piece of the mover is a coin toss the
     # processor cannot learn.
     mine = 0
     for c in range({size}):
-        T[XP + {MAX_MOVES} - {size} + mine] = c
+        T[XC + mine] = c
         mine += T[{self.owner} + S[{BOARD} + c]] == player
     T[XS] += 1  # a new generation of duplicate chains
+    T[XS + 1] = 0  # and of words
     n = 0
 '''
         mid = f'''
 
 @njit(cache=True)
-def intern(T, key, write):
+def intern(T, S, h, player, template, top, count, write):
+    # The registry index of the move with these words (found at T[XA + top:]), made
+    # by ``template`` for ``player``; registered now in write mode.
+    key = mix(mix(h, template), player)
     cap = T[RB + 1]
-    h = ((key ^ (key >> 29)) * 0x5851F42D4C957F2D >> 20) & (cap - 1)
+    meta = RK + 2 * cap
+    words = RK + 3 * cap
+    slot = ((key ^ (key >> 29)) * 0x5851F42D4C957F2D >> 20) & (cap - 1)
     while True:
-        slot = T[RB + 3 + h]
-        if slot == key:
-            return T[RB + 3 + cap + h]
-        if slot == -1:
-            if not write:
-                return -10
-            index = T[RB]
-            if index >= cap // 2:
-                return -1
-            T[RB + 3 + h] = key
-            T[RB + 3 + cap + h] = index
-            T[RB + 3 + 2 * cap + index] = key
-            T[RB] = index + 1
-            return index
-        h = (h + 1) & (cap - 1)
+        k = T[RK + slot]
+        if k == -1:
+            break
+        if k == key:
+            index = T[RK + cap + slot]
+            m = T[meta + index]
+            if m & 7 == player and (m >> 3) & 4095 == template and \\
+                    (m >> 15) & 4095 == count:
+                at = words + (m >> 27)
+                same = True
+                for i in range(count):
+                    if T[at + i] != T[XA + top + i]:
+                        same = False
+                        break
+                if same:
+                    return index
+        slot = (slot + 1) & (cap - 1)
+    if not write:
+        return -10
+    index = T[RB]
+    used = T[RB + 3]
+    if index >= cap // 2 or used + count > {_RWORDS} * cap:
+        return -1
+    T[RK + slot] = key
+    T[RK + cap + slot] = index
+    T[meta + index] = (used << 27) | (count << 15) | (template << 3) | player
+    for i in range(count):
+        T[words + used + i] = T[XA + top + i]
+    T[RB + 3] = used + count
+    T[RB] = index + 1
+    return index
 
 
 @njit(cache=True)
-def rehash(T, keys):
-    # A grown registry: every key again, in order (each keeps its index).
-    for i in range(keys.shape[0]):
-        if intern(T, keys[i], 1) != i:
+def rehash(T, old):
+    # A grown registry: every move of the old one again, in order (each keeps its
+    # index).
+    ocap = old[1]
+    for index in range(old[0]):
+        m = old[{_RHEAD} + 2 * ocap + index]
+        count = (m >> 15) & 4095
+        at = {_RHEAD} + 3 * ocap + (m >> 27)
+        h = 0x51ED270B27
+        for i in range(count):
+            T[XA + i] = old[at + i]
+            h = mix(h, old[at + i])
+        if intern(T, T, h, m & 7, (m >> 3) & 4095, 0, count, 1) != index:
             return -1
-    return keys.shape[0]
+    return old[0]
 
 
 @njit(cache=True)
@@ -1122,7 +1446,7 @@ def scan(S, T, write):
         return -6
     top = -1
     for i in range(n):
-        index = intern(T, T[XN + i] | (player << 58), write)
+        index = intern(T, S, T[XN + i], player, T[XT + i], T[XO + i], T[XK + i], write)
         if index < 0:
             return -4 if index == -1 else index
         S[MOVES + i] = index
@@ -1133,7 +1457,7 @@ def scan(S, T, write):
     packed = n | ((status + 2) << 13) | (player << 20)
     if top >= T[RB + 2]:
         packed |= 1 << 24  # moves without a Move object yet
-    if T[RB] * 4 > T[RB + 1]:
+    if T[RB] * 4 > T[RB + 1] or T[RB + 3] * 2 > {_RWORDS} * T[RB + 1]:
         packed |= 1 << 25
     return packed
 
@@ -1150,51 +1474,69 @@ def touch(S, H, h, k, cell):
     for j in range(k):
         if H[h, 5 + 2 * j] == cell:
             return k
+    if k >= {_TOUCH}:
+        return -1
     H[h, 5 + 2 * k] = cell
     H[h, 6 + 2 * k] = S[{BOARD} + cell]
     return k + 1
 
 
 @njit(cache=True)
-def mplay(S, H, T, h, m):
-    src = m & 1023
-    dst = (m >> 10) & 1023
-    becomes = (m >> 20) & 255
-    c1 = ((m >> 30) & 1023) - 1
-    c2 = ((m >> 40) & 1023) - 1
+def mplay(S, H, T, h, index):
+    # The actions of move ``index``, all at once (as a PieceState plays them): the
+    # shifts' pieces are read first, then the captures and the shifts' sources empty,
+    # the shifts land, and the drops and changes follow in order.
+    cap = T[RB + 1]
+    m = T[RK + 2 * cap + index]
+    at = RK + 3 * cap + (m >> 27)
+    count = (m >> 15) & 4095
     k = 0
-    if c1 >= 0:
-        k = touch(S, H, h, k, c1)
-    if c2 >= 0:
-        k = touch(S, H, h, k, c2)
-    k = touch(S, H, h, k, src)
-    k = touch(S, H, h, k, dst)
-    moving = S[{BOARD} + src]
-    if c1 >= 0:
-        S[{BOARD} + c1] = 0
-    if c2 >= 0:
-        S[{BOARD} + c2] = 0
-    if src == dst:
-        if becomes != 0:
-            S[{BOARD} + src] = becomes
-    elif (m >> 29) & 1:
-        S[{BOARD} + src] = 0
-    else:
-        S[{BOARD} + src] = 0
-        S[{BOARD} + dst] = becomes if becomes != 0 else moving
-        # The last move's cells change with a shift only (as a PieceState's do).
-        S[{LAST}] = (src + 1) | ((dst + 1) << 16)
+    shifts = 0
+    for i in range(count):
+        a = T[at + i]
+        k = touch(S, H, h, k, (a >> 2) & 65535)
+        if k < 0:
+            return -15
+        if a & 3 == {_SHIFT}:
+            k = touch(S, H, h, k, (a >> 18) & 65535)
+            if k < 0:
+                return -15
+            if shifts >= {_TOUCH}:
+                return -15
+            T[XM + shifts] = S[{BOARD} + ((a >> 2) & 65535)]
+            shifts += 1
+    for i in range(count):
+        a = T[at + i]
+        if a & 3 == {_CAPTURE}:
+            S[{BOARD} + ((a >> 2) & 65535)] = 0
+    for i in range(count):
+        a = T[at + i]
+        if a & 3 == {_SHIFT}:
+            S[{BOARD} + ((a >> 2) & 65535)] = 0
+    j = 0
+    for i in range(count):
+        a = T[at + i]
+        if a & 3 == {_SHIFT}:
+            S[{BOARD} + ((a >> 18) & 65535)] = T[XM + j]
+            j += 1
+            # The last move's cells change with a shift or a drop (as a PieceState's do).
+            S[{LAST}] = (((a >> 2) & 65535) + 1) | ((((a >> 18) & 65535) + 1) << 16)
+    for i in range(count):
+        a = T[at + i]
+        if a & 3 == {_PLACE} or a & 3 == {_CHANGE}:
+            S[{BOARD} + ((a >> 2) & 65535)] = (a >> 18) & 65535
+            if a & 3 == {_PLACE} and shifts == 0:
+                S[{LAST}] = (((a >> 2) & 65535) + 1) << 16
     return k
 
 
-{group_play}@njit(cache=True)
+@njit(cache=True)
 def play(S, H, T, index):
     write = index >> 40
     index &= (1 << 40) - 1
     if index < 0 or index >= T[RB]:
         return -5
-    key = T[RB + 3 + 2 * T[RB + 1] + index]
-    if key >> 58 != S[{TO_MOVE}]:
+    if T[RK + 2 * T[RB + 1] + index] & 7 != S[{TO_MOVE}]:
         return -5
     if S[{NMOVES}] < 0:
         packed = scan(S, T, write)
@@ -1210,14 +1552,16 @@ def play(S, H, T, index):
     h = S[{DEPTH}]
     if h >= H.shape[0]:
         return -3
-    m = key & ((1 << 58) - 1)
     H[h, 0] = S[{TO_MOVE}]
     H[h, 1] = S[{KEY}]
     H[h, 2] = S[{STATUS}]
     H[h, 3] = S[{MOVER}]
-    H[h, 4] = m
+    H[h, 4] = index
     H[h, {_HIST - 1}] = S[{LAST}]
-    k = {play_call}
+    k = mplay(S, H, T, h, index)
+    if k < 0:
+        # Nothing was changed: a move's cells are all touched before any changes.
+        return k
     for j in range(k, {_TOUCH}):
         H[h, 5 + 2 * j] = -1
     key = S[{KEY}]
@@ -1236,7 +1580,7 @@ def play(S, H, T, index):
     ply = S[{PLY}]
     {"nxt = (mover + 1) % " + str(n) if self.alternate
      else "nxt = T[" + str(self.turn_players) + " + turn(ply + 1)]"}
-    S[{KEY}] = key ^ T[{self.sides} + turn(ply) * {n} + mover] ^ \
+    S[{KEY}] = key ^ T[{self.sides} + turn(ply) * {n} + mover] ^ \\
         T[{self.sides} + turn(ply + 1) * {n} + nxt]
     S[{TO_MOVE}] = nxt
     S[{MOVER}] = mover
@@ -1280,19 +1624,52 @@ def undo(S, H):
             "\n\n".join(self.helpers) + mid
 
 
+#: Most piece codes a kernel gives (a code is 16 bits of an action word; the keys of
+#: every piece on every cell are in the table).
+_MAX_PIECES = 4000
+
+
 def _pieces(game: PieceGame, templates: Sequence[r.Template]) -> list[Piece]:
     """Every piece a position of the game can hold: the game's pieces, those of its
-    start and what promotions make of them."""
+    start, and all that promotions, changes of type and owner and creations can make
+    of them (until none is new)."""
     out = list(dict.fromkeys([*game.piece_list, *game.initial_placement().values()]))
-    kinds = {i.promote for t in templates for i in r._instructions(t.program)
-             if isinstance(i, r.Add) and i.promote is not None}
-    for kind in sorted(kinds):
-        for piece in list(out):
-            promoted = Piece(piece.owner, kind, piece.attributes)
-            if promoted not in out:
-                out.append(promoted)
-    if len(out) > 250:
-        raise Unsupported("more than 250 pieces")
+    out.extend(Piece(player, t.kinds[0], t.attributes) for t in templates
+               if type(t) is r.Drop for player in range(game.num_players))
+    out = list(dict.fromkeys(out))
+    every = [i for t in templates for i in r._instructions(t.program)]
+    kinds = sorted({i.promote for i in every if isinstance(i, r.Add) and i.promote}
+                   | {i.kind for i in every if isinstance(i, r.ChangeType)})
+    owners = any(isinstance(i, r.ChangeOwner) and not i.flip for i in every)
+    flips = any(isinstance(i, r.ChangeOwner) and i.flip for i in every)
+    creates = [i for i in every if isinstance(i, r.Create)]
+    players = range(game.num_players)
+    for i in creates:
+        if i.kind is not None:
+            out.extend(Piece(pl if i.owner is None else i.owner, i.kind, i.attributes)
+                       for pl in players)
+    seen = set(out)
+    frontier = list(out)
+    while frontier:
+        made: list[Piece] = []
+        for piece in frontier:
+            made.extend(Piece(piece.owner, kind, piece.attributes) for kind in kinds)
+            if owners:
+                made.extend(Piece(pl, piece.kind, piece.attributes) for pl in players)
+            if flips:
+                made.append(Piece((piece.owner + 1) % game.num_players, piece.kind,
+                                  piece.attributes))
+            made.extend(Piece(pl if i.owner is None else i.owner, piece.kind,
+                              game.attribute_defaults(piece.kind))
+                        for i in creates if i.kind is None for pl in players)
+        frontier = []
+        for piece in made:
+            if piece not in seen:
+                seen.add(piece)
+                out.append(piece)
+                frontier.append(piece)
+        if len(out) > _MAX_PIECES:
+            raise Unsupported(f"more than {_MAX_PIECES} pieces")
     return out
 
 
@@ -1348,11 +1725,9 @@ def _build(game: PieceGame) -> Plan:
     source = writer.write()
     module = _load(source)
     table = np.concatenate([np.array(writer.table, dtype=np.int64),
-                            np.zeros(3 * MAX_MOVES + _BUCKETS + 1 + 2 * writer.size,
-                                     dtype=np.int64),
-                            _registry(REGISTRY)])
+                            np.zeros(writer.scratch, dtype=np.int64), _registry(REGISTRY)])
     return Plan(game, module, table, writer.registry, writer.sides, writer.pieces, writer.codes,
-                templates, goals, writer.size, writer.players, source, writer.group_targets)
+                templates, goals, writer.size, writer.players, source)
 
 
 def source(game: PieceGame) -> str:
@@ -1439,7 +1814,8 @@ class KernelPosition:
 
     @property  # type: ignore[override]
     def last_from(self) -> int | None:
-        return (int(self._s[LAST]) & 0xFFFF) - 1 if self._s[LAST] else None
+        # A drop's last move has a target and no source.
+        return (int(self._s[LAST]) & 0xFFFF) - 1 if int(self._s[LAST]) & 0xFFFF else None
 
     @last_from.setter
     def last_from(self, value: int | None) -> None:
@@ -1624,7 +2000,7 @@ class KernelPosition:
     @property
     def last_actions(self) -> tuple | None:
         number = self._last_number()
-        return None if number is None else self._plan.actions(number, int(self._s[MOVER]))
+        return None if number is None else self._plan.actions(number)
 
     def captured_by_last_move(self) -> list[Piece]:
         depth = int(self._s[DEPTH])
@@ -1634,8 +2010,7 @@ class KernelPosition:
         before = {row[5 + 2 * j]: row[6 + 2 * j] for j in range(_TOUCH)
                   if row[5 + 2 * j] >= 0}
         pieces = self._plan.pieces
-        mover = int(self._s[MOVER])
-        return [pieces[before[a.cell]] for a in self._plan.actions(row[4], mover)  # type: ignore
+        return [pieces[before[a.cell]] for a in self._plan.actions(row[4])  # type: ignore
                 if isinstance(a, Capture) and before.get(a.cell)]
 
     def occurrences(self) -> int:
