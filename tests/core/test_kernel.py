@@ -86,10 +86,23 @@ leaves = st.one_of(
         st.builds(r.in_zone, st.just("far")),
     ),
 )
-predicates = predicate_trees(leaves, cells, directions)
+names = st.sampled_from(("f", "g"))
+# What a run remembers: its mark, and its flags and counters (one namespace).
+run_leaves = st.one_of(st.just(r.MARKED), st.builds(r.Flag, names), st.builds(
+    r.Less, st.one_of(st.builds(r.Var, names), st.integers(-1, 2)),
+    st.one_of(st.builds(r.Var, names), st.integers(-1, 2))))
+predicates = predicate_trees(st.one_of(leaves, run_leaves), cells, directions)
 walks = st.one_of(st.builds(r.Step, directions), st.builds(r.Verify, predicates))
 adds = st.one_of(st.just(r.Add()), st.just(r.Add("king")))
-simple = st.one_of(walks, adds, st.just(r.CaptureHere()))
+# Instructions that move the cursor without a step, or set what the run remembers.
+jumps = st.one_of(
+    st.just(r.Mark()), st.just(r.Back()), st.builds(r.GoTo, cells),
+    st.builds(r.Go, st.sampled_from(("from", "to", "mark"))),
+    st.builds(r.MarkAt, cells), st.builds(lambda d: r.MarkAt(direction=d), directions),
+    st.builds(r.SetFlag, names, st.one_of(st.booleans(), predicates)),
+    st.builds(r.SetVar, names, st.integers(-1, 2)), st.builds(r.Inc, names, st.integers(-1, 2)),
+)
+simple = st.one_of(walks, adds, st.just(r.CaptureHere()), jumps)
 
 
 def _loop_body(items):

@@ -443,7 +443,7 @@ def _check_group(t: r.Group, game: Any) -> None:
                 not isinstance(i, r.Step | r.Verify) for i in program[:-1]):
             raise Unsupported(f"group template {t.name!r}: a single move that is not "
                               "steps and tests ending in one add")
-        _check_program(program, game, inside_loop=False)
+        _check_program(program, game, inside_loop=False, run=False)
     # Two directions that take a piece to one cell would make equal moves, which the
     # interpreter drops and a kernel would not.
     targets = _group_targets(t, game.board, game.num_players)
@@ -476,29 +476,52 @@ def _group_targets(t: r.Group, board: Any, players: int) -> list[list[int]]:
     return out
 
 
-def _check_program(program: Sequence[r.Instruction], game: Any, inside_loop: bool) -> None:
+def _check_program(program: Sequence[r.Instruction], game: Any, inside_loop: bool,
+                   run: bool = True) -> None:
+    """Refuse what the kernel cannot run in ``program``; ``run`` False: a group's single
+    move, which has no run of its own (no start, mark, flags or counters)."""
     for i in program:
         if isinstance(i, r.Step):
             if i.may_leave:
                 raise Unsupported("a step that may leave the board")
             _check_direction(game, i.direction)
         elif isinstance(i, r.Verify):
-            _check_predicate(i.test, game)
+            _check_predicate(i.test, game, run)
         elif isinstance(i, r.If):
-            _check_predicate(i.test, game)
-            _check_program(i.then, game, inside_loop)
-            _check_program(i.else_, game, inside_loop)
+            _check_predicate(i.test, game, run)
+            _check_program(i.then, game, inside_loop, run)
+            _check_program(i.else_, game, inside_loop, run)
         elif isinstance(i, r.While):
-            _check_predicate(i.test, game)
-            _check_program(i.body, game, True)
+            _check_predicate(i.test, game, run)
+            _check_program(i.body, game, True, run)
         elif isinstance(i, r.Add):
             if i.partial is not None or i.copy:
                 raise Unsupported("partial or copying adds")
         elif isinstance(i, r.CaptureHere):
             if inside_loop:
                 raise Unsupported("captures inside a loop")
-        else:
+        elif isinstance(i, r.GoTo):
+            if not 0 <= i.cell < game.board.size:
+                raise Unsupported("a jump to no cell")
+        elif isinstance(i, r.Go):
+            if i.where not in ("from", "to", "mark"):
+                raise Unsupported(f"(go {i.where})")
+        elif isinstance(i, r.MarkAt):
+            if i.cell is not None:
+                if not 0 <= i.cell < game.board.size:
+                    raise Unsupported("a mark at no cell")
+            elif i.direction is None:
+                raise Unsupported("a mark at no cell")
+            else:
+                _check_direction(game, i.direction)
+        elif isinstance(i, r.SetFlag):
+            if not isinstance(i.value, bool):
+                _check_predicate(i.value, game, run)
+        elif not isinstance(i, r.Mark | r.Back | r.SetVar | r.Inc):
             raise Unsupported(f"instruction {type(i).__name__}")
+        if not run and not isinstance(i, r.Step | r.Verify | r.If | r.While | r.Add
+                                      | r.CaptureHere):
+            raise Unsupported(f"instruction {type(i).__name__} in a group's move")
 
 
 def _check_direction(game: Any, direction: str) -> None:
@@ -510,27 +533,34 @@ def _check_direction(game: Any, direction: str) -> None:
 _PLAIN = {id(p) for p in (r.EMPTY, r.FRIEND, r.ENEMY, r.ON_BOARD, r.ALWAYS, r.NEVER)}
 
 
-def _check_predicate(p: Any, game: Any) -> None:
+def _check_predicate(p: Any, game: Any, run: bool = True) -> None:
     if id(p) in _PLAIN:
         return
+    if not run and (p is r.MARKED or isinstance(p, r.Flag | r.Var | r.Less)):
+        raise Unsupported("a test of a run's mark, flags or counters in a group's move")
     if isinstance(p, r.Not):
-        _check_predicate(p.test, game)
+        _check_predicate(p.test, game, run)
     elif isinstance(p, r.AllOf | r.AnyOf):
         for q in p.tests:
-            _check_predicate(q, game)
+            _check_predicate(q, game, run)
     elif isinstance(p, r.AtCell):
         if p.cell < 0:
             raise Unsupported("a test at no cell")
-        _check_predicate(p.test, game)
+        _check_predicate(p.test, game, run)
     elif isinstance(p, r.AtStep):
         _check_direction(game, p.direction)
-        _check_predicate(p.test, game)
+        _check_predicate(p.test, game, run)
     elif isinstance(p, r.OnBoardStep):
         _check_direction(game, p.direction)
     elif isinstance(p, r.InZone):
         if p.zone not in game.board.zones:
             raise Unsupported(f"zone {p.zone!r} is not on the board")
-    elif not isinstance(p, r.PositionIs | r.InCells | r.PieceIs):
+    elif isinstance(p, r.Less):
+        for side in (p.left, p.right):
+            if not isinstance(side, int | r.Var):
+                raise Unsupported("a comparison of something other than counters")
+    elif p is not r.MARKED and not isinstance(p, r.PositionIs | r.InCells | r.PieceIs
+                                              | r.Flag | r.Var):
         raise Unsupported(f"predicate {getattr(p, '__name__', type(p).__name__)}")
 
 
@@ -568,6 +598,8 @@ class _Writer:
         self.lines: list[str] = []
         self.helpers: list[str] = []
         self.loops = 0
+        #: The locals of the runs' flags and counters, by name.
+        self.variables: dict[str, str] = {}
         self.owner = self.put("owner", [-1] + [p.owner for p in self.pieces[1:]])
         # The keys are the position class's own (the kernel's keys equal a plain
         # position's): a piece's on each cell, and the side to move's at each turn of
@@ -624,6 +656,16 @@ class _Writer:
             return "True"
         if p is r.NEVER:
             return "False"
+        if p is r.MARKED:
+            return f"({w} == (start if mark < 0 else mark))"
+        if isinstance(p, r.Flag):
+            return f"({self.variable(p.name)} != 0)"
+        if isinstance(p, r.Var):
+            return self.variable(p.name)
+        if isinstance(p, r.Less):
+            left, right = (str(v) if isinstance(v, int) else self.expr(v, w)
+                           for v in (p.left, p.right))
+            return f"({left} < {right})"
         combined = _compiled.combination(p, lambda q: self.expr(q, w))
         if combined is not None:
             return combined
@@ -651,6 +693,14 @@ class _Writer:
                                               for c in range(self.size)])
             return f"(T[{off} + player * {self.size} + {w}] != 0)"
         raise Unsupported(f"predicate {p!r}")  # pragma: no cover - _check refused it
+
+    def variable(self, name: str) -> str:
+        """The local of a run's flag or counter ``name`` (flags and counters share one
+        namespace, as :class:`~boardlab.core.rules.Cursor` keeps them in one dict: a
+        flag is 1 or 0)."""
+        if name not in self.variables:
+            self.variables[name] = f"_v{len(self.variables)}"
+        return self.variables[name]
 
     # --- instructions ---------------------------------------------------------------
     def emit(self, depth: int, line: str) -> None:
@@ -692,6 +742,32 @@ class _Writer:
             e(depth, f"if S[{BOARD} + pos] != 0 and pos != c1 and pos != c2:")
             e(depth + 1, "if c1 < 0: c1 = pos")
             e(depth + 1, "else: c2 = pos")
+        elif isinstance(i, r.Mark):
+            e(depth, "mark = pos")
+        elif isinstance(i, r.Back) or (isinstance(i, r.Go) and i.where == "mark"):
+            # Without a mark, back to where the run started (ZRF).
+            e(depth, "pos = start if mark < 0 else mark")
+        elif isinstance(i, r.Go):
+            # Without a ``to`` in the run (the kernel has none), "to" is the cursor.
+            if i.where == "from":
+                e(depth, "pos = start")
+        elif isinstance(i, r.GoTo):
+            e(depth, f"pos = {i.cell}")
+        elif isinstance(i, r.MarkAt):
+            if i.cell is not None:
+                e(depth, f"mark = {i.cell}")
+            else:
+                assert i.direction is not None
+                e(depth, f"if {self.direction(i.direction).format('pos')} < 0: {fail}")
+                e(depth, f"mark = {self.direction(i.direction).format('pos')}")
+        elif isinstance(i, r.SetFlag):
+            value = str(int(i.value)) if isinstance(i.value, bool) else \
+                f"(1 if {self.expr(i.value, 'pos')} else 0)"
+            e(depth, f"{self.variable(i.name)} = {value}")
+        elif isinstance(i, r.SetVar):
+            e(depth, f"{self.variable(i.name)} = {int(i.value)}")
+        elif isinstance(i, r.Inc):
+            e(depth, f"{self.variable(i.name)} += {int(i.by)}")
         elif isinstance(i, r.Add):
             becomes = "0"
             if i.promote is not None:
@@ -979,7 +1055,12 @@ def gplay(S, H, T, h, m):
             self.emit(2, "pos = start")
             self.emit(2, "c1 = -1")
             self.emit(2, "c2 = -1")
+            self.emit(2, "mark = -1")  # no mark yet
+            reset = len(body)
             self.block(t.program, 2, "continue", index, t.priority)
+            # Every flag and counter starts each run at 0 (written now that the
+            # program has named them; numba wants a local set on every path).
+            body[reset:reset] = ["        " + f"{v} = 0" for v in self.variables.values()]
         # The links of the directions the templates and tests name, for each player.
         rows = [self.board.player_links(p)[d] for p in range(n) for d in self.directions]
         links = self.put("links", [v for row in rows for v in row])
