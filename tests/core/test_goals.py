@@ -1,6 +1,7 @@
-"""What a game's end scores when some players are chance players (boardlab.core.goals and
-boardlab.core.game.draw): the returns worked out by hand from the rule the module states,
-a chance player 0 whatever ends the game."""
+"""Goals (boardlab.core.goals): what a game's end scores when some players are chance
+players (with boardlab.core.game.draw), the returns worked out by hand from the rule the
+module states, a chance player 0 whatever ends the game; the goal kinds on hand-made
+positions whose winner the games' published rules name."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from types import SimpleNamespace
 
 import pytest
 
+import boardlab
 from boardlab.core import goals as g
-from boardlab.core.game import draw
+from boardlab.core.game import draw, win_for
 from boardlab.core.move import Piece
 
 F = Fraction
@@ -60,3 +62,64 @@ def test_without_chance_players_nothing_changes():
     assert plain.ending("loss", 0, board()) == (0, F(1, 2), F(1, 2))
     assert plain.ending("draw", 0, board()) == (F(1, 3),) * 3
     assert g.Goals((), 1).ending("loss", 0, board()) == (0,)
+
+
+# --- the goal kinds the games' ends need, on positions whose winner the rules name ----
+def _abalone_without_whites(n: int, to_move: str = "black"):
+    """Abalone's standard start with ``n`` of White's 14 marbles gone."""
+    game = boardlab.load("abalone")
+    cells, _ = str(game.initial_state()).split()
+    whites = [c for c in cells.split(",") if c.endswith("=w")]
+    kept = [c for c in cells.split(",") if c not in whites[:n]]
+    return game.parse_state(f"{','.join(kept)} {to_move}")
+
+
+@pytest.mark.parametrize(("gone", "lost"), [(0, False), (5, False), (6, True), (7, True)])
+def test_pieces_lost_counts_the_marbles_pushed_off(gone, lost):
+    # Abalone: "The first player to push six opposing marbles off wins" (the rules
+    # leaflet as summarised by Wikipedia); every start has 14 marbles a side.
+    state = _abalone_without_whites(gone)
+    assert g.PiecesLost(6).holds(state, 1) is lost
+    assert g.PiecesLost(6, "marble").holds(state, 1) is lost
+    assert not g.PiecesLost(6).holds(state, 0)
+    assert g.PiecesLost(gone).holds(state, 1) and not g.PiecesLost(gone + 1).holds(state, 1)
+    assert not g.PiecesLost(1, "king").holds(state, 1)  # none at the start, none lost
+    assert state.outcome() == (win_for(0) if lost else None)
+
+
+def _epaminondas(rows: dict[int, str], to_move: str):
+    """An 8x8 Epaminondas position: row number -> its eight cells (``W``, ``B``, ``.``)."""
+    game = boardlab.load("epaminondas", size="8x8")
+    text = "/".join(rows.get(y, "........") for y in range(8, 0, -1))
+    return game.parse_state(f"{text} {to_move}")
+
+
+CROSSING = g.MoreInZone(boardlab.load("epaminondas", size="8x8")._far_rows.__getitem__)
+
+
+@pytest.mark.parametrize(("rows", "to_move", "leader", "winner"), [
+    # White has two pieces on row 8, Black one on row 1.
+    ({8: "WW......", 1: "B.......", 4: "....W..B"}, "white", 0, 0),
+    ({8: "WW......", 1: "B.......", 4: "....W..B"}, "black", 0, None),
+    # One each: nobody has more.
+    ({8: "W.......", 1: ".B......", 4: "....W..B"}, "white", None, None),
+    ({8: "W.......", 1: ".B......", 4: "....W..B"}, "black", None, None),
+    # Black alone across; pieces on their own home row do not count.
+    ({8: "B.......", 1: "W..B....", 4: "....W..B"}, "black", 1, 1),
+    ({8: "B.......", 1: "W..B....", 4: "....W..B"}, "white", 1, None),
+])
+def test_more_in_zone_and_to_move_are_the_crossing_rule(rows, to_move, leader, winner):
+    # Epaminondas: "a player wins when, at the start of his turn, he has strictly more
+    # pieces on the opponent's home row than the opponent has on his own home row"
+    # (Abbott's rules, as Wikipedia gives them).
+    state = _epaminondas(rows, to_move)
+    for player in (0, 1):
+        assert CROSSING.holds(state, player) is (player == leader)
+        assert g.ToMove().holds(state, player) is (player == state.to_move)
+    assert state.outcome() == (None if winner is None else win_for(winner))
+
+
+def test_more_in_zone_counts_one_kind():
+    state = _epaminondas({8: "WW......", 1: "B.......", 4: "....W..B"}, "white")
+    assert not g.MoreInZone(CROSSING.cells, "king").holds(state, 0)
+    assert g.MoreInZone(CROSSING.cells, "man").holds(state, 0)

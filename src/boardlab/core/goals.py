@@ -6,7 +6,8 @@ turns them into the game's result after every move:
 
 * :class:`Stalemated` and :class:`Checkmated` concern the player to move and need the
   legal moves, so they are read when that player has none (:meth:`Goals.no_moves`);
-  every other goal is read after each move (:meth:`Goals.result`);
+  every other goal is read after each move (:meth:`Goals.result`), which is also the
+  start of the next player's turn (:class:`ToMove` says whose);
 * when several conditions hold at once, a win beats a loss, which beats a draw, which
   beats a count; among several winners the player who just moved comes first
   (Zillions does not say; this is boardlab's reading);
@@ -55,6 +56,16 @@ class Stalemated(Goal):
     """The player is to move and has no legal move."""
 
     needs_moves = True
+
+    def holds(self, state: PieceState, player: int) -> bool:
+        return state.to_move == player
+
+
+@dataclass(frozen=True)
+class ToMove(Goal):
+    """The player is the one to move: with :class:`AllOf`, a condition read at the start
+    of that player's turn only (Epaminondas's crossing rule counts when the crosser is
+    about to move, so the opponent had one move to answer)."""
 
     def holds(self, state: PieceState, player: int) -> bool:
         return state.to_move == player
@@ -123,6 +134,53 @@ class TotalPieceCount(Goal):
     def holds(self, state: PieceState, player: int) -> bool:
         return sum(1 for p in state.cells if p is not None
                    and (self.kind is None or p.kind == self.kind)) == self.count
+
+
+@dataclass(frozen=True)
+class PiecesLost(Goal):
+    """At least ``count`` of the player's pieces (of ``kind``) have left the board: the
+    game's start placement gives the player that many more than stand on the board now
+    (Abalone's six marbles pushed off; pieces captured, in general)."""
+
+    count: int
+    kind: str | None = None
+
+    def holds(self, state: PieceState, player: int) -> bool:
+        n = sum(1 for p in state.cells if p is not None and p.owner == player
+                and (self.kind is None or p.kind == self.kind))
+        return self.at_start(state.game, player) - n >= self.count
+
+    def at_start(self, game: Any, player: int) -> int:
+        """How many pieces (of ``kind``) ``player`` has in ``game``'s start placement
+        (found once per game and player)."""
+        cache = self.__dict__.setdefault("_start_cache", {})
+        found = cache.get(player)
+        if found is None or found[0] is not game:
+            n = sum(1 for p in game.initial_placement().values() if p.owner == player
+                    and (self.kind is None or p.kind == self.kind))
+            found = cache[player] = (game, n)
+        return found[1]
+
+
+@dataclass(frozen=True)
+class MoreInZone(Goal):
+    """The player has more pieces (of ``kind``) on their ``cells`` (per player) than
+    every other player has on theirs (Epaminondas's crossing rule: more pieces on the
+    opponent's home row than the opponent has on the player's)."""
+
+    cells: Callable[[int], frozenset[int]]
+    kind: str | None = None
+
+    def holds(self, state: PieceState, player: int) -> bool:
+        mine = self.count(state, player)
+        return all(self.count(state, other) < mine
+                   for other in range(state.game.num_players) if other != player)
+
+    def count(self, state: PieceState, player: int) -> int:
+        """How many pieces (of ``kind``) ``player`` has on their cells."""
+        board = state.cells
+        return sum(1 for c in self.cells(player) if (p := board[c]) is not None
+                   and p.owner == player and (self.kind is None or p.kind == self.kind))
 
 
 @dataclass(frozen=True)
