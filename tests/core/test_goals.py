@@ -1,19 +1,39 @@
 """Goals (boardlab.core.goals): what a game's end scores when some players are chance
 players (with boardlab.core.game.draw), the returns worked out by hand from the rule the
 module states, a chance player 0 whatever ends the game; the goal kinds on hand-made
-positions whose winner the games' published rules name."""
+positions whose winner the games' published rules name; and the goal kinds on game
+kernels against the interpreter."""
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 from types import SimpleNamespace
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import boardlab
 from boardlab.core import goals as g
+from boardlab.core import kernel
+from boardlab.core import rules as r
 from boardlab.core.game import draw, win_for
 from boardlab.core.move import Piece
+from tests.core.test_kernel import (
+    BOARD,
+    EXAMPLES,
+    directions,
+    goal_leaves,
+    kernel_folder,  # noqa: F401 (a fixture the kernel tests use)
+    kinds,
+    make_game,
+    owners,
+    placements,
+    play_both,
+    templates,
+    zones,
+)
 
 F = Fraction
 #: Three seats, the first a die: ``(players ?Die White Black)``.
@@ -123,3 +143,74 @@ def test_more_in_zone_counts_one_kind():
     state = _epaminondas({8: "WW......", 1: "B.......", 4: "....W..B"}, "white")
     assert not g.MoreInZone(CROSSING.cells, "king").holds(state, 0)
     assert g.MoreInZone(CROSSING.cells, "man").holds(state, 0)
+
+
+# --- the goal kinds on game kernels, against the interpreter ----------------------------
+FAR = BOARD.zones["far"]
+STEPS = [r.Template((r.Step(d), r.Verify(r.EMPTY), r.Add()), name=d) for d in ("n", "e", "w")]
+TAKES = [r.Template((r.Step(d), r.Verify(r.ENEMY), r.Add()), name="x" + d)
+         for d in ("ne", "nw", "n")]
+#: Men on the first and last rows of a 4x4 board, stepping forward or sideways and taking
+#: forward; what ends the game is the goal kinds, a few at a time (each game compiles a
+#: kernel); a player without a move draws, so a win or a loss is a goal's.
+ENDS = {
+    "lost, crossing": [
+        g.Condition("loss", (0, 1), g.PiecesLost(2)),
+        g.Condition("win", (0, 1), g.AllOf((g.ToMove(), g.MoreInZone(FAR.__getitem__))))],
+    "facing, lost by the mover": [
+        g.Condition("win", (0, 1),
+                    g.RelativeConfig((("self", "man"), "n", ("opponent", "man")))),
+        g.Condition("loss", (0, 1), g.AllOf((g.NotGoal(g.ToMove()), g.PiecesLost(1, "man"))))],
+    "column, row": [
+        g.Condition("loss", (0, 1), g.RelativeConfig((("self", "man"), "n", ("self", "man")))),
+        g.Condition("win", (0, 1), g.RelativeConfig(
+            (("any", "empty"), "e", ("self", "man"), "e", ("self", "man"), "n",
+             ("opponent", "man"))))],
+}
+
+
+@pytest.mark.usefixtures("kernel_folder")
+@pytest.mark.parametrize("end", sorted(ENDS))
+def test_goal_kinds_end_kernel_games_as_the_interpreter_ends_them(end):
+    placement = {"a1": "X", "b1": "X", "c1": "X", "d1": "X",
+                 "a4": "O", "b4": "O", "c4": "O", "d4": "O"}
+    game = make_game(STEPS + TAKES, ENDS[end], "draw", placement)
+    assert kernel.why_not(game) is None
+    ended = 0
+    for seed in range(12):
+        play_both(game, seed, 60)
+        state = game.initial_state()
+        rng = random.Random(seed)
+        while not state.is_terminal():  # the game play_both played, on the kernel
+            moves = state.legal_moves()
+            state.apply(moves[rng.randrange(len(moves))])
+        ended += state.outcome() in ((1, 0), (0, 1))
+    assert ended >= 3
+
+
+new_leaves = st.one_of(
+    st.just(g.ToMove()),
+    st.builds(g.PiecesLost, st.integers(0, 3), st.one_of(st.none(), kinds)),
+    st.builds(lambda z, k: g.MoreInZone(z.__getitem__, k), zones, st.one_of(st.none(), kinds)),
+    st.builds(lambda first, rest: g.RelativeConfig((first, *(i for p in rest for i in p))),
+              st.tuples(owners, kinds) | st.just(("any", "empty")),
+              st.lists(st.tuples(directions, st.tuples(owners, kinds)
+                                 | st.just(("any", "empty"))), max_size=2)),
+)
+new_trees = st.recursive(st.one_of(new_leaves, goal_leaves), lambda inner: st.one_of(
+    st.builds(lambda c: g.AllOf(tuple(c)), st.lists(inner, min_size=1, max_size=2)),
+    st.builds(g.NotGoal, inner),
+), max_leaves=3)
+new_conditions = st.lists(st.builds(
+    g.Condition, st.sampled_from(("win", "loss", "draw", "count")),
+    st.sampled_from(((0,), (1,), (0, 1))), new_trees), min_size=1, max_size=3)
+
+
+@pytest.mark.usefixtures("kernel_folder")
+@settings(max_examples=max(4, EXAMPLES // 5), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(templates=templates, conditions=new_conditions, placement=placements,
+       seed=st.integers(0, 1 << 16))
+def test_random_games_with_the_new_goal_kinds_end_as_the_interpreter_ends_them(
+        templates, conditions, placement, seed):
+    play_both(make_game(templates, conditions, "loss", placement), seed, 24)
