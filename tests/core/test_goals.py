@@ -23,6 +23,8 @@ from boardlab.core.move import Piece
 from tests.core.test_kernel import (
     BOARD,
     EXAMPLES,
+    NAMES,
+    PIECES,
     directions,
     goal_leaves,
     kernel_folder,  # noqa: F401 (a fixture the kernel tests use)
@@ -143,6 +145,52 @@ def test_more_in_zone_counts_one_kind():
     state = _epaminondas({8: "WW......", 1: "B.......", 4: "....W..B"}, "white")
     assert not g.MoreInZone(CROSSING.cells, "king").holds(state, 0)
     assert g.MoreInZone(CROSSING.cells, "man").holds(state, 0)
+
+
+def _brute_relative(pattern, state, player) -> bool:
+    """A relative configuration by brute force: from every cell, step by step with
+    :meth:`Board.step`, each item tested as its words say."""
+    board = state.game.board
+    for start in range(board.size):
+        cell, fits = start, True
+        for k, item in enumerate(pattern[0::2]):
+            if k:
+                cell = board.step(cell, pattern[2 * k - 1], player)
+                if cell < 0:
+                    fits = False
+                    break
+            owner, kind = item
+            piece = state.cells[cell]
+            if kind == "empty":
+                fits = piece is None
+            else:
+                fits = piece is not None and piece.kind == kind and (
+                    owner == "any" or (piece.owner == player) == (owner == "self"))
+            if not fits:
+                break
+        if fits:
+            return True
+    return False
+
+
+def test_relative_config_agrees_with_brute_force_on_random_positions():
+    rng = random.Random(28)
+    items = [(o, k) for o in ("self", "opponent", "any") for k in ("man", "king")]
+    items.append(("any", "empty"))
+    held = 0
+    for _ in range(400):
+        pattern = [rng.choice(items)]
+        for _ in range(rng.randint(0, 3)):
+            pattern += [rng.choice(("n", "s", "e", "w", "ne", "sw")), rng.choice(items)]
+        placement = {c: rng.choice(sorted(PIECES))
+                     for c in rng.sample(NAMES, rng.randint(0, 14))}
+        with kernel.disabled():
+            state = make_game([], [], "loss", placement).initial_state()
+        for player in (0, 1):
+            found = g.RelativeConfig(tuple(pattern)).holds(state, player)
+            assert found == _brute_relative(pattern, state, player), (pattern, str(state))
+            held += found
+    assert 100 < held < 700
 
 
 # --- the goal kinds on game kernels, against the interpreter ----------------------------

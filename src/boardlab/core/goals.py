@@ -221,46 +221,46 @@ class RelativeConfig(Goal):
 
     def holds(self, state: PieceState, player: int) -> bool:
         cells = state.cells
-        pieces = self.pattern[0::2]
-        starts, rows = self._walks(state.game.board, player)
-        owner, kind = pieces[0]  # type: ignore[misc]
-        for start in starts:
-            # Most cells fail the first item: tested inline.
-            first = cells[start]
-            if kind == "empty":
-                if first is not None:
-                    continue
-            elif first is None or first.kind != kind or not _matches(first, owner, kind,
-                                                                        player):
-                continue
-            cell = start
-            for row, item in zip(rows, pieces[1:], strict=True):
-                cell = row[cell]
-                if not _fits(cells[cell], item, player):  # type: ignore[arg-type]
+        walks, items = self._walks(state.game.board, player)
+        for walk in walks:
+            for i, owner, kind in items:
+                piece = cells[walk[i]]
+                if kind == "empty":
+                    if piece is not None:
+                        break
+                elif piece is None or piece.kind != kind or (
+                        piece.owner != player if owner == "self"
+                        else owner == "opponent" and piece.owner == player):
                     break
             else:
                 return True
         return False
 
     def _walks(self, board: Any, player: int
-               ) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
-        """The cells from which the pattern's walk stays on ``board`` for ``player``,
-        and the link rows of its steps (found once per board and player)."""
+               ) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, str, str], ...]]:
+        """The walks of the pattern that stay on ``board`` for ``player`` (the cells of
+        its items, from each start), and its items as ``(place in the walk, owner,
+        kind)``, those that want a piece first (found once per board and player)."""
         cache = self.__dict__.setdefault("_walks_cache", {})
         found = cache.get(player)
         if found is None or found[0] is not board:
             links = board.player_links(player)
             rows = [links[d] for d in self.pattern[1::2]]  # type: ignore[index]
-            starts = []
+            walks = []
             for start in range(board.size):
-                cell = start
+                walk = [start]
                 for row in rows:
-                    cell = row[cell]
-                    if cell < 0:
+                    walk.append(row[walk[-1]])
+                    if walk[-1] < 0:
                         break
                 else:
-                    starts.append(start)
-            found = cache[player] = (board, tuple(starts), rows)
+                    walks.append(tuple(walk))
+            # On most boards most cells are empty, so a cell that must hold a piece
+            # rules a start out sooner than one that must be empty.
+            items = sorted(((i, owner, kind) for i, (owner, kind)  # type: ignore[misc]
+                            in enumerate(self.pattern[0::2])),
+                           key=lambda item: item[2] == "empty")
+            found = cache[player] = (board, tuple(walks), tuple(items))
         return found[1], found[2]
 
 
