@@ -10,10 +10,12 @@ from fractions import Fraction
 import pytest
 
 from boardlab import load
-from boardlab.core.game import perft
+from boardlab.core import kernel
+from boardlab.core.game import draw, perft, win_for
 from boardlab.core.move import Capture, Shift
 from boardlab.errors import IllegalMoveError, OptionError
 from boardlab.games.abalone import STARTS, marbles_off
+from tests.games.conftest import ends_as_reference
 
 ROWS = "abcdefghi"
 
@@ -496,3 +498,30 @@ def test_evaluation_counts_material_and_centre():
         value = game.evaluate(state, state.to_move)
         assert -1 <= value <= 1
         state = state.play(rng.choice(state.legal_moves()))
+
+
+# --- the end as goals against the old Python code ------------------------------------
+def old_result(game, state):
+    """Abalone's ``result`` as it was written in Python before its end became goals,
+    kept here as the reference: six marbles of a side off, the other side wins; the
+    move limit, a draw."""
+    for player in (0, 1):
+        if 14 - sum(1 for p in state.cells if p is not None and p.owner == player) >= 6:
+            return win_for(1 - player)
+    if state.ply >= game.options["max_moves"]:
+        return draw()
+    return None
+
+
+#: The starts, once each (``marguerite`` is the Belgian daisy).
+DISTINCT_STARTS = [start for start in STARTS if start != "marguerite"]
+
+
+@pytest.mark.parametrize("start", DISTINCT_STARTS)
+def test_the_goals_end_games_as_the_old_python_code(start):
+    # 200 random games in all, shared among the starts.
+    seeds = range(DISTINCT_STARTS.index(start), 200, len(DISTINCT_STARTS))
+    game = load("abalone", start=start, max_moves=150)
+    assert kernel.why_not(game) == "instruction SetVar"  # the moves, not the end
+    met = ends_as_reference(game, old_result, seeds)
+    assert met[draw()] and met[win_for(0)] + met[win_for(1)]

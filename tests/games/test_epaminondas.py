@@ -8,10 +8,12 @@ import random
 import pytest
 
 from boardlab import load
+from boardlab.core import kernel
 from boardlab.core.game import DRAW, perft, win_for
 from boardlab.core.move import Capture, Shift
 from boardlab.errors import IllegalMoveError, OptionError
 from boardlab.games.epaminondas import is_mirror_symmetric
+from tests.games.conftest import ends_as_reference
 
 VECTORS = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)]
 
@@ -409,3 +411,31 @@ def test_group_moves():
     alone = {m.notation for m in game.group_moves(state, [c("c3")])}
     assert alone == {"c3-b4", "c3-d4", "c3-b3", "c3-d3", "c3-b2", "c3-d2", "c3-c4"}
     assert game.group_moves(state, [c("c2"), c("h8")]) == []
+
+
+# --- the end as goals against the old Python code ------------------------------------
+def old_result(game, state):
+    """Epaminondas's ``result`` as it was written in Python before its end became goals,
+    kept here as the reference: the crossing rule at the start of a turn, then the move
+    limit."""
+    def crossings(player):
+        cells = state.cells
+        return sum(1 for c in game.board.zones["home"][1 - player]
+                   if (p := cells[c]) is not None and p.owner == player)
+
+    mover = state.to_move
+    if crossings(mover) > crossings(1 - mover):
+        return win_for(mover)
+    if state.ply >= game.options["max_moves"]:
+        return DRAW
+    return None
+
+
+@pytest.mark.parametrize(("size", "max_moves", "seeds"), [
+    ("8x8", 200, range(0, 90)), ("8x8", 60, range(90, 180)), ("14x12", 300, range(180, 200))])
+def test_the_goals_end_games_as_the_old_python_code(size, max_moves, seeds):
+    # 200 random games in all; the short limit reaches draws on the small board.
+    game = load("epaminondas", size=size, max_moves=max_moves)
+    assert kernel.why_not(game) == "invariants, protection, move filters or move types"
+    met = ends_as_reference(game, old_result, seeds)
+    assert met[win_for(0)] and met[win_for(1)] and (max_moves > 60 or met[DRAW])

@@ -6,8 +6,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 import boardlab
-from boardlab.core.game import perft
+from boardlab.core import kernel
+from boardlab.core.game import DRAW, perft, win_for
+from boardlab.games import gess
+from boardlab.games.gess import OFFSETS, SIZE
+from tests.games.conftest import ends_as_reference
 
 N = 20
 DIRS = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
@@ -196,9 +202,8 @@ def test_stones_carried_off_the_playing_area_are_removed():
 
 
 def test_the_outer_ring_never_holds_stones():
-    import pytest
-
     from boardlab.errors import NotationError
+
     text = str(position(BLACK_RING, WHITE_RING))
     with pytest.raises(NotationError):
         boardlab.load("gess").parse_state("b" + text[1:])
@@ -228,6 +233,25 @@ def test_destroying_the_opponents_last_ring_wins():
 def test_two_rings_survive_the_loss_of_one():
     state = position(["e7", *ring("c16")], [*ring("f3"), *WHITE_RING])
     assert state.play("e8-e5").outcome() is None
+
+
+def test_a_ring_goal_is_an_empty_square_inside_eight_stones_of_one_colour():
+    # "A ring is an empty square surrounded by eight stones of one colour" (Eureka 53).
+    own, other = gess.ring("self"), gess.ring("opponent")
+    state = position(BLACK_RING, WHITE_RING)
+    assert own.holds(state, 0) and own.holds(state, 1) and other.holds(state, 0)
+    filled = position(["c3", *BLACK_RING], WHITE_RING)  # a stone in the square
+    assert not own.holds(filled, 0) and not other.holds(filled, 1) and own.holds(filled, 1)
+    mixed = position(BLACK_RING[1:], [BLACK_RING[0], *WHITE_RING])
+    assert not own.holds(mixed, 0) and own.holds(mixed, 1) and not other.holds(mixed, 1)
+
+
+def test_without_rings_or_a_last_move_the_player_to_move_wins():
+    # A position given by its text, no ring on either side: the mover is the player not
+    # to move, whose ring is gone, so the player to move wins (the old Python rule), with
+    # no last move to read.
+    assert position(["e5"], ["p15"], to_move="black").outcome() == (1, 0)
+    assert position(["e5"], ["p15"], to_move="white").outcome() == (0, 1)
 
 
 def test_move_limit_draws():
@@ -263,3 +287,43 @@ def test_evaluation():
     assert game.evaluate(game.initial_state(), 0) == 0
     two = position([*BLACK_RING, *ring("c16"), "j9"], WHITE_RING)
     assert 0 < game.evaluate(two, 0) <= 1 and game.evaluate(two, 1) < 0
+
+
+# --- the end as goals against the old Python code ------------------------------------
+def old_result(game, state):
+    """GESS's ``result`` as it was written in Python before its end became goals, kept
+    here as the reference (with its ring search): the mover loses without a ring, else
+    wins if the opponent has none; then the move limit."""
+    def has_ring(cells, player):
+        for y in range(2, SIZE - 2):
+            row = y * SIZE
+            for x in range(2, SIZE - 2):
+                c = row + x
+                if cells[c] is not None:
+                    continue
+                for dx, dy in OFFSETS:
+                    if dx or dy:
+                        p = cells[c + dy * SIZE + dx]
+                        if p is None or p.owner != player:
+                            break
+                else:
+                    return True
+        return False
+
+    mover = 1 - state.to_move
+    if not has_ring(state.cells, mover):
+        return win_for(state.to_move)
+    if not has_ring(state.cells, state.to_move):
+        return win_for(mover)
+    if state.ply >= game.options["move_limit"]:
+        return DRAW
+    return None
+
+
+@pytest.mark.parametrize(("move_limit", "seeds"), [(16, range(0, 40)), (40, range(40, 60))])
+def test_the_goals_end_games_as_the_old_python_code(move_limit, seeds):
+    # 60 random games, short ones: a position's 400-odd moves take some 20 ms.
+    game = boardlab.load("gess", move_limit=move_limit)
+    assert kernel.why_not(game) == "moves generated in Python, not by templates"
+    met = ends_as_reference(game, old_result, seeds)
+    assert met[win_for(0)] and met[win_for(1)] and met[DRAW]

@@ -9,9 +9,12 @@ import random
 import pytest
 
 import boardlab
-from boardlab.core.game import perft
+from boardlab.core import kernel
+from boardlab.core.game import DRAW, perft, win_for
 from boardlab.core.selection import moved_pieces
 from boardlab.errors import IllegalMoveError
+from boardlab.games.ordo import BLACK, WHITE
+from tests.games.conftest import ends_as_reference
 
 W, H = 10, 8
 FILES = "abcdefghij"
@@ -380,3 +383,36 @@ def test_the_connection_rule_answers_the_same_before_and_after_the_move(name):
                 refused += not after
             state.apply(rng.choice(state.legal_moves()))
     assert asked > 1000 and refused > 10
+
+
+# --- the end as goals against the old Python code ------------------------------------
+def old_result(game, state):
+    """Ordo's (and Ordo X's) ``result`` as it was written in Python before the end
+    became goals, kept here as the reference: the home row reached, a side without
+    pieces, or the move limit."""
+    cells = state.cells
+    last = W * (H - 1)
+    for x in range(W):
+        if cells[last + x] == WHITE:
+            return win_for(0)
+        if cells[x] == BLACK:
+            return win_for(1)
+    owners = {p.owner for p in cells if p is not None}
+    if len(owners) < 2:
+        return win_for(owners.pop() if owners else 1 - state.to_move)
+    if state.ply >= game.options["move_limit"]:
+        return DRAW
+    return None
+
+
+@pytest.mark.parametrize(("name", "move_limit", "seeds"), [
+    ("ordo", 300, range(0, 70)), ("ordo", 40, range(70, 100)),
+    ("ordo-x", 400, range(100, 170)), ("ordo-x", 40, range(170, 200))])
+def test_the_goals_end_games_as_the_old_python_code(name, move_limit, seeds):
+    # 200 random games in all; the short limits reach draws.
+    game = boardlab.load(name, move_limit=move_limit)
+    assert kernel.why_not(game) == {
+        "ordo": "a notation that reads the position",
+        "ordo-x": "a turn order it does not give"}[name]
+    met = ends_as_reference(game, old_result, seeds)
+    assert met[win_for(0)] and met[win_for(1)] and (move_limit > 40 or met[DRAW])

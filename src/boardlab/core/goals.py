@@ -6,7 +6,8 @@ turns them into the game's result after every move:
 
 * :class:`Stalemated` and :class:`Checkmated` concern the player to move and need the
   legal moves, so they are read when that player has none (:meth:`Goals.no_moves`);
-  every other goal is read after each move (:meth:`Goals.result`);
+  every other goal is read after each move (:meth:`Goals.result`), which is also the
+  start of the next player's turn (:class:`ToMove` says whose);
 * when several conditions hold at once, a win beats a loss, which beats a draw, which
   beats a count; among several winners the player who just moved comes first
   (Zillions does not say; this is boardlab's reading);
@@ -55,6 +56,16 @@ class Stalemated(Goal):
     """The player is to move and has no legal move."""
 
     needs_moves = True
+
+    def holds(self, state: PieceState, player: int) -> bool:
+        return state.to_move == player
+
+
+@dataclass(frozen=True)
+class ToMove(Goal):
+    """The player is the one to move: with :class:`AllOf`, a condition read at the start
+    of that player's turn only (Epaminondas's crossing rule counts when the crosser is
+    about to move, so the opponent had one move to answer)."""
 
     def holds(self, state: PieceState, player: int) -> bool:
         return state.to_move == player
@@ -126,6 +137,53 @@ class TotalPieceCount(Goal):
 
 
 @dataclass(frozen=True)
+class PiecesLost(Goal):
+    """At least ``count`` of the player's pieces (of ``kind``) have left the board: the
+    game's start placement gives the player that many more than stand on the board now
+    (Abalone's six marbles pushed off; pieces captured, in general)."""
+
+    count: int
+    kind: str | None = None
+
+    def holds(self, state: PieceState, player: int) -> bool:
+        n = sum(1 for p in state.cells if p is not None and p.owner == player
+                and (self.kind is None or p.kind == self.kind))
+        return self.at_start(state.game, player) - n >= self.count
+
+    def at_start(self, game: Any, player: int) -> int:
+        """How many pieces (of ``kind``) ``player`` has in ``game``'s start placement
+        (found once per game and player)."""
+        cache = self.__dict__.setdefault("_start_cache", {})
+        found = cache.get(player)
+        if found is None or found[0] is not game:
+            n = sum(1 for p in game.initial_placement().values() if p.owner == player
+                    and (self.kind is None or p.kind == self.kind))
+            found = cache[player] = (game, n)
+        return found[1]
+
+
+@dataclass(frozen=True)
+class MoreInZone(Goal):
+    """The player has more pieces (of ``kind``) on their ``cells`` (per player) than
+    every other player has on theirs (Epaminondas's crossing rule: more pieces on the
+    opponent's home row than the opponent has on the player's)."""
+
+    cells: Callable[[int], frozenset[int]]
+    kind: str | None = None
+
+    def holds(self, state: PieceState, player: int) -> bool:
+        mine = self.count(state, player)
+        return all(self.count(state, other) < mine
+                   for other in range(state.game.num_players) if other != player)
+
+    def count(self, state: PieceState, player: int) -> int:
+        """How many pieces (of ``kind``) ``player`` has on their cells."""
+        board = state.cells
+        return sum(1 for c in self.cells(player) if (p := board[c]) is not None
+                   and p.owner == player and (self.kind is None or p.kind == self.kind))
+
+
+@dataclass(frozen=True)
 class AbsoluteConfig(Goal):
     """Some cell of ``cells`` (per player) holds a piece matching one of ``pieces``:
     ``(owner, kind)`` where owner is ``"self"``, ``"opponent"`` or ``"any"``."""
@@ -163,46 +221,46 @@ class RelativeConfig(Goal):
 
     def holds(self, state: PieceState, player: int) -> bool:
         cells = state.cells
-        pieces = self.pattern[0::2]
-        starts, rows = self._walks(state.game.board, player)
-        owner, kind = pieces[0]  # type: ignore[misc]
-        for start in starts:
-            # Most cells fail the first item: tested inline.
-            first = cells[start]
-            if kind == "empty":
-                if first is not None:
-                    continue
-            elif first is None or first.kind != kind or not _matches(first, owner, kind,
-                                                                        player):
-                continue
-            cell = start
-            for row, item in zip(rows, pieces[1:], strict=True):
-                cell = row[cell]
-                if not _fits(cells[cell], item, player):  # type: ignore[arg-type]
+        walks, items = self._walks(state.game.board, player)
+        for walk in walks:
+            for i, owner, kind in items:
+                piece = cells[walk[i]]
+                if kind == "empty":
+                    if piece is not None:
+                        break
+                elif piece is None or piece.kind != kind or (
+                        piece.owner != player if owner == "self"
+                        else owner == "opponent" and piece.owner == player):
                     break
             else:
                 return True
         return False
 
     def _walks(self, board: Any, player: int
-               ) -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
-        """The cells from which the pattern's walk stays on ``board`` for ``player``,
-        and the link rows of its steps (found once per board and player)."""
+               ) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, str, str], ...]]:
+        """The walks of the pattern that stay on ``board`` for ``player`` (the cells of
+        its items, from each start), and its items as ``(place in the walk, owner,
+        kind)``, those that want a piece first (found once per board and player)."""
         cache = self.__dict__.setdefault("_walks_cache", {})
         found = cache.get(player)
         if found is None or found[0] is not board:
             links = board.player_links(player)
             rows = [links[d] for d in self.pattern[1::2]]  # type: ignore[index]
-            starts = []
+            walks = []
             for start in range(board.size):
-                cell = start
+                walk = [start]
                 for row in rows:
-                    cell = row[cell]
-                    if cell < 0:
+                    walk.append(row[walk[-1]])
+                    if walk[-1] < 0:
                         break
                 else:
-                    starts.append(start)
-            found = cache[player] = (board, tuple(starts), rows)
+                    walks.append(tuple(walk))
+            # On most boards most cells are empty, so a cell that must hold a piece
+            # rules a start out sooner than one that must be empty.
+            items = sorted(((i, owner, kind) for i, (owner, kind)  # type: ignore[misc]
+                            in enumerate(self.pattern[0::2])),
+                           key=lambda item: item[2] == "empty")
+            found = cache[player] = (board, tuple(walks), tuple(items))
         return found[1], found[2]
 
 

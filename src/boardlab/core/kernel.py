@@ -45,7 +45,7 @@ import tempfile
 import threading
 import types
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -396,6 +396,8 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
     if not game.defers_notation:
         raise Unsupported("a notation that reads the position")
     rules = game.move_rules
+    if type(rules).generate is not r.Rules.generate:
+        raise Unsupported("moves generated in Python, not by templates")
     if rules.invariants or rules.protect or rules.select is not None \
             or rules.turn_move_type is not None or rules.deferred_captures \
             or rules.mover is not None:
@@ -424,7 +426,7 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
                               "last move")
         _check_program(t.program, game, inside_loop=False)
     for c in goals.conditions:
-        _check_goal(c.goal)
+        _check_goal(c.goal, game)
     return goals, templates
 
 
@@ -568,14 +570,17 @@ def _check_predicate(p: Any, game: Any, run: bool = True) -> None:
         raise Unsupported(f"predicate {getattr(p, '__name__', type(p).__name__)}")
 
 
-def _check_goal(goal: g.Goal) -> None:
+def _check_goal(goal: g.Goal, game: Any) -> None:
     if isinstance(goal, g.AllOf | g.AnyOf):
         for child in goal.goals:
-            _check_goal(child)
+            _check_goal(child, game)
     elif isinstance(goal, g.NotGoal):
-        _check_goal(goal.goal)
+        _check_goal(goal.goal, game)
+    elif isinstance(goal, g.RelativeConfig):
+        for d in goal.pattern[1::2]:
+            _check_direction(game, d)  # type: ignore[arg-type]
     elif not isinstance(goal, g.AbsoluteConfig | g.PiecesRemaining | g.TotalPieceCount
-                        | g.Stalemated):
+                        | g.Stalemated | g.ToMove | g.PiecesLost | g.MoreInZone):
         raise Unsupported(f"goal {type(goal).__name__}")
 
 
@@ -930,7 +935,7 @@ class _Writer:
                                                 else "False")) + ")"
         if isinstance(goal, g.NotGoal):
             return f"(not {self.goal(goal.goal, player)})"
-        if isinstance(goal, g.Stalemated):
+        if isinstance(goal, g.Stalemated | g.ToMove):
             return f"(S[{TO_MOVE}] == {player})"
         name = f"goal{len(self.helpers)}"
         if isinstance(goal, g.AbsoluteConfig):
@@ -965,9 +970,92 @@ class _Writer:
                     for code, piece in enumerate(self.pieces)
                     if piece is not None and (kind is None or piece.kind == kind))
                 + f"    return n == {goal.count}\n")
+        elif isinstance(goal, g.PiecesLost):
+            start = self.put(("lost-start", name),
+                             [goal.at_start(self.game, pl) for pl in range(self.players)])
+            self.helpers.append(
+                f"@njit(cache=True)\n"
+                f"def {name}(S, T, p):\n"
+                f"    n = 0\n"
+                + "".join(
+                    f"    if {piece.owner} == p:\n"
+                    f"        n += S[CNT + {code}]\n"
+                    for code, piece in enumerate(self.pieces)
+                    if piece is not None and (goal.kind is None or piece.kind == goal.kind))
+                + f"    return T[{start} + p] - n >= {goal.count}\n")
+        elif isinstance(goal, g.MoreInZone):
+            self.more_in_zone(name, goal)
+        elif isinstance(goal, g.RelativeConfig):
+            self.relative_config(name, goal)
         else:  # pragma: no cover - _check refused it
             raise Unsupported(type(goal).__name__)
         return f"{name}(S, T, {player})"
+
+    def more_in_zone(self, name: str, goal: g.MoreInZone) -> None:
+        """The helper of a :class:`~boardlab.core.goals.MoreInZone` goal: each player's
+        count of own pieces on their cells, the player's above every other's."""
+        rows = []
+        for pl in range(self.players):
+            cells = sorted(goal.cells(pl))
+            rows.append([len(cells), *cells, *([0] * (self.size - len(cells)))])
+        where = self.put(("zone-cells", name), [v for row in rows for v in row])
+        kind = goal.kind
+        counted = self.mask_of_codes(("counted", kind),
+                                     lambda piece: kind is None or piece.kind == kind)
+        self.helpers.append(
+            f"@njit(cache=True)\n"
+            f"def {name}_count(S, T, q):\n"
+            f"    base = {where} + q * {self.size + 1}\n"
+            f"    n = 0\n"
+            f"    for i in range(T[base]):\n"
+            f"        v = S[{BOARD} + T[base + 1 + i]]\n"
+            f"        if v != 0 and T[{self.owner} + v] == q and T[{counted} + v] != 0:\n"
+            f"            n += 1\n"
+            f"    return n\n\n\n"
+            f"@njit(cache=True)\n"
+            f"def {name}(S, T, p):\n"
+            f"    mine = {name}_count(S, T, p)\n"
+            f"    for q in range({self.players}):\n"
+            f"        if q != p and {name}_count(S, T, q) >= mine:\n"
+            f"            return False\n"
+            f"    return True\n")
+
+    def relative_config(self, name: str, goal: g.RelativeConfig) -> None:
+        """The helper of a :class:`~boardlab.core.goals.RelativeConfig` goal: from each
+        cell whose walk stays on the board (per player), the items in turn, unrolled."""
+        items = goal.pattern[0::2]
+        steps = goal.pattern[1::2]
+        links = [self.board.player_links(pl) for pl in range(self.players)]
+        starts = []
+        for pl in range(self.players):
+            found = []
+            for cell in range(self.size):
+                pos = cell
+                for d in steps:
+                    pos = links[pl][d][pos]  # type: ignore[index]
+                    if pos < 0:
+                        break
+                else:
+                    found.append(cell)
+            starts.append([len(found), *found, *([0] * (self.size - len(found)))])
+        where = self.put(("relative-starts", name), [v for row in starts for v in row])
+        lines = [f"@njit(cache=True)\ndef {name}(S, T, p):",
+                 f"    base = {where} + p * {self.size + 1}",
+                 "    for i in range(T[base]):",
+                 "        c = T[base + 1 + i]"]
+        for k, item in enumerate(items):
+            if k:
+                row = self.put(("relative-step", name, k),
+                               [v for pl in range(self.players)
+                                for v in links[pl][steps[k - 1]]])  # type: ignore[index]
+                lines.append(f"        c = T[{row} + p * {self.size} + c]")
+            fits = self.put(("relative-item", name, k),
+                            [int(g._fits(piece, item, pl))  # type: ignore[arg-type]
+                             for pl in range(self.players) for piece in self.pieces])
+            lines.append(f"        if T[{fits} + p * {self.ncodes} + S[{BOARD} + c]] == 0:"
+                         " continue")
+        lines += ["        return True", "    return False"]
+        self.helpers.append("\n".join(lines) + "\n")
 
     def resolve(self, name: str, conditions: Sequence[g.Condition]) -> None:
         """A function giving the status of the first condition to fire (by

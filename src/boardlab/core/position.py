@@ -24,7 +24,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from boardlab.core.board import Board
-from boardlab.core.game import Game, Returns, State, win_for, zobrist_table
+from boardlab.core.game import Game, Returns, State, draw, win_for, zobrist_table
 from boardlab.core.move import Capture, Change, Move, Piece, Place, Shift, format_actions, in_hand
 from boardlab.errors import NotationError
 
@@ -37,8 +37,10 @@ class PieceGame(Game):
     """A game of pieces on one board whose moves come from the move language.
 
     Subclasses define :attr:`pieces` (symbol -> piece, one character each),
-    :meth:`make_board`, :meth:`initial_placement`, :meth:`make_rules` and
-    :meth:`result`; optionally :meth:`initial_reserves` and :meth:`no_moves`.
+    :meth:`make_board`, :meth:`initial_placement`, :meth:`make_rules` and the end of
+    the game, as goals (:meth:`end_goals`, with :meth:`ply_limit`; the one way a game
+    of the language ends) or, for a game whose rules no goal states, :meth:`result`
+    and :meth:`no_moves`; optionally :meth:`initial_reserves`.
     """
 
     #: One-character symbol -> piece; upper/lower case conventionally by owner.
@@ -63,13 +65,25 @@ class PieceGame(Game):
         """Pieces in hand at the start, for drops (none by default)."""
         return {}
 
-    @abstractmethod
     def result(self, state: PieceState) -> Returns | None:
-        """The outcome if the game ended with the last move, else ``None``
-        (the case of no legal moves is :meth:`no_moves`)."""
+        """The outcome if the game ended with the last move, else ``None`` (the case of
+        no legal moves is :meth:`no_moves`): what :meth:`end_goals` say, else a draw at
+        :meth:`ply_limit`. A game without goals overrides it."""
+        goals = self.end_goals()
+        if goals is None:
+            raise NotImplementedError(f"{type(self).__name__} gives neither end_goals() "
+                                      "nor result()")
+        out = goals.result(state)
+        if out is None and (limit := self.ply_limit()) is not None and state.ply >= limit:
+            return draw(self.num_players, goals.chance)
+        return out
 
     def no_moves(self, state: PieceState) -> Returns:
-        """Outcome when the side to move has no legal move: by default it loses."""
+        """Outcome when the side to move has no legal move: what :meth:`end_goals` say
+        (by default that player loses)."""
+        goals = self.end_goals()
+        if goals is not None:
+            return goals.no_moves(state)
         return win_for(1 - state.to_move, self.num_players)
 
     def turn_order(self) -> tuple[tuple[int, ...], int] | None:
@@ -85,10 +99,12 @@ class PieceGame(Game):
         return None
 
     def end_goals(self) -> Goals | None:
-        """The game's end as declarative goals, when :meth:`result` and
-        :meth:`no_moves` are exactly what those goals say (None by default). A game
-        that gives them may be played by a compiled kernel
-        (:mod:`boardlab.core.kernel`), which reads the goals, not the methods."""
+        """The game's end as declarative goals (None by default), which the default
+        :meth:`result` and :meth:`no_moves` read; a game that overrides those gives
+        goals only when the methods are exactly what the goals say. A game that gives
+        them may be played by a compiled kernel (:mod:`boardlab.core.kernel`), which
+        reads the goals, not the methods. Called at every move: return a value made
+        once."""
         return None
 
     def new_state(self, cells: list[Piece | None], to_move: int,

@@ -17,7 +17,8 @@ the mover's marbles standing in a straight line one cell in one direction:
   the same direction off their line, every target empty; no pushing.
 
 A marble pushed off the board is out of play. The first player to push six
-opposing marbles off wins.
+opposing marbles off wins: the game ends by the goal
+:class:`~boardlab.core.goals.PiecesLost` (six of a side's marbles gone from the board).
 
 Endings beyond that: the official rules have no move limit or repetition rule
 (tournament games are drawn by agreement or adjudicated; the MSO 1999 arbiter's
@@ -58,9 +59,11 @@ Perft from the standard start (an independent generator in the tests): 44, 1936,
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 
 from boardlab.core.board import Board
-from boardlab.core.game import Option, Returns, State, draw, win_for
+from boardlab.core.game import Option, State
+from boardlab.core.goals import Condition, Goals, PiecesLost
 from boardlab.core.move import Move, Piece, Shift
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.core.registry import register
@@ -216,14 +219,18 @@ class Abalone(PieceGame):
         """How many of ``player``'s marbles have been pushed off."""
         return MARBLES - sum(1 for p in state.cells if p is not None and p.owner == player)
 
-    def result(self, state: PieceState) -> Returns | None:
-        """Six marbles of a side off: the other side wins; the move limit: a draw."""
-        for player in (0, 1):
-            if self.off_board(state, player) >= TO_WIN:
-                return win_for(1 - player)
-        if state.ply >= self.options["max_moves"]:
-            return draw()
-        return None
+    @cached_property
+    def goals(self) -> Goals:
+        """A side with six marbles pushed off loses; a side without a move loses."""
+        return Goals((Condition("loss", (0, 1), PiecesLost(TO_WIN)),), 2)
+
+    def end_goals(self) -> Goals:
+        """:attr:`goals`."""
+        return self.goals
+
+    def ply_limit(self) -> int:
+        """``max_moves``: the game is drawn when it is reached."""
+        return self.options["max_moves"]
 
     def max_length(self) -> int:
         """The move limit."""

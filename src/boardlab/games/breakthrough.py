@@ -20,7 +20,7 @@ from __future__ import annotations
 from functools import cached_property
 
 from boardlab.core.board import Board
-from boardlab.core.game import Option, Returns, State
+from boardlab.core.game import Option, State
 from boardlab.core.goals import AbsoluteConfig, Condition, Goals, PiecesRemaining
 from boardlab.core.move import Piece
 from boardlab.core.position import PieceGame, PieceState
@@ -80,16 +80,8 @@ class Breakthrough(PieceGame):
         ), 2)
 
     def end_goals(self) -> Goals:
-        """:attr:`goals`: the kernel reads them."""
+        """:attr:`goals`."""
         return self.goals
-
-    def result(self, state: PieceState) -> Returns | None:
-        """A piece on the far row, or a side without pieces, ends the game."""
-        return self.goals.result(state)
-
-    def no_moves(self, state: PieceState) -> Returns:
-        """A side without a move loses."""
-        return self.goals.no_moves(state)
 
     #: The notation reads the move's actions (and the side to move), not the position.
     notation_reads_position = False

@@ -25,6 +25,8 @@ iggamecenter.com's and ludicum.org's rules pages):
   piece reaching the far row does not win at once: the opponent gets one turn to
   capture it or to cross as many pieces himself; the win is decided at the start of
   the crosser's next turn (Wikipedia; iggamecenter: "after the opponent's turn").
+  As goals: :class:`~boardlab.core.goals.MoreInZone` (the far rows) for the player
+  :class:`~boardlab.core.goals.ToMove`.
 * Anti-copycat rule (Wikipedia): no player may move a piece onto the opponent's home
   row if that move creates a symmetric pattern, here: the position mirrored between
   the two home rows with the colours swapped is the position itself (the pattern a
@@ -57,7 +59,8 @@ from functools import cached_property
 from typing import Any
 
 from boardlab.core.board import SQUARE_DIRECTIONS, Board
-from boardlab.core.game import DRAW, Option, Returns, State, win_for
+from boardlab.core.game import Option, State
+from boardlab.core.goals import AllOf, Condition, Goals, MoreInZone, ToMove
 from boardlab.core.move import Capture, Move, Piece, Shift
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.core.registry import register
@@ -210,20 +213,20 @@ class Epaminondas(PieceGame):
         return not is_mirror_symmetric(state.cells, self.width, self.height)
 
     # --- endings -------------------------------------------------------------------------
-    def crossings(self, state: PieceState, player: int) -> int:
-        """How many of ``player``'s pieces stand on the opponent's home row."""
-        cells = state.cells
-        return sum(1 for c in self.board.zones["home"][1 - player]
-                   if (p := cells[c]) is not None and p.owner == player)
+    @cached_property
+    def goals(self) -> Goals:
+        """The crossing rule: the player to move wins with more pieces on the far row
+        than the opponent has on theirs. A player without a move loses."""
+        crossing = AllOf((ToMove(), MoreInZone(self._far_rows.__getitem__)))
+        return Goals((Condition("win", (0, 1), crossing),), 2)
 
-    def result(self, state: PieceState) -> Returns | None:
-        """The crossing rule at the start of a turn, then the move limit."""
-        mover = state.to_move
-        if self.crossings(state, mover) > self.crossings(state, 1 - mover):
-            return win_for(mover)
-        if state.ply >= self.options["max_moves"]:
-            return DRAW
-        return None
+    def end_goals(self) -> Goals:
+        """:attr:`goals`."""
+        return self.goals
+
+    def ply_limit(self) -> int:
+        """``max_moves``: the game is drawn when it is reached."""
+        return self.options["max_moves"]
 
     def max_length(self) -> int:
         """The move limit."""

@@ -21,7 +21,10 @@ chessvariants.com, "GESS -- a new chess/go variant"; Dagaz's
 * A *ring* is an empty square surrounded by eight stones of one colour. A player
   with no ring after any move -- the mover included, so breaking one's own last
   ring loses even if it breaks the opponent's too -- loses; otherwise a player
-  who leaves the opponent without a ring wins. There is no passing.
+  who leaves the opponent without a ring wins. There is no passing. As goals: a ring
+  is a :class:`~boardlab.core.goals.RelativeConfig` (an empty square, then its eight
+  neighbours); the player :class:`~boardlab.core.goals.ToMove` wins when the opponent
+  (the mover) has none, else a player without one loses.
 
 Decisions, where sources differ: the original article also allows footprints
 centred on the outer ring; Wikipedia's earlier text, chessvariants.com and the
@@ -32,10 +35,11 @@ published rules have no draw; to make every game finite, option ``move_limit``
 Moves are written with the footprint's centre before and after, ``l3-l6``; the
 move's ``tag`` is the pair of centre cells. The moves are generated in plain Python
 (GESS moves patterns, not pieces, which the move language does not describe); the
-state is the generic :class:`~boardlab.core.position.PieceState`, so the text form
-is the 20 rows from the top (``b`` Black, ``w`` White, ``.`` empty), the side to
-move and the ply count. Selecting stones in a UI selects the whole piece: the
-closure of a selection under a move adds every own stone of that move's footprint.
+end is goals, and the state is the generic
+:class:`~boardlab.core.position.PieceState`, so the text form is the 20 rows from
+the top (``b`` Black, ``w`` White, ``.`` empty), the side to move and the ply count.
+Selecting stones in a UI selects the whole piece: the closure of a selection under a
+move adds every own stone of that move's footprint.
 
 Perft from the start: 416, 132704 (checked against the independent brute
 force in tests/games/test_gess.py).
@@ -45,9 +49,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from boardlab.core.board import Board
-from boardlab.core.game import DRAW, Option, Returns, State, win_for
+from boardlab.core.game import Option, State
+from boardlab.core.goals import AllOf, Condition, Goals, NotGoal, RelativeConfig, ToMove
 from boardlab.core.move import Action, Capture, Move, Piece, Shift
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.core.registry import register
@@ -85,22 +91,12 @@ def footprint(centre: int) -> list[int]:
     return [centre + dy * SIZE + dx for dx, dy in OFFSETS]
 
 
-def has_ring(cells: Sequence[Piece | None], player: int) -> bool:
-    """Whether ``player`` has a ring: an empty square with eight own stones around."""
-    for y in range(2, SIZE - 2):
-        row = y * SIZE
-        for x in range(2, SIZE - 2):
-            c = row + x
-            if cells[c] is not None:
-                continue
-            for dx, dy in OFFSETS:
-                if dx or dy:
-                    p = cells[c + dy * SIZE + dx]
-                    if p is None or p.owner != player:
-                        break
-            else:
-                return True
-    return False
+def ring(owner: str) -> RelativeConfig:
+    """A ring of ``owner``'s stones (``"self"`` or ``"opponent"``) as a goal: an empty
+    square, then its eight neighbours, walked round from the north."""
+    stone = (owner, "stone")
+    walk = ("n", "e", "s", "s", "w", "w", "n", "n")
+    return RelativeConfig((("any", "empty"), *(i for d in walk for i in (d, stone))))
 
 
 def count_rings(cells: Sequence[Piece | None], player: int) -> int:
@@ -221,16 +217,23 @@ class Gess(PieceGame):
                                     where=self.board.cell_name(cell))
         return state
 
-    def result(self, state: PieceState) -> Returns | None:
-        """The mover loses without a ring, else wins if the opponent has none."""
-        mover = 1 - state.to_move
-        if not has_ring(state.cells, mover):
-            return win_for(state.to_move)
-        if not has_ring(state.cells, state.to_move):
-            return win_for(mover)
-        if state.ply >= self.options["move_limit"]:
-            return DRAW
-        return None
+    @cached_property
+    def goals(self) -> Goals:
+        """The player to move wins when the opponent, who just moved, has no ring (the
+        mover's own last ring broken loses even if the move broke the other's too);
+        otherwise a player without a ring loses. A player without a move loses."""
+        return Goals((
+            Condition("win", (0, 1), AllOf((ToMove(), NotGoal(ring("opponent"))))),
+            Condition("loss", (0, 1), NotGoal(ring("self"))),
+        ), 2)
+
+    def end_goals(self) -> Goals:
+        """:attr:`goals`."""
+        return self.goals
+
+    def ply_limit(self) -> int:
+        """``move_limit``: the game is drawn when it is reached."""
+        return self.options["move_limit"]
 
     def max_length(self) -> int:
         """The move limit."""

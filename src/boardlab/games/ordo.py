@@ -19,7 +19,11 @@ and ordox-rules.html; Dagaz's ordo.zrf for the setup):
   backward (singletons straight or diagonally back, horizontal ordos back). If no move
   reconnects the group the player loses.
 * **End.** A player wins by placing a piece on the opponent's home row, by capturing every
-  enemy piece, or when the opponent cannot move (in particular cannot reconnect).
+  enemy piece, or when the opponent cannot move (in particular cannot reconnect). As
+  goals: :class:`~boardlab.core.goals.AbsoluteConfig` (the far row) wins,
+  :class:`~boardlab.core.goals.PiecesRemaining` (none) loses; the connection rule is no
+  goal but a rule of the moves (an invariant), so a player who cannot reconnect has no
+  move.
 
 Ordo X (``ordo-x``) changes, from spielstein.com/games/ordo-x and boardspace.net's
 implementation of it:
@@ -57,10 +61,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from boardlab.core.board import Board
-from boardlab.core.game import DRAW, Option, Returns, State, win_for, zobrist_table
+from boardlab.core.game import Option, State, zobrist_table
+from boardlab.core.goals import AbsoluteConfig, Condition, Goals, PiecesRemaining
 from boardlab.core.move import Action, Capture, Change, Move, Piece, Place, Shift
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.core.registry import register
@@ -305,21 +311,24 @@ class _OrdoBase(PieceGame):
             out[f"{name[0]}{HEIGHT + 1 - int(name[1:])}"] = BLACK
         return out
 
-    def result(self, state: PieceState) -> Returns | None:
-        """Home row reached, a side without pieces, or the move limit."""
-        cells = state.cells
+    @cached_property
+    def goals(self) -> Goals:
+        """A piece on the opponent's home row wins; a side without pieces, or without a
+        move (one that cannot reconnect), loses."""
         last = WIDTH * (HEIGHT - 1)
-        for x in range(WIDTH):
-            if cells[last + x] == WHITE:
-                return win_for(0)
-            if cells[x] == BLACK:
-                return win_for(1)
-        owners = {p.owner for p in cells if p is not None}
-        if len(owners) < 2:
-            return win_for(owners.pop() if owners else 1 - state.to_move)
-        if state.ply >= self.options["move_limit"]:
-            return DRAW
-        return None
+        far = (frozenset(range(last, last + WIDTH)), frozenset(range(WIDTH)))
+        return Goals((
+            Condition("win", (0, 1), AbsoluteConfig((("self", "man"),), far.__getitem__)),
+            Condition("loss", (0, 1), PiecesRemaining(0)),
+        ), 2)
+
+    def end_goals(self) -> Goals:
+        """:attr:`goals`."""
+        return self.goals
+
+    def ply_limit(self) -> int:
+        """``move_limit``: the game is drawn when it is reached."""
+        return self.options["move_limit"]
 
     def notation(self, state: PieceState, actions: tuple) -> str:
         """``b2-b5``, ``b2xb5`` (``/f6``: the group kept) or ``b2:e2-b4``."""

@@ -51,7 +51,7 @@ from collections.abc import Sequence
 from functools import cached_property
 
 from boardlab.core.board import HEX_DIRECTIONS, Board
-from boardlab.core.game import DRAW, Option, Returns, State
+from boardlab.core.game import Option, State
 from boardlab.core.goals import AbsoluteConfig, Condition, Goals, PiecesRemaining
 from boardlab.core.move import Capture, Move, Piece, Shift
 from boardlab.core.position import PieceGame, PieceState
@@ -131,23 +131,12 @@ class Taacoca(PieceGame):
         ), 2)
 
     def end_goals(self) -> Goals:
-        """:attr:`goals`: the kernel reads them."""
+        """:attr:`goals`."""
         return self.goals
 
     def ply_limit(self) -> int | None:
         """``move_limit`` when stones may move back (``directions=all``)."""
         return self.options["move_limit"] if self.options["directions"] == "all" else None
-
-    def result(self, state: PieceState) -> Returns | None:
-        """The goals' outcome; a draw at the ply limit."""
-        out = self.goals.result(state)
-        if out is None and (limit := self.ply_limit()) is not None and state.ply >= limit:
-            return DRAW
-        return out
-
-    def no_moves(self, state: PieceState) -> Returns:
-        """A side without a move loses."""
-        return self.goals.no_moves(state)
 
     #: The notation reads the move's actions (and the side to move), not the position.
     notation_reads_position = False
