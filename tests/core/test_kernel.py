@@ -93,7 +93,7 @@ run_leaves = st.one_of(st.just(r.MARKED), st.builds(r.Flag, names), st.builds(
     st.one_of(st.builds(r.Var, names), st.integers(-1, 2))))
 predicates = predicate_trees(st.one_of(leaves, run_leaves), cells, directions)
 walks = st.one_of(st.builds(r.Step, directions), st.builds(r.Verify, predicates))
-adds = st.one_of(st.just(r.Add()), st.just(r.Add("king")))
+adds = st.one_of(st.just(r.Add()), st.just(r.Add("king")), st.just(r.Add(copy=True)))
 # Instructions that move the cursor without a step, or set what the run remembers.
 jumps = st.one_of(
     st.just(r.Mark()), st.just(r.Back()), st.builds(r.GoTo, cells),
@@ -102,12 +102,24 @@ jumps = st.one_of(
     st.builds(r.SetFlag, names, st.one_of(st.booleans(), predicates)),
     st.builds(r.SetVar, names, st.integers(-1, 2)), st.builds(r.Inc, names, st.integers(-1, 2)),
 )
-simple = st.one_of(walks, adds, st.just(r.CaptureHere()), jumps)
+# Instructions that act on the board: captures, the piece in hand put down and picked
+# up, creations and changes of type and owner, here or a cell or a step away.
+wheres = st.one_of(st.just({}), st.builds(lambda c: {"cell": c}, cells),
+                   st.builds(lambda d: {"direction": d}, directions))
+acts = st.one_of(
+    st.just(r.CaptureHere()), st.builds(lambda w: r.CaptureAt(**w), wheres.filter(bool)),
+    st.just(r.To()), st.just(r.From()), st.just(r.Cascade()), st.just(r.DiscardCascades()),
+    st.builds(lambda k, o, w: r.Create(k, o, **w), st.one_of(st.none(), kinds),
+              st.sampled_from((None, 0, 1)), wheres),
+    st.builds(lambda k, w: r.ChangeType(k, **w), kinds, wheres),
+    st.builds(lambda f, w: r.ChangeOwner(flip=f, **w), st.booleans(), wheres),
+)
+simple = st.one_of(walks, adds, acts, jumps)
 
 
 def _loop_body(items):
-    # No captures in a loop (a kernel refuses them); every turn walks on.
-    return tuple(i for i in items if not isinstance(i, r.CaptureHere))
+    # Every turn of a loop walks on (a loop that stays would never end).
+    return tuple(items)
 
 
 instructions = st.one_of(
@@ -119,33 +131,37 @@ instructions = st.one_of(
 )
 
 
-def _two_captures(program):
-    """At most two captures in a program (a kernel refuses more)."""
-    out, seen = [], 0
-
-    def keep(items):
-        nonlocal seen
-        kept = []
-        for i in items:
-            if isinstance(i, r.CaptureHere):
-                seen += 1
-                if seen > 2:
-                    continue
-            if isinstance(i, r.If):
-                i = r.If(i.test, keep(i.then), keep(i.else_))
-            kept.append(i)
-        return tuple(kept)
-
-    out = keep(program)
-    return (*out, r.Add())
+# A program ends with an add (else most runs would make nothing to compare).
+programs = st.lists(instructions, max_size=6).map(lambda p: (*p, r.Add()))
 
 
-programs = st.lists(instructions, max_size=6).map(_two_captures)
-templates = st.lists(st.builds(
-    lambda program, k, priority, name: r.Template(program, kinds=k, priority=priority,
-                                                   name=name),
-    programs, st.sampled_from(((), ("man",), ("king",), ("man", "king"))),
-    st.integers(0, 1), st.sampled_from(("a", "b", "c"))), min_size=1, max_size=3)
+def _in_hand_stays(program):
+    """The program without the instructions that put the piece in hand down or pick
+    one up (a kernel refuses them in a drop, whose piece comes from the hand)."""
+    out = []
+    for i in program:
+        if isinstance(i, r.To | r.From | r.Cascade):
+            continue
+        if isinstance(i, r.If):
+            i = r.If(i.test, _in_hand_stays(i.then), _in_hand_stays(i.else_))
+        elif isinstance(i, r.While):
+            i = r.While(i.test, _in_hand_stays(i.body))
+        out.append(i)
+    return tuple(out)
+
+
+templates = st.lists(st.one_of(
+    st.builds(lambda program, k, priority, name, shared: r.Template(
+        program, kinds=k, priority=priority, name=name, shared=shared),
+        programs, st.sampled_from(((), ("man",), ("king",), ("man", "king"))),
+        st.integers(0, 1), st.sampled_from(("a", "b", "c")), st.booleans()),
+    # Drops from an unlimited supply (a kernel position holds no pieces in hand).
+    st.builds(lambda program, k, priority, zone, players: r.Drop(
+        program, kinds=(k,), priority=priority, name="d", zone=zone,
+        unlimited_for=players), programs.map(_in_hand_stays), kinds, st.integers(0, 1),
+        st.sampled_from((None, "far")), st.sampled_from((frozenset({0, 1}),
+                                                          frozenset({1})))),
+), min_size=1, max_size=3)
 owners = st.sampled_from(("self", "opponent", "any"))
 zones = st.sampled_from(((frozenset(range(12, 16)), frozenset(range(4))),
                          (frozenset({5, 6, 9, 10}),) * 2))

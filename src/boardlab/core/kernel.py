@@ -11,19 +11,26 @@ and the board, one small integer per piece). The module is written to a cache fo
 named after the hash of its source and compiled with ``cache=True``, so a game compiles
 once per machine.
 
-A move is an integer that encodes its actions exactly (source, target, what it takes,
-what it becomes, the template that made it); the Python side keeps one interned
-:class:`~boardlab.core.move.Move` per integer and player, so listing the legal moves of
-a position costs one kernel call and one dictionary lookup a move, and playing one
-costs one kernel call, which also finds the new position's result and moves.
+A move is a list of action words, one ``int64`` per action (a capture, a shift, a drop
+or a change, with its cells and piece code), written in the interpreter's order; the
+game's registry of moves interns each list with its template and player and numbers it,
+and the Python side keeps one interned :class:`~boardlab.core.move.Move` per number,
+so listing the legal moves of a position costs one kernel call and one array lookup a
+move, and playing one costs one kernel call, which also finds the new position's result
+and moves.
 
-Only games the kernel can play exactly get one (:func:`why_not` says why not): plain
-piece templates made of steps, tests, ifs, loops, captures and adds (with promotion);
-the predicates the board can answer (empty, friend, enemy, piece types, zones, cells, a
-step away), or a single group template (Taacoca's moves of up to three pieces at once);
-end conditions made of piece configurations and counts; alternating turns
-or a turn order (:meth:`~boardlab.core.position.PieceGame.turn_order`), a ply limit, a
-pass (always or when forced); no reserves, chains, invariants or history. The game's
+Only games the kernel can play exactly get one (:func:`why_not` says why not). It runs
+templates of steps, tests, ifs and loops; captures anywhere and any number of them;
+``to``, ``from`` and ``cascade`` (a line of pieces moved); ``create``, changes of type
+and owner (``flip``) and promotion; copying adds; ``mark``, ``back``, jumps to a cell
+and ``go``; a run's flags and counters; templates that move any player's pieces
+(shared); drops from an unlimited supply; group templates (Taacoca's moves of up to
+three pieces at once); the predicates the board and the run can answer (empty, friend,
+enemy, piece types, zones, cells, a step away, marked, flags, counters); end conditions
+made of piece configurations and counts; alternating turns or a turn order
+(:meth:`~boardlab.core.position.PieceGame.turn_order`), a ply limit, a pass (always or
+when forced). Not yet: pieces in hand, partial moves (chains), invariants, the last
+move or repetitions read by the rules, recycled pieces, neutral players. The game's
 positions are then kernel positions (:class:`KernelPosition` mixed into its position
 class: :class:`KernelState` for a :class:`~boardlab.core.position.PieceState`), in every
 respect positions of that class (their ``cells`` are read from the array when asked),
