@@ -11,7 +11,8 @@ import pytest
 from boardlab import load, names
 from boardlab.ai.arena import arena
 from boardlab.ai.bots import BotError, RandomBot
-from boardlab.ai.mcts import MCTSBot, search
+from boardlab.ai.mcts import AUTO_PLAYOUT_DEPTH, MCTSBot, search
+from boardlab.core import kernel
 from boardlab.errors import OptionError
 
 TTT = load("tic-tac-toe")
@@ -189,17 +190,43 @@ def test_playout_options_are_checked_and_used():
         MCTSBot(playout="smart")
     with pytest.raises(BotError, match="epsilon"):
         MCTSBot(epsilon=1.5)
-    state = load("breakthrough", rows=5, columns=4).initial_state()
+    with kernel.disabled():  # plain positions: no compiled playouts
+        state = load("breakthrough", rows=5, columns=4).initial_state()
     mast_bot, random_bot = MCTSBot(iterations=50, seed=1), MCTSBot(iterations=50, seed=1,
                                                                     playout="random")
     mast_bot.choose(state)
     random_bot.choose(state)
     assert mast_bot._mast is not None and mast_bot._mast.table
     assert random_bot._mast is None
-    # Games with a compiled rollout keep it under "auto".
-    fast = MCTSBot(iterations=50, seed=1)
-    fast.choose(TTT.initial_state())
-    assert fast._mast is None
+    # Games with a compiled rollout keep it under "auto": a hand-written one, and every
+    # game with a kernel.
+    for fast_state in (TTT.initial_state(), load("breakthrough", rows=5,
+                                                 columns=4).initial_state()):
+        fast = MCTSBot(iterations=50, seed=1)
+        fast.choose(fast_state)
+        assert fast._mast is None
+    chosen = MCTSBot(iterations=50, seed=1, playout="mast")
+    chosen.choose(load("breakthrough", rows=5, columns=4).initial_state())
+    assert chosen._mast is not None and chosen._mast.table
+
+
+@pytest.mark.parametrize("name", ["breakthrough", "taacoca"])
+def test_games_with_a_kernel_play_every_playout_in_it(name, monkeypatch):
+    # Breakthrough and Taacoca are long games with a heuristic: capped playouts, each
+    # one call of the kernel, its end scored by the heuristic.
+    calls = []
+    run = kernel.KernelPosition._run
+
+    def counted(self, *args):
+        calls.append(args)
+        return run(self, *args)
+
+    monkeypatch.setattr(kernel.KernelPosition, "_run", counted)
+    state = load(name).initial_state()
+    bot = MCTSBot(iterations=60, seed=1)
+    assert bot.choose(state) in state.legal_moves()
+    assert len(calls) == 60  # no search of 60 passes reaches an end here
+    assert all(games == 1 and plies == AUTO_PLAYOUT_DEPTH for games, _, plies, _ in calls)
 
 
 def test_two_workers_search_on_two_cores_and_add_up_their_roots():

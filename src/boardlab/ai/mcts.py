@@ -3,11 +3,13 @@
 The algorithm of Kocsis and Szepesvári ("Bandit based Monte-Carlo planning",
 2006) in its usual form (Browne et al., "A survey of Monte Carlo tree search
 methods", 2012): select children by UCB1 until a node has an untried move,
-expand one, finish the game with :meth:`State.rollout` (which games may replace
-by a compiled fast path), and back the returns up the path. Each node keeps the
-points its *mover* (the player who made the move leading to it) scored, so
-returns that are points (1 win, 1/2 draw, 0 loss, or any fraction) and any number
-of players need no special case. The move played is the most visited child.
+expand one, finish the game with :meth:`State.rollout` or, capped,
+:meth:`State.playout` (which games may replace by a compiled fast path: every game
+with a kernel plays them whole in it, :mod:`boardlab.core.kernel`), and back the
+returns up the path. Each node keeps the points its *mover* (the player who made the
+move leading to it) scored, so returns that are points (1 win, 1/2 draw, 0 loss, or
+any fraction) and any number of players need no special case. The move played is the
+most visited child.
 
 Long games (Abalone, Epaminondas, GESS run for hundreds of plies) make full random
 playouts slow and nearly meaningless, so a playout may stop after ``playout_depth``
@@ -22,7 +24,8 @@ agents):
 
 * **MAST playouts** (:class:`Mast`): playouts prefer the moves whose average result,
   learnt from every simulation so far, is best, with a share of random moves; used by
-  default unless the game plays random games in compiled code;
+  default unless the game plays random games in compiled code (a game kernel, or a
+  hand-written fast path);
 * **MCTS-Solver**: positions the search reaches the end of are proved won, lost or
   drawn, proofs are backed up, a proved loss is never played while a move remains, and
   a proved root ends the search;
@@ -417,13 +420,17 @@ def _playout(state: State, rng: random.Random, plies: int | None,
              ) -> list[float]:
     """Points of a playout, uniformly random or with ``mast`` MAST's (appending the
     (mover, actions) it plays to ``played``), cut after ``plies`` when given and then
-    scored by the heuristic."""
+    scored by the heuristic. A random one is :meth:`State.playout`, which games with a
+    kernel play whole in compiled code."""
+    if mast is None:
+        end = state.playout(rng, plies)
+        return _heuristic_points(end) if isinstance(end, State) else [float(r) for r in end]
     done = 0
     outcome = state.outcome()
     chance = state.game.chance_players
     while outcome is None and (plies is None or done < plies):
         moves = state.legal_moves()
-        if mast is None or (chance and state.to_move in chance):
+        if chance and state.to_move in chance:
             move = moves[rng.randrange(len(moves))]
         else:
             mover = state.to_move
