@@ -17,6 +17,18 @@ what it becomes, the template that made it); the Python side keeps one interned
 a position costs one kernel call and one dictionary lookup a move, and playing one
 costs one kernel call, which also finds the new position's result and moves.
 
+A random playout is one kernel call for the whole game (``run``, behind
+:meth:`KernelPosition.rollout`, :meth:`~KernelPosition.playout` and
+:meth:`~KernelPosition.playouts`): it copies the position's fields and board and plays
+on the copy, drawing among the legal moves with SplitMix64 (:mod:`boardlab.core.rng`)
+from a seed the caller gives, uniformly or by a policy's weights, until the game ends
+or a ply cap, and counts the final statuses of a batch of games. It plays moves by
+their integers and registers none, so it never needs room from Python (the registry,
+the position's moves and its history are not touched) and leaves the position as it
+was; copying the board costs less than undoing the game. It returns to Python every
+2**20 plies and is called again, so a game that never ends can be interrupted; a loop
+that never ends, or too many moves, fails as a ply would.
+
 Only games the kernel can play exactly get one (:func:`why_not` says why not): plain
 piece templates made of steps, tests, ifs, loops, captures and adds (with promotion);
 the predicates the board can answer (empty, friend, enemy, piece types, zones, cells, a
