@@ -217,6 +217,9 @@ class Plan:
                                 for p in range(self.players))
         self._returns: dict[int, Returns] = {}
         self._weights: dict[PlayoutPolicy, np.ndarray] = {}
+        #: The history row a playout's moves are made with: used within one ply, so
+        #: within one kernel call, it is shared by every playout of the game.
+        self.row = np.empty((1, _HIST), dtype=np.int64)
         self._start: Any = None
         self._pass = pass_number(self.templates)
         #: The class of the game's kernel positions.
@@ -241,7 +244,7 @@ class Plan:
         """The kernel's random playouts (``run``), compiled on first use: most games
         are never played out."""
         return _entry(self.module.run, "vector", "vector", "matrix", "vector", "vector",
-                      "vector", "int", "int", "int", "vector")
+                      "int", "int", "int", "vector")
 
     def weights(self, policy: PlayoutPolicy | None) -> np.ndarray:
         """A policy's weights as ``run`` reads them, by player, template (the pass
@@ -1391,14 +1394,14 @@ def final(S, T, status):
 {leader}
 
 @njit(cache=True)
-def run(S0, S, H, T, R, totals, games, cap, budget, weights):
+def run(S0, S, H, T, R, games, cap, budget, weights):
     # Uniformly random games (or by weights, see choose) from the position S0, each
-    # played on S, no move registered; totals counts their final statuses (the last
-    # entry: games stopped at cap plies; cap < 0: none). R holds what one call
-    # leaves to the next: the generator's state, the plies of the game under way
-    # (-1: none), the games done and the last game's status (-1: stopped at the
-    # cap). At most budget plies a call: 0 when the games are done, -21 to be called
-    # again, or moves' -1 and -2.
+    # played on S, no move registered. R holds what one call leaves to the next: the
+    # generator's state, the plies of the game under way (-1: none), the games done,
+    # the last game's status (-1: stopped at the cap), then the numbers of games by
+    # final status and, last, of games stopped at cap plies (cap < 0: none). At most
+    # budget plies a call: 0 when the games are done, -21 to be called again, or
+    # moves' -1 and -2.
     state = np.uint64(R[0])
     plies = R[1]
     done = R[2]
@@ -1421,9 +1424,9 @@ def run(S0, S, H, T, R, totals, games, cap, budget, weights):
         if status >= 0 or 0 <= cap <= plies:
             if status >= 0:
                 status = final(S, T, status)
-                totals[status] += 1
+                R[4 + status] += 1
             else:
-                totals[totals.shape[0] - 1] += 1
+                R[R.shape[0] - 1] += 1
             R[3] = status
             done += 1
             plies = -1
@@ -1765,20 +1768,20 @@ class KernelPosition:
         registered): the numbers of their final statuses (the last: stopped at
         ``plies``), and the array and status of the last one's end (-1: stopped)."""
         plan = self._plan
-        end = np.zeros(plan.moves_at + _ROOM, dtype=np.int64)
-        row = np.empty((1, _HIST), dtype=np.int64)
-        carry = np.array([_signed(seed & _MASK64), -1, 0, -1], dtype=np.int64)
-        totals = np.zeros(len(_KINDS) * plan.players + 1, dtype=np.int64)
+        # Its moves are written before they are read (by a scan, where it stopped).
+        end = np.empty(plan.moves_at + _ROOM, dtype=np.int64)
+        carry = np.zeros(4 + len(_KINDS) * plan.players + 1, dtype=np.int64)
+        carry[:2] = _signed(seed & _MASK64), -1
         weights = plan.weights(policy)
         cap = -1 if plies is None else plies
         run = plan.run
         while True:
             # The table is read again at every call: another thread's position may
             # have grown the registry meanwhile.
-            code = run(self._s, end, row, plan.table, carry, totals, games, cap, _BUDGET,
+            code = run(self._s, end, plan.row, plan.table, carry, games, cap, _BUDGET,
                        weights)
             if code == 0:
-                return totals, end, int(carry[3])
+                return carry[4:], end, int(carry[3])
             if code == -1:
                 raise BoardError("move template loops forever (While never ends)")
             if code != -21:
