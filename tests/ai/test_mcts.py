@@ -13,6 +13,7 @@ from boardlab.ai.arena import arena
 from boardlab.ai.bots import BotError, RandomBot
 from boardlab.ai.mcts import AUTO_PLAYOUT_DEPTH, MCTSBot, search
 from boardlab.core import kernel
+from boardlab.core.game import PlayoutPolicy
 from boardlab.errors import OptionError
 
 TTT = load("tic-tac-toe")
@@ -332,3 +333,26 @@ def test_mast_compares_a_sample_of_moves_when_a_ply_has_many():
     share = sum(mast.choose(moves, 0, rng) is moves[7] for _ in range(4000)) / 4000
     # The best move is played exactly when it is among the sampled candidates.
     assert abs(share - MAST_CANDIDATES / len(moves)) < 0.03
+
+
+def test_a_capture_weight_weighs_the_random_playouts(monkeypatch):
+    with pytest.raises(OptionError, match="capture"):
+        MCTSBot(capture=-1)
+    calls = []
+    run = kernel.KernelPosition._run
+
+    def counted(self, *args):
+        calls.append(args)
+        return run(self, *args)
+
+    monkeypatch.setattr(kernel.KernelPosition, "_run", counted)
+    state = load("breakthrough").initial_state()
+    bot = MCTSBot(iterations=30, seed=1, capture=5)
+    assert bot.choose(state) in state.legal_moves()
+    assert len(calls) == 30 and all(policy == PlayoutPolicy(capture=5)
+                                    for *_, policy in calls)
+    # Without a kernel, "auto" plays the weighted random playouts too, not MAST.
+    with kernel.disabled():
+        plain = load("breakthrough", rows=5, columns=4).initial_state()
+    bot = MCTSBot(iterations=30, seed=1, capture=5)
+    assert bot.choose(plain) in plain.legal_moves() and bot._mast is None
