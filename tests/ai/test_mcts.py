@@ -247,6 +247,18 @@ def test_two_workers_search_on_two_cores_and_add_up_their_roots():
         bot.close()
 
 
+def test_workers_play_weighted_playouts_in_their_kernels():
+    # The policy goes to the worker with the game's recipe; the worker's own position
+    # of the game has a kernel that plays it.
+    bot = MCTSBot(iterations=60, seed=3, workers=2, capture=4)
+    try:
+        state = load("breakthrough").initial_state()
+        assert bot.choose(state) in state.legal_moves()
+        assert bot.last.iterations == 120
+    finally:
+        bot.close()
+
+
 def test_a_game_rebuilds_from_its_recipe_in_another_process():
     import pickle
 

@@ -15,6 +15,7 @@ and Breakthrough's first-player win rate agrees with the generic Python loop's.
 from __future__ import annotations
 
 import math
+import pickle
 import random
 from fractions import Fraction
 
@@ -275,6 +276,10 @@ def test_policies_weigh_moves_and_refuse_bad_weights():
     diagonal = PlayoutPolicy(tags={"step": 0})
     end = state.playout(random.Random(3), 6, diagonal)
     assert isinstance(end, State)
+    # Bots send policies to their worker processes.
+    policy = PlayoutPolicy(capture=3, tags={"step": 2})
+    assert pickle.loads(pickle.dumps(policy)) == policy
+    assert hash(policy) == hash(PlayoutPolicy(capture=3, tags={"step": 2}))
     for bad in ({"capture": -1}, {"capture": 101}, {"tags": {"step": 0.5}},
                 {"capture": True}):
         with pytest.raises(OptionError):

@@ -212,6 +212,11 @@ class PlayoutPolicy:
     def __hash__(self) -> int:
         return hash((self.capture, frozenset(self.tags.items())))
 
+    def __reduce__(self) -> tuple[type[PlayoutPolicy], tuple[int, dict[str, int]]]:
+        # A bot sends its policy to its worker processes; a read-only mapping does not
+        # pickle, the dict it is made from does.
+        return type(self), (self.capture, dict(self.tags))
+
     def weight(self, move: Move) -> int:
         """The weight of ``move``."""
         weight = self.tags.get(move[2], 1) if isinstance(move[2], str) else 1
