@@ -14,7 +14,8 @@ number of complete uniformly random games played per second of wall-clock time:
   ``legal_moves()``/``apply()``/``undo()`` -- what every game gets for free;
 * boardlab ``rollout()``: the game's override, one compiled (numba) bitboard playout
   per Python call;
-* boardlab fast batch: the numba kernel playing N games in one call;
+* boardlab fast batch: :meth:`State.playouts`, the numba kernel playing N games in one
+  call;
 * OpenSpiel per game: ``pyspiel.evaluate_bots`` with two C++ uniform random bots, one
   Python call per game (the C++ loop over ``LegalActions``/``ApplyAction``);
 * OpenSpiel batch: ``RandomRolloutEvaluator(N)`` run once at the root by a one-simulation
@@ -49,36 +50,18 @@ from types import ModuleType
 import boardlab
 from boardlab.core import kernel
 from boardlab.core.game import Game, State
-from boardlab.games.connect_four import ConnectFourState
-from boardlab.games.fast import connect_four_kernel, tictactoe_kernel
-from boardlab.games.tictactoe import TicTacToeState
 from boardlab.zrf.game import load_game
 
 
 @dataclass(frozen=True)
 class Subject:
-    """One game as boardlab and OpenSpiel name it, and its batch kernel."""
+    """One game as boardlab and OpenSpiel name it."""
 
     name: str
     openspiel_name: str
-    batch: Callable[[State, int, int], object]
 
 
-def ttt_batch(state: State, n: int, seed: int) -> object:
-    assert isinstance(state, TicTacToeState)
-    x, o = state.bitboards()
-    return tictactoe_kernel.playouts(x, o, state.to_move, state.game.misere, n, seed)
-
-
-def connect_four_batch(state: State, n: int, seed: int) -> object:
-    assert isinstance(state, ConnectFourState)
-    options = state.game.options
-    return connect_four_kernel.playouts(state.discs[0], state.discs[1], state.to_move,
-                                        options["rows"], options["columns"], n, seed)
-
-
-SUBJECTS = (Subject("tic-tac-toe", "tic_tac_toe", ttt_batch),
-            Subject("connect-four", "connect_four", connect_four_batch))
+SUBJECTS = (Subject("tic-tac-toe", "tic_tac_toe"), Subject("connect-four", "connect_four"))
 
 
 def per_call_rate(play_one: Callable[[], object], seconds: float) -> float:
@@ -112,7 +95,7 @@ def boardlab_rates(subject: Subject, seconds: float) -> dict[str, float]:
     return {
         "generic": per_call_rate(lambda: State.rollout(state, rng), seconds),
         "rollout": per_call_rate(lambda: state.rollout(rng), seconds),
-        "batch": batch_rate(lambda n: subject.batch(state, n, next(seeds)), seconds, 10_000),
+        "batch": batch_rate(lambda n: state.playouts(n, next(seeds)), seconds, 10_000),
     }
 
 
