@@ -14,17 +14,27 @@ number of complete uniformly random games played per second of wall-clock time:
   ``legal_moves()``/``apply()``/``undo()`` -- what every game gets for free;
 * boardlab ``rollout()``: the game's override, one compiled (numba) bitboard playout
   per Python call;
-* boardlab fast batch: the numba kernel playing N games in one call;
+* boardlab fast batch: :meth:`State.playouts`, the numba kernel playing N games in one
+  call;
 * OpenSpiel per game: ``pyspiel.evaluate_bots`` with two C++ uniform random bots, one
   Python call per game (the C++ loop over ``LegalActions``/``ApplyAction``);
 * OpenSpiel batch: ``RandomRolloutEvaluator(N)`` run once at the root by a one-simulation
   ``MCTSBot.mcts_search``: N C++ random playouts in one Python call.
 
+Then the games with a game kernel (:mod:`boardlab.core.kernel`): Breakthrough, Taacoca
+and a ZRF file, in games per CPU-second (``time.process_time``: the machine may be
+shared), each three ways -- the generic loop of :meth:`State.rollout` over the kernel
+position (one kernel call a ply: what every kernel game had before its playouts were
+compiled), its :meth:`~boardlab.core.game.State.rollout` (one kernel call a game) and
+:meth:`~boardlab.core.game.State.playouts` (N games in one call) -- beside OpenSpiel's
+C++ game where it has one (Breakthrough), per game and batch as above.
+
 The ratios compare like with like: one game per Python call against OpenSpiel per
 game, the batch against OpenSpiel's batch. OpenSpiel (``pip install open_spiel``, in
 the ``bench`` extra) is optional; without it only boardlab's figures are printed.
 
-Usage: ``python benchmarks/playouts.py [--seconds 1.0]`` (seconds per figure).
+Usage: ``python benchmarks/playouts.py [--seconds 1.0] [--part all|kernels]`` (seconds
+per figure; ``kernels``: the games with a kernel only).
 """
 
 from __future__ import annotations
@@ -34,40 +44,24 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 
 import boardlab
 from boardlab.core import kernel
-from boardlab.core.game import State
-from boardlab.games.connect_four import ConnectFourState
-from boardlab.games.fast import connect_four_kernel, tictactoe_kernel
-from boardlab.games.tictactoe import TicTacToeState
+from boardlab.core.game import Game, State
+from boardlab.zrf.game import load_game
 
 
 @dataclass(frozen=True)
 class Subject:
-    """One game as boardlab and OpenSpiel name it, and its batch kernel."""
+    """One game as boardlab and OpenSpiel name it."""
 
     name: str
     openspiel_name: str
-    batch: Callable[[State, int, int], object]
 
 
-def ttt_batch(state: State, n: int, seed: int) -> object:
-    assert isinstance(state, TicTacToeState)
-    x, o = state.bitboards()
-    return tictactoe_kernel.playouts(x, o, state.to_move, state.game.misere, n, seed)
-
-
-def connect_four_batch(state: State, n: int, seed: int) -> object:
-    assert isinstance(state, ConnectFourState)
-    options = state.game.options
-    return connect_four_kernel.playouts(state.discs[0], state.discs[1], state.to_move,
-                                        options["rows"], options["columns"], n, seed)
-
-
-SUBJECTS = (Subject("tic-tac-toe", "tic_tac_toe", ttt_batch),
-            Subject("connect-four", "connect_four", connect_four_batch))
+SUBJECTS = (Subject("tic-tac-toe", "tic_tac_toe"), Subject("connect-four", "connect_four"))
 
 
 def per_call_rate(play_one: Callable[[], object], seconds: float) -> float:
@@ -101,7 +95,7 @@ def boardlab_rates(subject: Subject, seconds: float) -> dict[str, float]:
     return {
         "generic": per_call_rate(lambda: State.rollout(state, rng), seconds),
         "rollout": per_call_rate(lambda: state.rollout(rng), seconds),
-        "batch": batch_rate(lambda n: subject.batch(state, n, next(seeds)), seconds, 10_000),
+        "batch": batch_rate(lambda n: state.playouts(n, next(seeds)), seconds, 10_000),
     }
 
 
@@ -267,6 +261,100 @@ def floor_rows(pyspiel: ModuleType | None, seconds: float) -> None:
         print(line)
 
 
+def cpu_rate(play_one: Callable[[], object], seconds: float) -> float:
+    """Calls of ``play_one`` per CPU-second of this process, over about ``seconds``."""
+    play_one()  # compiles or loads the kernels before the clock starts
+    n, chunk = 0, 10
+    start = time.process_time()
+    while (elapsed := time.process_time() - start) < seconds:
+        for _ in range(chunk):
+            play_one()
+        n += chunk
+    return n / elapsed
+
+
+def cpu_batch_rate(play_many: Callable[[int], object], seconds: float, trial: int) -> float:
+    """Games per CPU-second of ``play_many(n)``, with ``n`` sized from a ``trial`` run so
+    that the measured call takes about ``seconds``."""
+    play_many(trial)
+    start = time.process_time()
+    play_many(trial)
+    n = max(trial, int(trial * seconds / max(time.process_time() - start, 1e-3)))
+    start = time.process_time()
+    play_many(n)
+    return n / (time.process_time() - start)
+
+
+ZRF = Path(__file__).resolve().parents[1] / "tests" / "data" / "zrf"
+#: Games with a kernel whose compiled playouts are measured: label, how to load the
+#: game, OpenSpiel's name (None: OpenSpiel has no such game).
+KERNEL_GAMES: tuple[tuple[str, Callable[[], Game], str | None], ...] = (
+    ("breakthrough", lambda: boardlab.load("breakthrough"), "breakthrough"),
+    ("taacoca", lambda: boardlab.load("taacoca"), None),
+    ("ZRF breakthrough.zrf", lambda: load_game(ZRF / "breakthrough" / "breakthrough.zrf"),
+     None),
+)
+
+
+def kernel_rows(pyspiel: ModuleType | None, seconds: float) -> None:
+    """The compiled playouts of games with a kernel, per CPU-second, against the loop
+    they replace and OpenSpiel's C++ game."""
+    print("\nGames with a game kernel: random games per CPU-second from the start")
+    label_width = 52
+    for label, make, openspiel_name in KERNEL_GAMES:
+        game = make()
+        if kernel.plan_for(game) is None:
+            print(f"{label}: no kernel ({kernel.why_not(game)})")
+            continue
+        rows = kernel_game_rates(game.initial_state(), seconds)
+        theirs = None
+        if pyspiel and openspiel_name:
+            theirs = openspiel_cpu_rates(pyspiel, openspiel_name, seconds)
+        print(label)
+        for text, rate, kind in rows:
+            ratio = (f"{rate / theirs[kind]:8.2f}  vs OpenSpiel {kind}" if theirs
+                     else "       -")
+            print(f"  {text:<{label_width - 2}}{rate_text(rate)}  {ratio}")
+        print(f"  {'rollout() / loop':<{label_width - 2}}{rows[1][1] / rows[0][1]:>13.2f}")
+        if theirs:
+            print(f"  {'OpenSpiel game (C++ evaluate_bots, per call)':<{label_width - 2}}"
+                  f"{rate_text(theirs['game'])}")
+            print(f"  {'OpenSpiel batch (C++ RandomRolloutEvaluator)':<{label_width - 2}}"
+                  f"{rate_text(theirs['batch'])}")
+
+
+def kernel_game_rates(state: State, seconds: float) -> list[tuple[str, float, str]]:
+    """A kernel position's random games per CPU-second, three ways: label, rate, and
+    the kind of OpenSpiel figure it compares with."""
+    rng = random.Random(1)
+    seeds = iter(range(1, 1 << 62))
+    return [
+        ("boardlab loop (State.rollout, a kernel call a ply)",
+         cpu_rate(lambda: State.rollout(state, rng), seconds), "game"),
+        ("boardlab rollout() (the kernel plays the game)",
+         cpu_rate(lambda: state.rollout(rng), seconds), "game"),
+        ("boardlab playouts(N) (N games a kernel call)",
+         cpu_batch_rate(lambda n: state.playouts(n, next(seeds)), seconds, 2_000), "batch"),
+    ]
+
+
+def openspiel_cpu_rates(pyspiel: ModuleType, name: str, seconds: float) -> dict[str, float]:
+    """OpenSpiel's random games per CPU-second, per game and batch (as
+    :func:`openspiel_rates` plays them)."""
+    game = pyspiel.load_game(name)
+    bots = [pyspiel.make_uniform_random_bot(p, 1 + p) for p in range(2)]
+    seeds = iter(range(1, 1 << 62))
+
+    def many_games(n: int) -> object:
+        evaluator = pyspiel.RandomRolloutEvaluator(n, next(seeds))
+        bot = pyspiel.MCTSBot(game, evaluator, 2.0, 1, 1000, False, next(seeds), False)
+        return bot.mcts_search(game.new_initial_state())
+
+    return {"game": cpu_rate(lambda: pyspiel.evaluate_bots(game.new_initial_state(), bots,
+                                                           next(seeds)), seconds),
+            "batch": cpu_batch_rate(many_games, seconds, 2_000)}
+
+
 def rate_text(rate: float) -> str:
     return f"{rate:>13,.0f}"
 
@@ -275,6 +363,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0,
                         help="seconds of play per figure (default 1.0)")
+    parser.add_argument("--part", choices=("all", "kernels"), default="all",
+                        help="what to measure (default all)")
     args = parser.parse_args()
 
     try:
@@ -284,6 +374,9 @@ def main() -> None:
         print(f"OpenSpiel is not importable ({e}); showing boardlab's figures only.\n"
               "Install it with `pip install open_spiel` (or the 'bench' extra).\n")
 
+    if args.part == "kernels":
+        kernel_rows(pyspiel, args.seconds)
+        return
     print(f"Random playouts per second from the initial position "
           f"({args.seconds:g} s per figure)\n")
     label_width = 52
@@ -330,6 +423,7 @@ def main() -> None:
                 line += f"   OpenSpiel C++ {rate_text(theirs)}   ratio {ours / theirs:6.3f}"
             print(line)
     floor_rows(pyspiel, args.seconds)
+    kernel_rows(pyspiel, args.seconds)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,9 @@ import pytest
 from boardlab import load, names
 from boardlab.ai.arena import arena
 from boardlab.ai.bots import BotError, RandomBot
-from boardlab.ai.mcts import MCTSBot, search
+from boardlab.ai.mcts import AUTO_PLAYOUT_DEPTH, MCTSBot, search
+from boardlab.core import kernel
+from boardlab.core.game import PlayoutPolicy
 from boardlab.errors import OptionError
 
 TTT = load("tic-tac-toe")
@@ -189,17 +191,43 @@ def test_playout_options_are_checked_and_used():
         MCTSBot(playout="smart")
     with pytest.raises(BotError, match="epsilon"):
         MCTSBot(epsilon=1.5)
-    state = load("breakthrough", rows=5, columns=4).initial_state()
+    with kernel.disabled():  # plain positions: no compiled playouts
+        state = load("breakthrough", rows=5, columns=4).initial_state()
     mast_bot, random_bot = MCTSBot(iterations=50, seed=1), MCTSBot(iterations=50, seed=1,
                                                                     playout="random")
     mast_bot.choose(state)
     random_bot.choose(state)
     assert mast_bot._mast is not None and mast_bot._mast.table
     assert random_bot._mast is None
-    # Games with a compiled rollout keep it under "auto".
-    fast = MCTSBot(iterations=50, seed=1)
-    fast.choose(TTT.initial_state())
-    assert fast._mast is None
+    # Games with a compiled rollout keep it under "auto": a hand-written one, and every
+    # game with a kernel.
+    for fast_state in (TTT.initial_state(), load("breakthrough", rows=5,
+                                                 columns=4).initial_state()):
+        fast = MCTSBot(iterations=50, seed=1)
+        fast.choose(fast_state)
+        assert fast._mast is None
+    chosen = MCTSBot(iterations=50, seed=1, playout="mast")
+    chosen.choose(load("breakthrough", rows=5, columns=4).initial_state())
+    assert chosen._mast is not None and chosen._mast.table
+
+
+@pytest.mark.parametrize("name", ["breakthrough", "taacoca"])
+def test_games_with_a_kernel_play_every_playout_in_it(name, monkeypatch):
+    # Breakthrough and Taacoca are long games with a heuristic: capped playouts, each
+    # one call of the kernel, its end scored by the heuristic.
+    calls = []
+    run = kernel.KernelPosition._run
+
+    def counted(self, *args):
+        calls.append(args)
+        return run(self, *args)
+
+    monkeypatch.setattr(kernel.KernelPosition, "_run", counted)
+    state = load(name).initial_state()
+    bot = MCTSBot(iterations=60, seed=1)
+    assert bot.choose(state) in state.legal_moves()
+    assert len(calls) == 60  # no search of 60 passes reaches an end here
+    assert all(games == 1 and plies == AUTO_PLAYOUT_DEPTH for games, _, plies, _ in calls)
 
 
 def test_two_workers_search_on_two_cores_and_add_up_their_roots():
@@ -215,6 +243,18 @@ def test_two_workers_search_on_two_cores_and_add_up_their_roots():
         state.apply(move)
         state.apply(state.legal_moves()[0])
         assert bot.choose(state) in state.legal_moves()
+    finally:
+        bot.close()
+
+
+def test_workers_play_weighted_playouts_in_their_kernels():
+    # The policy goes to the worker with the game's recipe; the worker's own position
+    # of the game has a kernel that plays it.
+    bot = MCTSBot(iterations=60, seed=3, workers=2, capture=4)
+    try:
+        state = load("breakthrough").initial_state()
+        assert bot.choose(state) in state.legal_moves()
+        assert bot.last.iterations == 120
     finally:
         bot.close()
 
@@ -305,3 +345,26 @@ def test_mast_compares_a_sample_of_moves_when_a_ply_has_many():
     share = sum(mast.choose(moves, 0, rng) is moves[7] for _ in range(4000)) / 4000
     # The best move is played exactly when it is among the sampled candidates.
     assert abs(share - MAST_CANDIDATES / len(moves)) < 0.03
+
+
+def test_a_capture_weight_weighs_the_random_playouts(monkeypatch):
+    with pytest.raises(OptionError, match="capture"):
+        MCTSBot(capture=-1)
+    calls = []
+    run = kernel.KernelPosition._run
+
+    def counted(self, *args):
+        calls.append(args)
+        return run(self, *args)
+
+    monkeypatch.setattr(kernel.KernelPosition, "_run", counted)
+    state = load("breakthrough").initial_state()
+    bot = MCTSBot(iterations=30, seed=1, capture=5)
+    assert bot.choose(state) in state.legal_moves()
+    assert len(calls) == 30 and all(policy == PlayoutPolicy(capture=5)
+                                    for *_, policy in calls)
+    # Without a kernel, "auto" plays the weighted random playouts too, not MAST.
+    with kernel.disabled():
+        plain = load("breakthrough", rows=5, columns=4).initial_state()
+    bot = MCTSBot(iterations=30, seed=1, capture=5)
+    assert bot.choose(plain) in plain.legal_moves() and bot._mast is None

@@ -3,11 +3,13 @@
 The algorithm of Kocsis and Szepesvári ("Bandit based Monte-Carlo planning",
 2006) in its usual form (Browne et al., "A survey of Monte Carlo tree search
 methods", 2012): select children by UCB1 until a node has an untried move,
-expand one, finish the game with :meth:`State.rollout` (which games may replace
-by a compiled fast path), and back the returns up the path. Each node keeps the
-points its *mover* (the player who made the move leading to it) scored, so
-returns that are points (1 win, 1/2 draw, 0 loss, or any fraction) and any number
-of players need no special case. The move played is the most visited child.
+expand one, finish the game with :meth:`State.rollout` or, capped,
+:meth:`State.playout` (which games may replace by a compiled fast path: every game
+with a kernel plays them whole in it, :mod:`boardlab.core.kernel`), and back the
+returns up the path. Each node keeps the points its *mover* (the player who made the
+move leading to it) scored, so returns that are points (1 win, 1/2 draw, 0 loss, or
+any fraction) and any number of players need no special case. The move played is the
+most visited child.
 
 Long games (Abalone, Epaminondas, GESS run for hundreds of plies) make full random
 playouts slow and nearly meaningless, so a playout may stop after ``playout_depth``
@@ -22,7 +24,8 @@ agents):
 
 * **MAST playouts** (:class:`Mast`): playouts prefer the moves whose average result,
   learnt from every simulation so far, is best, with a share of random moves; used by
-  default unless the game plays random games in compiled code;
+  default unless the game plays random games in compiled code (a game kernel, or a
+  hand-written fast path);
 * **MCTS-Solver**: positions the search reaches the end of are proved won, lost or
   drawn, proofs are backed up, a proved loss is never played while a move remains, and
   a proved root ends the search;
@@ -57,7 +60,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from boardlab.ai.bots import BotError, chance_turn, check_positive, draw_move, register_bot
-from boardlab.core.game import Game, State
+from boardlab.core.game import Game, PlayoutPolicy, State
 from boardlab.core.move import Move
 
 #: Games whose ``max_length()`` exceeds this get capped playouts by default.
@@ -173,10 +176,11 @@ class Mast:
 def search(state: State, rng: random.Random, iterations: int | None = None,
            seconds: float | None = None, exploration: float = math.sqrt(2),
            playout_depth: int | None = None, mast: Mast | None = None,
-           root: Node | None = None) -> MCTSResult:
+           root: Node | None = None, policy: PlayoutPolicy | None = None) -> MCTSResult:
     """Run UCT from ``state`` (left unchanged) for ``iterations`` and/or ``seconds``;
     with ``playout_depth``, playouts stop after that many plies (module doc); with
-    ``mast``, playouts follow and feed its table instead of being uniformly random.
+    ``mast``, playouts follow and feed its table instead of being uniformly random,
+    and with ``policy`` they draw by its weights (:meth:`State.playout`).
     ``root``: the node of ``state`` kept from an earlier search (see
     :func:`reusable`), searched on rather than from scratch."""
     if state.is_terminal():
@@ -259,10 +263,10 @@ def search(state: State, rng: random.Random, iterations: int | None = None,
             points = node.proven = [float(r) for r in outcome]
         elif mast is not None:
             points = _playout(work, rng, playout_depth, mast, played)
-        elif playout_depth is None:
+        elif playout_depth is None and policy is None:
             points = [float(r) for r in work.rollout(rng)]
         else:
-            points = _playout(work, rng, playout_depth)
+            points = _playout(work, rng, playout_depth, policy=policy)
         if mast is not None:
             mast.update(played, points)
         for _ in range(depth):
@@ -347,7 +351,8 @@ _WORKER_GAMES: dict[str, Game] = {}
 
 def _worker_search(recipe: tuple, text: str, seed: int, iterations: int | None,
                    seconds: float | None, exploration: float, playout_depth: int | None,
-                   epsilon: float | None) -> tuple[list[tuple[tuple, float, float]], int]:
+                   epsilon: float | None, policy: PlayoutPolicy | None = None
+                   ) -> tuple[list[tuple[tuple, float, float]], int]:
     """One independent search in a worker process: the root's moves (as actions) with
     their visits and points, and the iterations run."""
     key = repr(recipe)
@@ -358,7 +363,7 @@ def _worker_search(recipe: tuple, text: str, seed: int, iterations: int | None,
     state = game.parse_state(text)
     mast = None if epsilon is None else Mast(epsilon)
     result = search(state, random.Random(seed), iterations, seconds, exploration,
-                    playout_depth, mast)
+                    playout_depth, mast, policy=policy)
     assert result.root is not None
     return ([(c.move[1], float(c.visits), c.points)  # type: ignore[index]
              for c in result.root.children], result.iterations)
@@ -413,17 +418,21 @@ def _fits(node: Node, state: State) -> bool:
 
 
 def _playout(state: State, rng: random.Random, plies: int | None,
-             mast: Mast | None = None, played: list[tuple[int, tuple]] | None = None
-             ) -> list[float]:
-    """Points of a playout, uniformly random or with ``mast`` MAST's (appending the
-    (mover, actions) it plays to ``played``), cut after ``plies`` when given and then
-    scored by the heuristic."""
+             mast: Mast | None = None, played: list[tuple[int, tuple]] | None = None,
+             policy: PlayoutPolicy | None = None) -> list[float]:
+    """Points of a playout, random (uniformly, or by ``policy``'s weights) or with
+    ``mast`` MAST's (appending the (mover, actions) it plays to ``played``), cut after
+    ``plies`` when given and then scored by the heuristic. A random one is
+    :meth:`State.playout`, which games with a kernel play whole in compiled code."""
+    if mast is None:
+        end = state.playout(rng, plies, policy)
+        return _heuristic_points(end) if isinstance(end, State) else [float(r) for r in end]
     done = 0
     outcome = state.outcome()
     chance = state.game.chance_players
     while outcome is None and (plies is None or done < plies):
         moves = state.legal_moves()
-        if mast is None or (chance and state.to_move in chance):
+        if chance and state.to_move in chance:
             move = moves[rng.randrange(len(moves))]
         else:
             mover = state.to_move
@@ -461,9 +470,13 @@ class MCTSBot:
 
     ``playout``: ``"mast"`` (:class:`Mast`), ``"random"``, or ``"auto"`` (the default):
     MAST, unless the game plays random games in compiled code (its own
-    :meth:`State.rollout`), whose speed is worth more than a Python policy. ``epsilon``
-    is MAST's share of random moves. ``reuse`` keeps the tree and MAST's table from one
-    move to the next (the subtree of the position reached is searched on).
+    :meth:`State.rollout`: every game with a kernel), whose speed is worth more than a
+    Python policy, or a ``capture`` weight is given. ``epsilon`` is MAST's share of
+    random moves. ``capture`` weighs the random playouts' moves: a move that takes a
+    piece is drawn that many times as often as one that does not (a
+    :class:`~boardlab.core.game.PlayoutPolicy`, which kernels play compiled). ``reuse``
+    keeps the tree and MAST's table from one move to the next (the subtree of the
+    position reached is searched on).
 
     ``workers`` > 1 searches on that many cores (root parallelism): the bot's own
     search plus ``workers - 1`` independent ones in worker processes, each with its
@@ -476,7 +489,7 @@ class MCTSBot:
                  exploration: float | None = None, seed: int | None = None,
                  playout_depth: int | None = None, playout: str | None = None,
                  epsilon: float | None = None, reuse: bool | None = None,
-                 workers: int | None = None):
+                 workers: int | None = None, capture: int | None = None):
         check_positive("iterations", iterations)
         check_positive("playout_depth", playout_depth)
         self.playout_depth = playout_depth
@@ -495,6 +508,7 @@ class MCTSBot:
         self.exploration = math.sqrt(2) if exploration is None else exploration
         self.playout = playout or "auto"
         self.epsilon = MAST_EPSILON if epsilon is None else epsilon
+        self.policy = None if capture is None else PlayoutPolicy(capture=capture)
         self.reuse = True if reuse is None else bool(reuse)
         check_positive("workers", workers)
         if workers is not None and workers != int(workers):
@@ -528,7 +542,7 @@ class MCTSBot:
 
     def _uses_mast(self, state: State) -> bool:
         if self.playout == "auto":
-            return type(state).rollout is State.rollout
+            return type(state).rollout is State.rollout and self.policy is None
         return self.playout == "mast"
 
     def choose(self, state: State) -> Move:
@@ -557,9 +571,9 @@ class MCTSBot:
             epsilon = self.epsilon if mast is not None else None
             pending = [pool.submit(_worker_search, recipe, text, self.rng.randrange(1 << 62),
                                    self.iterations, self.time, self.exploration, depth,
-                                   epsilon) for _ in range(self.workers - 1)]
+                                   epsilon, self.policy) for _ in range(self.workers - 1)]
         self.last = search(state, self.rng, self.iterations, self.time, self.exploration,
-                           depth, mast, root)
+                           depth, mast, root, self.policy)
         if pending:
             self.last = _merged(self.last, [f.result() for f in pending], started)
         # Keep the subtree of the chosen move: the next position is below it.

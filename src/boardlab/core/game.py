@@ -27,14 +27,15 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, ClassVar
 
 from boardlab.core.board import Board
-from boardlab.core.move import Move, Piece
+from boardlab.core.move import Capture, Move, Piece
 from boardlab.errors import IllegalMoveError, NotationError, OptionError
 
 Returns = tuple[Fraction, ...]
@@ -132,6 +133,109 @@ class Option:
         if self.maximum is not None:
             out["maximum"] = self.maximum
         return out
+
+
+@dataclass(frozen=True)
+class Playouts:
+    """The totals of a batch of random playouts (:meth:`State.playouts`).
+
+    ``points`` adds up the returns of the games that ended; ``wins`` counts, for each
+    player, the games where that player scored more than every other; ``draws`` the
+    other games that ended; ``unfinished`` the games stopped at the ply cap.
+    """
+
+    games: int
+    points: Returns
+    wins: tuple[int, ...]
+    draws: int
+    unfinished: int
+
+    @classmethod
+    def of(cls, ends: Iterable[tuple[Returns | None, int]], players: int) -> Playouts:
+        """The totals of games that ended with these returns (None: stopped at the
+        cap), each with its number of games.
+
+        >>> totals = Playouts.of([(WIN, 3), (DRAW, 1), (None, 2)], 2)
+        >>> totals.points, totals.wins, totals.draws, totals.unfinished
+        ((Fraction(7, 2), Fraction(1, 2)), (3, 0), 1, 2)
+        """
+        points = [Fraction(0)] * players
+        wins = [0] * players
+        games = draws = unfinished = 0
+        for returns, count in ends:
+            games += count
+            if returns is None:
+                unfinished += count
+                continue
+            for p, r in enumerate(returns):
+                points[p] += r * count
+            best = max(returns)
+            leaders = [p for p, r in enumerate(returns) if r == best]
+            if len(leaders) == 1:
+                wins[leaders[0]] += count
+            else:
+                draws += count
+        return cls(games, tuple(points), tuple(wins), draws, unfinished)
+
+
+#: The largest weight a :class:`PlayoutPolicy` gives.
+MAX_WEIGHT = 100
+
+
+@dataclass(frozen=True)
+class PlayoutPolicy:
+    """Weights that bias a random playout (:meth:`State.playout`): each legal move is
+    drawn with a chance proportional to its weight, the weight of its tag (for the
+    move language, the name of the template that made it: ``tags``, 1 for a tag not
+    named) times ``capture`` when it takes a piece. Weights are whole numbers from 0 to
+    :data:`MAX_WEIGHT`; when every move weighs 0, one is drawn uniformly.
+
+    >>> from boardlab.core.move import Capture, Move, Shift
+    >>> policy = PlayoutPolicy(capture=4, tags={"retreat": 0})
+    >>> policy.weight(Move("a1xb2", (Capture(1), Shift(0, 1)), "diagonal"))
+    4
+    >>> policy.weight(Move("b2-a1", (Shift(1, 0),), "retreat"))
+    0
+    """
+
+    capture: int = 1
+    tags: Mapping[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tags", MappingProxyType(dict(self.tags)))
+        for name, value in (("capture", self.capture), *self.tags.items()):
+            if isinstance(value, bool) or not isinstance(value, int) \
+                    or not 0 <= value <= MAX_WEIGHT:
+                raise OptionError(f"playout weight {name!r} must be a whole number from 0 "
+                                 f"to {MAX_WEIGHT}, got {value!r}")
+
+    def __hash__(self) -> int:
+        return hash((self.capture, frozenset(self.tags.items())))
+
+    def __reduce__(self) -> tuple[type[PlayoutPolicy], tuple[int, dict[str, int]]]:
+        # A bot sends its policy to its worker processes; a read-only mapping does not
+        # pickle, the dict it is made from does.
+        return type(self), (self.capture, dict(self.tags))
+
+    def weight(self, move: Move) -> int:
+        """The weight of ``move``."""
+        weight = self.tags.get(move[2], 1) if isinstance(move[2], str) else 1
+        if any(isinstance(a, Capture) for a in move[1]):
+            weight *= self.capture
+        return weight
+
+    def choose(self, moves: Sequence[Move], rng: random.Random) -> Move:
+        """One of ``moves`` drawn by weight with ``rng``."""
+        weights = [self.weight(m) for m in moves]
+        total = sum(weights)
+        if not total:
+            return moves[rng.randrange(len(moves))]
+        r = rng.randrange(total)
+        for move, w in zip(moves, weights, strict=True):
+            r -= w
+            if r < 0:
+                return move
+        raise AssertionError("unreachable")  # pragma: no cover
 
 
 class Game(ABC):
@@ -436,19 +540,78 @@ class State(ABC):
     def rollout(self, rng: random.Random) -> Returns:
         """Returns of a uniformly random playout from here; the state is left unchanged.
 
-        Games may override this with a compiled fast path.
+        Games may override this with a compiled fast path (games of the move language
+        with a kernel play it whole in the kernel: :mod:`boardlab.core.kernel`).
         """
         depth = 0
-        while True:
+        try:
+            while True:
+                out = self.outcome()
+                if out is not None:
+                    return out
+                moves = self.legal_moves()
+                self.apply(moves[rng.randrange(len(moves))])
+                depth += 1
+        finally:
+            # Also when the rules fail on the way: the state is left as it was.
+            for _ in range(depth):
+                self.undo()
+
+    def playout(self, rng: random.Random, plies: int | None = None,
+                policy: PlayoutPolicy | None = None) -> Returns | State:
+        """A random playout from here, stopped at the end or after ``plies`` plies: the
+        returns when the game ended, else the position reached (a new state, which a
+        bot may score with a heuristic). Moves are drawn uniformly, or by ``policy``'s
+        weights (a chance player's always uniformly). The state is left unchanged.
+
+        Without a policy it draws what :meth:`rollout` draws from ``rng``; games with a
+        kernel play it in the kernel, drawing one seed from ``rng``.
+
+        >>> import random
+        >>> from boardlab import load
+        >>> state = load("breakthrough").initial_state()
+        >>> state.playout(random.Random(1), plies=4).ply
+        4
+        >>> state.playout(random.Random(1)) in ((1, 0), (0, 1))
+        True
+        """
+        done = 0
+        chance = self.game.chance_players
+        try:
             out = self.outcome()
-            if out is not None:
-                break
-            moves = self.legal_moves()
-            self.apply(moves[rng.randrange(len(moves))])
-            depth += 1
-        for _ in range(depth):
-            self.undo()
-        return out
+            while out is None and (plies is None or done < plies):
+                moves = self.legal_moves()
+                if policy is None or (chance and self.to_move in chance):
+                    move = moves[rng.randrange(len(moves))]
+                else:
+                    move = policy.choose(moves, rng)
+                self.apply(move)
+                done += 1
+                out = self.outcome()
+            return out if out is not None else self.clone()
+        finally:
+            for _ in range(done):
+                self.undo()
+
+    def playouts(self, n: int, seed: int, plies: int | None = None,
+                 policy: PlayoutPolicy | None = None) -> Playouts:
+        """The totals of ``n`` random playouts from here (each as :meth:`playout`
+        plays it), the same for the same ``seed``. Games with a kernel play them all
+        in one call of compiled code; others, here in Python.
+
+        >>> from boardlab import load
+        >>> totals = load("breakthrough").initial_state().playouts(100, seed=1)
+        >>> totals.games, sum(totals.wins) + totals.draws + totals.unfinished
+        (100, 100)
+        """
+        if n < 0:
+            raise OptionError(f"a negative number of playouts ({n})")
+        rng = random.Random(seed)
+        ends: Counter[Returns | None] = Counter()
+        for _ in range(n):
+            end = self.playout(rng, plies, policy)
+            ends[None if isinstance(end, State) else end] += 1
+        return Playouts.of(ends.items(), self.game.num_players)
 
     def play_all(self, moves: Iterable[Move | str]) -> State:
         """The state after playing ``moves`` in order; an illegal one raises

@@ -19,6 +19,18 @@ so listing the legal moves of a position costs one kernel call and one array loo
 move, and playing one costs one kernel call, which also finds the new position's result
 and moves.
 
+A random playout is one kernel call for the whole game (``run``, behind
+:meth:`KernelPosition.rollout`, :meth:`~KernelPosition.playout` and
+:meth:`~KernelPosition.playouts`): it copies the position's fields and board and plays
+on the copy, drawing among the legal moves with SplitMix64 (:mod:`boardlab.core.rng`)
+from a seed the caller gives, uniformly or by a policy's weights, until the game ends
+or a ply cap, and counts the final statuses of a batch of games. It plays moves by
+their words and registers none, so it never needs room from Python (the registry,
+the position's moves and its history are not touched) and leaves the position as it
+was; copying the board costs less than undoing the game. It returns to Python every
+2**20 plies and is called again, so a game that never ends can be interrupted; a loop
+that never ends, or too many moves, fails as a ply would.
+
 Only games the kernel can play exactly get one (:func:`why_not` says why not). It runs
 templates of steps, tests, ifs and loops; captures anywhere and any number of them;
 ``to``, ``from`` and ``cascade`` (a line of pieces moved); ``create``, changes of type
@@ -53,7 +65,7 @@ import threading
 import types
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -62,13 +74,15 @@ import numpy as np
 from boardlab.core import compiled as _compiled
 from boardlab.core import goals as g
 from boardlab.core import rules as r
-from boardlab.core.game import Returns
+from boardlab.core.game import PlayoutPolicy, Playouts, Returns, State
 from boardlab.core.goals import Goals
 from boardlab.core.move import Capture, Change, Move, Mover, Piece, Place, Shift, Spelling
 from boardlab.core.rules import Template
-from boardlab.errors import BoardError, IllegalMoveError, RulesError
+from boardlab.errors import BoardError, IllegalMoveError, OptionError, RulesError
 
 if TYPE_CHECKING:
+    import random
+
     from boardlab.core.position import PieceGame
 
 # The layout of a position's array S: the fields, then the board, then the moves.
@@ -233,6 +247,10 @@ class Plan:
         self._spellings = tuple(Spelling(partial(game.notation, Mover(game, p)))
                                 for p in range(self.players))
         self._returns: dict[int, Returns] = {}
+        self._weights: dict[PlayoutPolicy, np.ndarray] = {}
+        #: The history row a playout's moves are made with: used within one ply, so
+        #: within one kernel call, it is shared by every playout of the game.
+        self.row = np.empty((1, _HIST), dtype=np.int64)
         self._start: Any = None
         self._pass = pass_index(self.templates)
         #: The class of the game's kernel positions.
@@ -241,6 +259,31 @@ class Plan:
         #: The actions of each registered move, by index (decoded once, shared by the
         #: moves' objects).
         self._actions: list[tuple] = []
+
+    @cached_property
+    def run(self) -> Any:
+        """The kernel's random playouts (``run``), compiled on first use: most games
+        are never played out."""
+        return _entry(self.module.run, "vector", "vector", "matrix", "vector", "vector",
+                      "int", "int", "int", "vector")
+
+    def weights(self, policy: PlayoutPolicy | None) -> np.ndarray:
+        """A policy's weights as ``run`` reads them, by player, template (the pass
+        after the templates) and whether the move captures; none without a policy."""
+        if policy is None:
+            return _NO_WEIGHTS
+        found = self._weights.get(policy)
+        if found is None:
+            chance = self.goals.chance
+            names = [*self._names, None]
+            found = np.array([
+                1 if player in chance else
+                (policy.tags.get(name, 1) if isinstance(name, str) else 1)
+                * (policy.capture if captures else 1)
+                for player in range(self.players) for name in names
+                for captures in (0, 1)], dtype=np.int64)
+            self._weights[policy] = found
+        return found
 
     def initial_state(self) -> PieceState:
         """A copy of the game's start position (built and scanned once)."""
@@ -1286,7 +1329,10 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
         self.scratch = scratch - len(self.table)
         layout = "\n".join(f"{name} = {offset}" for name, offset in at.items())
         head = f'''"""The kernel of {self.game.name} (written by boardlab.core.kernel)."""
+import numpy as np
 from numba import njit
+
+from boardlab.core.rng import next_below
 
 LK = {links}
 ND = {max(1, len(self.directions))}
@@ -1359,7 +1405,7 @@ def arrives(T, q, cell):
 
 
 @njit(cache=True)
-def final(S, T, top, w, cell):
+def piece_after(S, T, top, w, cell):
     # The piece on ``cell`` once the actions T[XA + top:XA + w] are made (all at once).
     piece = S[{BOARD} + cell]
     for i in range(top, w):
@@ -1426,7 +1472,7 @@ def emit(S, T, n, pos, hand, hf, q, nc, becomes, copy, index, priority, player):
                 w += 1
     for c in range(nc):
         cell = T[XCH + 3 * c]
-        piece = final(S, T, top, w, cell)
+        piece = piece_after(S, T, top, w, cell)
         if piece == 0:
             continue
         changed = T[T[XCH + 3 * c + 1] + piece]
@@ -1522,7 +1568,9 @@ def rehash(T, old):
 
 
 @njit(cache=True)
-def scan(S, T, write):
+def moves(S, T):
+    # The position's status and moves (in T[XN:XN + n], unregistered): n | (status + 2)
+    # << 13, or -1 and -2 as generate says them.
     status = after(S, T)
     if status < 0 and {self.limit} > 0 and S[{PLY}] >= {self.limit}:
         status = {2 * n}  # a draw when the game reaches its ply limit
@@ -1537,6 +1585,17 @@ def scan(S, T, write):
             status = stuck_conditions(S, T)
             if status < 0:
                 status = {stalemate * n} + player
+    return n | ((status + 2) << 13)
+
+
+@njit(cache=True)
+def scan(S, T, write):
+    found = moves(S, T)
+    if found < 0:
+        return found
+    n = found & 8191
+    status = (found >> 13) - 2
+    player = S[{TO_MOVE}]
     if n > S.shape[0] - MOVES:
         return -6
     top = -1
@@ -1577,14 +1636,10 @@ def touch(S, H, h, k, cell):
 
 
 @njit(cache=True)
-def mplay(S, H, T, h, index):
-    # The actions of move ``index``, all at once (as a PieceState plays them): the
-    # shifts' pieces are read first, then the captures and the shifts' sources empty,
-    # the shifts land, and the drops and changes follow in order.
-    cap = T[RB + 1]
-    m = T[RK + 2 * cap + index]
-    at = RK + 3 * cap + (m >> 27)
-    count = (m >> 15) & 4095
+def mplay(S, H, T, h, at, count):
+    # The actions of the ``count`` words at T[at:], all at once (as a PieceState plays
+    # them): the shifts' pieces are read first, then the captures and the shifts'
+    # sources empty, the shifts land, and the drops and changes follow in order.
     k = 0
     shifts = 0
     for i in range(count):
@@ -1647,13 +1702,37 @@ def play(S, H, T, index):
     h = S[{DEPTH}]
     if h >= H.shape[0]:
         return -3
+    k = make(S, H, T, h, RK + 3 * T[RB + 1] + (T[RK + 2 * T[RB + 1] + index] >> 27),
+             (T[RK + 2 * T[RB + 1] + index] >> 15) & 4095, index)
+    if k < 0:
+        return k
+    packed = scan(S, T, write)
+    if packed == -6:
+        return -8
+    if packed == -4:
+        return -9
+    if packed == -10:
+        return -11
+    if packed == -1 or packed == -2:
+        # The move stands; only the new position's moves failed, which its
+        # legal_moves will say, as the interpreter does.
+        S[{STATUS}] = {UNKNOWN}
+        return packed - 11
+    return packed
+
+
+@njit(cache=True)
+def make(S, H, T, h, at, count, number):
+    # The move of the ``count`` words at T[at:] (registry number ``number``, -1 for a
+    # playout's) made on S, what it changes kept in row h of H; the new position not
+    # scanned. 0, or -15 (nothing changed) when it changes more cells than a row holds.
     H[h, 0] = S[{TO_MOVE}]
     H[h, 1] = S[{KEY}]
     H[h, 2] = S[{STATUS}]
     H[h, 3] = S[{MOVER}]
-    H[h, 4] = index
+    H[h, 4] = number
     H[h, {_HIST - 1}] = S[{LAST}]
-    k = mplay(S, H, T, h, index)
+    k = mplay(S, H, T, h, at, count)
     if k < 0:
         # Nothing was changed: a move's cells are all touched before any changes.
         return k
@@ -1682,19 +1761,7 @@ def play(S, H, T, index):
     S[{PLY}] = ply + 1
     S[{DEPTH}] = h + 1
     S[{NMOVES}] = -1
-    packed = scan(S, T, write)
-    if packed == -6:
-        return -8
-    if packed == -4:
-        return -9
-    if packed == -10:
-        return -11
-    if packed == -1 or packed == -2:
-        # The move stands; only the new position's moves failed, which its
-        # legal_moves will say, as the interpreter does.
-        S[{STATUS}] = {UNKNOWN}
-        return packed - 11
-    return packed
+    return 0
 
 
 @njit(cache=True)
@@ -1714,9 +1781,131 @@ def undo(S, H):
     S[{NMOVES}] = -1
     S[{PLY}] -= 1
     S[{DEPTH}] = h
-'''
+''' + self.playouts()
         return head + "\n".join(body) + "\n" + "\n".join(tail) + "\n\n\n" + \
             "\n\n".join(self.helpers) + mid
+
+
+    def playouts(self) -> str:
+        """The functions of random playouts played whole in the kernel: ``run`` and
+        what it calls (see :meth:`KernelPosition.playouts`)."""
+        n = self.players
+        real = [p for p in range(n) if p not in self.goals.chance]
+        if real:
+            leader = (f"    best = -1\n"
+                      f"    leader = -1\n"
+                      f"    for p in {tuple(real)!r}:\n"
+                      f"        c = 0\n"
+                      f"        for code in range(1, {self.ncodes}):\n"
+                      f"            if T[{self.owner} + code] == p:\n"
+                      f"                c += S[CNT + code]\n"
+                      f"        if c > best:\n"
+                      f"            best = c\n"
+                      f"            leader = p\n"
+                      f"        elif c == best:\n"
+                      f"            leader = -1\n"
+                      f"    return leader if leader >= 0 else {2 * n}\n")
+        else:
+            leader = f"    return {2 * n}\n"
+        # The generator's source is part of this module's (so of its name): numba's
+        # cache knows nothing of a change to a function another module compiles.
+        from boardlab.core import rng
+
+        digest = hashlib.sha256(Path(rng.__file__).read_bytes()).hexdigest()[:16]
+        return f'''
+
+# The random playouts (boardlab.core.rng {digest}).
+@njit(cache=True)
+def captures(T, k):
+    # 1 when the k-th move found takes a piece.
+    for i in range(T[XO + k], T[XO + k] + T[XK + k]):
+        if T[XA + i] & 3 == {_CAPTURE}:
+            return 1
+    return 0
+
+
+@njit(cache=True)
+def final(S, T, status):
+    # A status as its returns read it: an ending by count is a win of the real player
+    # with the most pieces, or a draw when several have as many.
+    if status < {3 * n}:
+        return status
+{leader}
+
+@njit(cache=True)
+def run(S0, S, H, T, R, games, cap, budget, weights):
+    # Uniformly random games (or by weights, see choose) from the position S0, each
+    # played on S, no move registered. R holds what one call leaves to the next: the
+    # generator's state, the plies of the game under way (-1: none), the games done,
+    # the last game's status (-1: stopped at the cap), then the numbers of games by
+    # final status and, last, of games stopped at cap plies (cap < 0: none). At most
+    # budget plies a call: 0 when the games are done, -21 to be called again, or
+    # moves' -1 and -2.
+    state = np.uint64(R[0])
+    plies = R[1]
+    done = R[2]
+    while True:
+        if plies < 0:
+            if done >= games:
+                R[0] = np.int64(state)
+                R[2] = done
+                return 0
+            for i in range(MOVES):
+                S[i] = S0[i]
+            plies = 0
+        found = moves(S, T)
+        if found < 0:
+            R[0] = np.int64(state)
+            R[1] = plies
+            R[2] = done
+            return found
+        status = (found >> 13) - 2
+        if status >= 0 or 0 <= cap <= plies:
+            if status >= 0:
+                status = final(S, T, status)
+                R[4 + status] += 1
+            else:
+                R[R.shape[0] - 1] += 1
+            R[3] = status
+            done += 1
+            plies = -1
+            continue
+        if budget <= 0:
+            R[0] = np.int64(state)
+            R[1] = plies
+            R[2] = done
+            return -21
+        budget -= 1
+        k, state = choose(S, T, found & 8191, weights, state)
+        if make(S, H, T, 0, XA + T[XO + k], T[XK + k], -1) < 0:
+            R[0] = np.int64(state)
+            R[1] = plies
+            R[2] = done
+            return -15
+        plies += 1
+
+
+@njit(cache=True)
+def choose(S, T, n, weights, state):
+    # One of the n moves in T[XN:XN + n]: uniformly without weights; with them, by
+    # its weight (by player, template and whether it captures; uniformly when every
+    # move weighs 0). The index and the generator's next state.
+    if weights.shape[0] == 0:
+        return next_below(state, n)
+    base = S[{TO_MOVE}] * {2 * (len(self.templates) + 1)}
+    total = 0
+    for i in range(n):
+        total += weights[base + 2 * T[XT + i] + captures(T, i)]
+    if total == 0:
+        return next_below(state, n)
+    r, state = next_below(state, total)
+    k = 0
+    while True:
+        r -= weights[base + 2 * T[XT + k] + captures(T, k)]
+        if r < 0:
+            return k, state
+        k += 1
+'''
 
 
 #: Most piece codes a kernel gives (a code is 16 bits of an action word; the keys of
@@ -1842,6 +2031,10 @@ _ROOM = 256
 _ROWS = 256
 #: The bit of a move's index that lets a kernel's play register new moves.
 _WRITE = 1 << 40
+#: Plies a playout call plays at most before it returns to Python and is called again
+#: (a game that never ends can then be interrupted).
+_BUDGET = 1 << 20
+_NO_WEIGHTS = np.zeros(0, dtype=np.int64)
 
 
 class KernelPosition:
@@ -2040,6 +2233,80 @@ class KernelPosition:
 
     def apply_step(self, actions: tuple) -> None:
         raise RulesError("a kernel position has no partial steps")
+
+    # --- random playouts, whole in the kernel -----------------------------------------
+    def _run(self, games: int, seed: int, plies: int | None, policy: PlayoutPolicy | None
+             ) -> tuple[np.ndarray, np.ndarray, int]:
+        """Play ``games`` random games from here in the kernel (none of their moves
+        registered): the numbers of their final statuses (the last: stopped at
+        ``plies``), and the array and status of the last one's end (-1: stopped)."""
+        plan = self._plan
+        # Its moves are written before they are read (by a scan, where it stopped).
+        end = np.empty(plan.moves_at + _ROOM, dtype=np.int64)
+        carry = np.zeros(4 + len(_KINDS) * plan.players + 1, dtype=np.int64)
+        carry[:2] = _signed(seed & _MASK64), -1
+        weights = plan.weights(policy)
+        cap = -1 if plies is None else plies
+        run = plan.run
+        while True:
+            # The table is read again at every call: another thread's position may
+            # have grown the registry meanwhile.
+            code = run(self._s, end, plan.row, plan.table, carry, games, cap, _BUDGET,
+                       weights)
+            if code == 0:
+                return carry[4:], end, int(carry[3])
+            if code == -1:
+                raise BoardError("move template loops forever (While never ends)")
+            if code != -21:
+                raise RulesError(f"{self.game.name}: {_ERRORS.get(code, code)} "
+                                 f"(in a random playout from {self})")
+
+    def rollout(self, rng: random.Random) -> Returns:
+        """Returns of a uniformly random playout from here, played whole in the kernel
+        with a seed drawn from ``rng`` (:mod:`boardlab.core.rng`); the position is left
+        unchanged."""
+        _, _, status = self._run(1, rng.getrandbits(63), None, None)
+        return self._plan.returns(status, self)
+
+    def playout(self, rng: random.Random, plies: int | None = None,
+                policy: PlayoutPolicy | None = None) -> Returns | State:
+        """:meth:`State.playout <boardlab.core.game.State.playout>` played whole in the
+        kernel with a seed drawn from ``rng``."""
+        _, end, status = self._run(1, rng.getrandbits(63), plies, policy)
+        if status >= 0:
+            return self._plan.returns(status, self)
+        return self._reached(end)
+
+    def playouts(self, n: int, seed: int, plies: int | None = None,
+                 policy: PlayoutPolicy | None = None) -> Playouts:
+        """:meth:`State.playouts <boardlab.core.game.State.playouts>` in one call of
+        the kernel: the n games' draws follow one another from ``seed``, so the first
+        of them is the game :meth:`playout` plays from that seed."""
+        if n < 0:
+            raise OptionError(f"a negative number of playouts ({n})")
+        totals, _, _ = self._run(n, seed, plies, policy)
+        plan = self._plan
+        ends: list[tuple[Returns | None, int]] = [
+            (plan.returns(status, self), int(count))
+            for status, count in enumerate(totals[:-1].tolist()) if count]
+        ends.append((None, int(totals[-1])))
+        return Playouts.of(ends, plan.players)
+
+    def _reached(self, s: np.ndarray) -> PieceState:
+        """The position of array ``s``, where a playout stopped: its own last mover,
+        no history."""
+        new = type(self).__new__(type(self))
+        new.game = self.game
+        new._plan = self._plan
+        new._s = s
+        s[DEPTH], s[NMOVES], s[STATUS] = 0, -1, UNKNOWN
+        new._h = np.empty((self._plan.rows, _HIST), dtype=np.int64)
+        new._n, new._status = -1, UNKNOWN
+        new._to_move = int(s[TO_MOVE])
+        new.reserves, new._history, new._cache = {}, [], {}
+        for name, make in type(self).kernel_fields.items():
+            setattr(new, name, make())
+        return new
 
     def undo(self) -> None:
         s = self._s

@@ -36,6 +36,8 @@ from boardlab.core.game import (
     Game,
     IncrementalState,
     Option,
+    PlayoutPolicy,
+    Playouts,
     Returns,
     State,
     win_for,
@@ -309,6 +311,20 @@ class ConnectFourState(IncrementalState):
         winner = kernel.playout(self.discs[0], self.discs[1], self._to_move, t.rows, t.columns,
                                 rng.getrandbits(63))
         return fast.RETURNS[winner]
+
+    def playouts(self, n: int, seed: int, plies: int | None = None,
+                 policy: PlayoutPolicy | None = None) -> Playouts:
+        """:meth:`State.playouts` of uniformly random whole games in one call of the
+        compiled kernel (capped or weighted ones, a finished position and boards too big
+        for the kernel take the generic path)."""
+        t = self.tables
+        kernel = fast.kernel("connect_four_kernel")
+        if plies is not None or policy is not None or self._result is not None or n < 0 \
+                or not kernel.fits(t.rows, t.columns):
+            return super().playouts(n, seed, plies, policy)
+        counts = kernel.playouts(self.discs[0], self.discs[1], self._to_move, t.rows,
+                                 t.columns, n, seed & ((1 << 63) - 1))
+        return Playouts.of(zip(fast.RETURNS, counts.tolist(), strict=True), 2)
 
     def signature(self) -> tuple[int, int, int]:
         return self.discs[0], self.discs[1], self._to_move

@@ -19,7 +19,17 @@ import random
 from typing import ClassVar
 
 from boardlab.core.board import Board
-from boardlab.core.game import DRAW, Game, IncrementalState, Returns, State, win_for, zobrist_table
+from boardlab.core.game import (
+    DRAW,
+    Game,
+    IncrementalState,
+    PlayoutPolicy,
+    Playouts,
+    Returns,
+    State,
+    win_for,
+    zobrist_table,
+)
 from boardlab.core.move import Move, Piece, Place
 from boardlab.core.registry import register
 from boardlab.errors import NotationError
@@ -200,6 +210,18 @@ class TicTacToeState(IncrementalState):
         playout = fast.kernel("tictactoe_kernel").playout
         winner = playout(x, o, self._to_move, self.game.misere, rng.getrandbits(63))
         return fast.RETURNS[winner]
+
+    def playouts(self, n: int, seed: int, plies: int | None = None,
+                 policy: PlayoutPolicy | None = None) -> Playouts:
+        """:meth:`State.playouts` of uniformly random whole games in one call of the
+        compiled kernel (capped or weighted ones, and a finished position, take the
+        generic path)."""
+        if plies is not None or policy is not None or self._result is not None or n < 0:
+            return super().playouts(n, seed, plies, policy)
+        x, o = self.bitboards()
+        counts = fast.kernel("tictactoe_kernel").playouts(
+            x, o, self._to_move, self.game.misere, n, seed & ((1 << 63) - 1))
+        return Playouts.of(zip(fast.RETURNS, counts.tolist(), strict=True), 2)
 
     def signature(self) -> tuple[tuple[int, ...], int]:
         return tuple(self.cells), self._to_move

@@ -8,7 +8,7 @@ the first time a fast path is used, so ``import boardlab`` stays quick.
 The functions are compiled with ``cache=True``: the machine code lands in
 ``__pycache__`` beside these files and later processes load it instead of
 compiling again. Numba keys that cache on the calling module's own source only,
-so after editing :mod:`.rng` also touch the kernel modules (or delete their cache).
+so after editing :mod:`boardlab.core.rng` also touch the kernel modules (or delete their cache).
 """
 
 import importlib

@@ -19,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from boardlab.core.rng import next_below
 from boardlab.games.fast import NOBODY
-from boardlab.games.fast.rng import next_below
 
 BITS = 63
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from boardlab.core.rng import next_below
 from boardlab.games.fast import NOBODY
-from boardlab.games.fast.rng import next_below
 from boardlab.games.tictactoe import LINES
 
 FULL = (1 << 9) - 1

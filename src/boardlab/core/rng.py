@@ -1,4 +1,5 @@
-"""The random numbers of the compiled playouts: SplitMix64 (Steele, Lea and Flood,
+"""The random numbers of the compiled playouts (the game kernels' and the hand-written
+fast games'): SplitMix64 (Steele, Lea and Flood,
 "Fast splittable pseudorandom number generators", OOPSLA 2014; the public-domain C
 by Vigna at prng.di.unimi.it).
 
