@@ -1438,6 +1438,20 @@ def emit(S, T, n, pos, hand, hf, q, nc, becomes, copy, index, priority, player):
     if top + q + 3 + nc > {_ARENA}:
         return -14
     w = top
+    if q == 0 and nc == 0 and hf >= 0 and not copy:
+        # The common move, a piece from its cell to another, taking what stands there
+        # (nothing queued, nothing changed): its words at once.
+        piece = hand if becomes == 0 else becomes
+        if pos != hf:
+            if S[{BOARD} + pos] != 0:
+                T[XA + w] = {_CAPTURE} | (pos << 2)
+                w += 1
+            T[XA + w] = {_SHIFT} | (hf << 2) | (pos << 18)
+            w += 1
+        if piece != hand:
+            T[XA + w] = {_CHANGE} | (pos << 2) | (piece << 18)
+            w += 1
+        return push(T, n, top, w, index, priority)
     for i in range(q):
         T[XA + w] = T[XQ + i]
         w += 1
