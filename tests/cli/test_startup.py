@@ -12,21 +12,25 @@ from pathlib import Path
 import boardlab
 
 ROOT = Path(__file__).parents[2]
-# Runs each command of argv[1] (a JSON list; "no-kernel" first: with game kernels off)
-# in one process and says, after each, whether it failed and whether numba is loaded.
+# Runs each command of argv[1] (a JSON list; "no-kernel" first: with game kernels off;
+# "import": a module) in one process and says, after each, whether it failed and whether
+# numba is loaded.
 SCRIPT = """
-import json, sys
+import importlib, json, sys
 from typer.testing import CliRunner
 from boardlab.cli.main import app
 from boardlab.core import kernel
 runner = CliRunner()
 for args in json.loads(sys.argv[1]):
-    if args[0] == "no-kernel":
+    if args[0] == "import":
+        importlib.import_module(args[1])
+        status = 0
+    elif args[0] == "no-kernel":
         with kernel.disabled():
-            result = runner.invoke(app, args[1:])
+            status = runner.invoke(app, args[1:]).exit_code
     else:
-        result = runner.invoke(app, args)
-    print(json.dumps([args, result.exit_code, "numba" in sys.modules]), flush=True)
+        status = runner.invoke(app, args).exit_code
+    print(json.dumps([args, status, "numba" in sys.modules]), flush=True)
 """
 
 
@@ -45,6 +49,8 @@ def test_commands_without_a_kernel_do_not_import_numba(tmp_path):
         ["pipes", "solve", str(level)],
         # Breakthrough's positions without their kernel are plain positions.
         ["no-kernel", "perft", "breakthrough", "2"],
+        # `boardlab serve`: the web app loads numba when a request needs a kernel.
+        ["import", "boardlab.web.app"],
     ]
     source = str(Path(boardlab.__file__).parents[1])
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
@@ -57,4 +63,4 @@ def test_commands_without_a_kernel_do_not_import_numba(tmp_path):
     for args, status, numba_loaded in reports:
         assert status == 0, args
         # numba stays loaded: the first command that shows it is the one that loaded it.
-        assert not numba_loaded, f"boardlab {' '.join(args)} imports numba"
+        assert not numba_loaded, f"{' '.join(args)} imports numba"
