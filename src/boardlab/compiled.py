@@ -12,7 +12,7 @@ without an announcer the message goes to the ``boardlab`` logger.
 Loading a cached kernel is cheap, but numba prepares for it as for a compilation: its
 first cache load imports every lowering registry numba has (NumPy's linear algebra
 through SciPy, typed containers, random generators...) and compiles its runtime's
-helpers with LLVM, 0.6 s of CPU and 60 MB here, where reading and linking the machine
+helpers with LLVM, 0.7 s of CPU and 50 MB here, where reading and linking the machine
 code of a kernel takes milliseconds (``benchmarks/kernel_startup.py``). :func:`watch`
 therefore also makes boardlab's kernels load from the cache without that set-up; a
 kernel that really compiles still gets numba's whole set-up, from the compiler itself.
