@@ -5,6 +5,7 @@ value)."""
 
 from __future__ import annotations
 
+import collections
 import json
 import re
 from pathlib import Path
@@ -256,6 +257,28 @@ def test_zrf_check_a_kernel_compiled_past_its_time_is_loaded(tmp_path, monkeypat
     assert (record["status"], record["kernel"]) == ("loaded", True)
     assert record["reason"].startswith(("stopped while compiling its numba kernel",
                                         "not played: 0 of 3 games"))
+
+
+def test_zrf_check_counts_the_files_on_a_kernel_and_says_why_the_others_are_not(tmp_path):
+    from boardlab.core import kernel
+    from boardlab.zrf.game import load_game
+
+    folder = CORPUS / "checkers"
+    names = ("english-checkers.zrf", "international-checkers.zrf")
+    for name in names:
+        (tmp_path / name).write_text((folder / name).read_text())
+    (tmp_path / "breakthrough.zrf").write_text(
+        (CORPUS / "breakthrough" / "breakthrough.zrf").read_text())
+    data = as_json("zrf", "check", tmp_path, "--games", "1", "--plies", "30")
+    by_path = {f["path"]: f for f in data["files"]}
+    assert (by_path["breakthrough.zrf"]["kernel"],
+            by_path["breakthrough.zrf"]["kernel_reason"]) == (True, None)
+    # The reasons are kernel.why_not's, read again here from the files themselves.
+    reasons = [kernel.why_not(load_game(folder / name)) for name in names]
+    assert all(reasons)
+    assert [by_path[name]["kernel_reason"] for name in names] == reasons
+    assert data["kernel"] == {"count": 1, "percent": round(100 / 3, 1),
+                              "without": dict(collections.Counter(reasons))}
 
 
 def _variants_file(separator_at: int) -> str:

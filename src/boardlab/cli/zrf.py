@@ -14,6 +14,7 @@ name.
 
 from __future__ import annotations
 
+from collections import Counter
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -126,9 +127,16 @@ def _summary(records: list[dict[str, Any]], files: int) -> dict[str, Any]:
     played and suspect (they loaded too), and of files and variants checked."""
     count = {s: sum(1 for r in records if r["status"] == s)
              for s in ("played", "loaded", "suspect", "failed")}
-    return {"played": count["played"],
-            "loaded": count["played"] + count["loaded"] + count["suspect"],
+    loaded = count["played"] + count["loaded"] + count["suspect"]
+    # The loaded variants that play on a compiled kernel, and why the others do not.
+    reasons = Counter(r["kernel_reason"] for r in records if r["status"] != "failed"
+                      and not r.get("kernel"))
+    on_kernel = sum(1 for r in records if r["status"] != "failed" and r.get("kernel"))
+    return {"played": count["played"], "loaded": loaded,
             "suspect": count["suspect"], "failed": count["failed"],
+            "kernel": {"count": on_kernel,
+                       "percent": round(100 * on_kernel / loaded, 1) if loaded else 0.0,
+                       "without": dict(reasons.most_common())},
             "checked": {"files": files, "variants": len(records)}}
 
 
@@ -153,3 +161,6 @@ def _print_table(records: list[dict[str, Any]], summary: dict[str, Any],
     console.print(f"{summary['played']} played, {summary['loaded']} loaded (played and "
                   f"suspect included), {summary['suspect']} suspect, {summary['failed']} "
                   f"failed of {of}", highlight=False)
+    kernel = summary["kernel"]
+    console.print(f"{kernel['count']} of the {summary['loaded']} loaded play on a compiled "
+                  f"kernel ({kernel['percent']:g} %)", highlight=False)

@@ -25,7 +25,8 @@ a job runs past its time, starting a new one for the next job. Each variant gets
   game's description), ``incomplete`` (:func:`boardlab.zrf.game.incomplete`) and
   ``kernel`` (whether it plays on a compiled kernel, :mod:`boardlab.core.kernel`, whose
   first compilation on a machine, in the first position, has a bound of its own,
-  :data:`KERNEL_SECONDS`, outside the file's time).
+  :data:`KERNEL_SECONDS`, outside the file's time) and ``kernel_reason`` (why it does
+  not, :func:`boardlab.core.kernel.why_not`; None when it does).
 
 With ``variants="all"`` the file's default variant is checked first, which tells the
 playable variants (``spec.variant_titles``: ``-`` marks a menu separator, not a game),
@@ -129,7 +130,7 @@ def _check(path: str | Path, name: str, variant: int | None, games: int, plies: 
     spec = game.spec
     record.update(variant=spec.variant, variant_title=spec.title or Path(path).stem,
                   status="loaded", title=game.description, incomplete=incomplete(spec),
-                  kernel=_uses_kernel(game))
+                  kernel=_uses_kernel(game), kernel_reason=_kernel_reason(game))
     tell("loaded", {k: record[k] for k in ("variant", "variant_title", "title",
                                            "incomplete", "kernel")})
     tell("variants", playable(spec.variant_titles))
@@ -190,6 +191,16 @@ def _uses_kernel(game: Any) -> bool:
         return kernel.active() and kernel.why_not(game) is None
     except Exception:  # noqa: BLE001 - the same error meets the first position, and is
         return False   # reported there
+
+
+def _kernel_reason(game: Any) -> str | None:
+    """Why ``game`` has no compiled kernel (None when it has one, or kernels are off)."""
+    from boardlab.core import kernel
+
+    try:
+        return kernel.why_not(game) if kernel.active() else None
+    except Exception as e:  # noqa: BLE001 - the error meets the first position too
+        return f"{type(e).__name__}: {one_line(e)}"
 
 
 def _failed(record: dict[str, Any], started: float, reason: str) -> dict[str, Any]:
