@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 import boardlab
-from boardlab.core.move import Move, Shift, Spelling
+from boardlab.core.board import Board
+from boardlab.core.move import Change, Move, Piece, Place, Shift, Spelling, format_actions
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "zrf"
 
@@ -67,3 +68,13 @@ def test_deferred_moves_compare_hash_and_pickle_as_written_ones():
     assert writes == [(Shift(1, 2),)]  # written once, then remembered
     with pytest.raises(TypeError):
         sorted([move, again])
+
+
+def test_a_drop_and_a_change_of_one_cell_and_piece_are_spelt_apart():
+    # Equal as tuples; a kernel spells the moves of every position with one Spelling.
+    board = Board.square(3, 3)
+    spell = Spelling(lambda actions: format_actions(actions, board))
+    king = Piece(0, "king")
+    assert Place(2, king) == Change(2, king)
+    assert spell((Place(2, king),)) == "0:king@c1"
+    assert spell((Change(2, king),)) == "c1=0:king"

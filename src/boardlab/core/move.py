@@ -182,12 +182,16 @@ class Spelling:
 
     def __init__(self, write: Callable[[tuple[Action, ...]], str]):
         self.write = write
-        self.known: dict[tuple[Action, ...], str] = {}
+        self.known: dict[tuple, str] = {}
 
     def __call__(self, actions: tuple[Action, ...]) -> str:
-        text = self.known.get(actions)
+        # Keyed by the actions' kinds too: the actions are tuples, and a Place equals
+        # the Change of the same cell and piece (a game kernel spells the moves of
+        # every position with one Spelling, where both meet).
+        key = (actions, tuple(map(type, actions)))
+        text = self.known.get(key)
         if text is None:
-            text = self.known[actions] = self.write(actions)
+            text = self.known[key] = self.write(actions)
         return text
 
 
