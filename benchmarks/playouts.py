@@ -64,28 +64,31 @@ class Subject:
 SUBJECTS = (Subject("tic-tac-toe", "tic_tac_toe"), Subject("connect-four", "connect_four"))
 
 
-def per_call_rate(play_one: Callable[[], object], seconds: float) -> float:
-    """Calls of ``play_one`` per second, over about ``seconds``."""
+def per_call_rate(play_one: Callable[[], object], seconds: float,
+                  clock: Callable[[], float] = time.perf_counter) -> float:
+    """Calls of ``play_one`` per second of ``clock`` (wall time, or
+    ``time.process_time``: per CPU-second of this process), over about ``seconds``."""
     play_one()  # compiles or loads the kernels before the clock starts
     n, chunk = 0, 10
-    start = time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds:
+    start = clock()
+    while (elapsed := clock() - start) < seconds:
         for _ in range(chunk):
             play_one()
         n += chunk
     return n / elapsed
 
 
-def batch_rate(play_many: Callable[[int], object], seconds: float, trial: int) -> float:
-    """Games per second of ``play_many(n)``, with ``n`` sized from a ``trial`` run so
-    that the measured call lasts about ``seconds``."""
+def batch_rate(play_many: Callable[[int], object], seconds: float, trial: int,
+               clock: Callable[[], float] = time.perf_counter) -> float:
+    """Games per second of ``clock`` of ``play_many(n)``, with ``n`` sized from a
+    ``trial`` run so that the measured call lasts about ``seconds``."""
     play_many(trial)
-    start = time.perf_counter()
+    start = clock()
     play_many(trial)
-    n = max(trial, int(trial * seconds / (time.perf_counter() - start)))
-    start = time.perf_counter()
+    n = max(trial, int(trial * seconds / max(clock() - start, 1e-3)))
+    start = clock()
     play_many(n)
-    return n / (time.perf_counter() - start)
+    return n / (clock() - start)
 
 
 def boardlab_rates(subject: Subject, seconds: float) -> dict[str, float]:
@@ -263,26 +266,12 @@ def floor_rows(pyspiel: ModuleType | None, seconds: float) -> None:
 
 def cpu_rate(play_one: Callable[[], object], seconds: float) -> float:
     """Calls of ``play_one`` per CPU-second of this process, over about ``seconds``."""
-    play_one()  # compiles or loads the kernels before the clock starts
-    n, chunk = 0, 10
-    start = time.process_time()
-    while (elapsed := time.process_time() - start) < seconds:
-        for _ in range(chunk):
-            play_one()
-        n += chunk
-    return n / elapsed
+    return per_call_rate(play_one, seconds, time.process_time)
 
 
 def cpu_batch_rate(play_many: Callable[[int], object], seconds: float, trial: int) -> float:
-    """Games per CPU-second of ``play_many(n)``, with ``n`` sized from a ``trial`` run so
-    that the measured call takes about ``seconds``."""
-    play_many(trial)
-    start = time.process_time()
-    play_many(trial)
-    n = max(trial, int(trial * seconds / max(time.process_time() - start, 1e-3)))
-    start = time.process_time()
-    play_many(n)
-    return n / (time.process_time() - start)
+    """Games per CPU-second of ``play_many(n)`` (see :func:`batch_rate`)."""
+    return batch_rate(play_many, seconds, trial, time.process_time)
 
 
 ZRF = Path(__file__).resolve().parents[1] / "tests" / "data" / "zrf"

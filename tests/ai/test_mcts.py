@@ -211,11 +211,11 @@ def test_playout_options_are_checked_and_used():
     assert chosen._mast is not None and chosen._mast.table
 
 
-@pytest.mark.parametrize("name", ["breakthrough", "taacoca"])
-def test_games_with_a_kernel_play_every_playout_in_it(name, monkeypatch):
-    # Breakthrough and Taacoca are long games with a heuristic: capped playouts, each
-    # one call of the kernel, its end scored by the heuristic.
-    calls = []
+@pytest.fixture
+def kernel_runs(monkeypatch) -> list[tuple]:
+    """The arguments of every compiled playout call (``KernelPosition._run``) made while
+    the test runs, in order."""
+    calls: list[tuple] = []
     run = kernel.KernelPosition._run
 
     def counted(self, *args):
@@ -223,6 +223,14 @@ def test_games_with_a_kernel_play_every_playout_in_it(name, monkeypatch):
         return run(self, *args)
 
     monkeypatch.setattr(kernel.KernelPosition, "_run", counted)
+    return calls
+
+
+@pytest.mark.parametrize("name", ["breakthrough", "taacoca"])
+def test_games_with_a_kernel_play_every_playout_in_it(name, kernel_runs):
+    # Breakthrough and Taacoca are long games with a heuristic: capped playouts, each
+    # one call of the kernel, its end scored by the heuristic.
+    calls = kernel_runs
     state = load(name).initial_state()
     bot = MCTSBot(iterations=60, seed=1)
     assert bot.choose(state) in state.legal_moves()
@@ -347,17 +355,10 @@ def test_mast_compares_a_sample_of_moves_when_a_ply_has_many():
     assert abs(share - MAST_CANDIDATES / len(moves)) < 0.03
 
 
-def test_a_capture_weight_weighs_the_random_playouts(monkeypatch):
+def test_a_capture_weight_weighs_the_random_playouts(kernel_runs):
     with pytest.raises(OptionError, match="capture"):
         MCTSBot(capture=-1)
-    calls = []
-    run = kernel.KernelPosition._run
-
-    def counted(self, *args):
-        calls.append(args)
-        return run(self, *args)
-
-    monkeypatch.setattr(kernel.KernelPosition, "_run", counted)
+    calls = kernel_runs
     state = load("breakthrough").initial_state()
     bot = MCTSBot(iterations=30, seed=1, capture=5)
     assert bot.choose(state) in state.legal_moves()

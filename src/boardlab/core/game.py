@@ -543,19 +543,11 @@ class State(ABC):
         Games may override this with a compiled fast path (games of the move language
         with a kernel play it whole in the kernel: :mod:`boardlab.core.kernel`).
         """
-        depth = 0
-        try:
-            while True:
-                out = self.outcome()
-                if out is not None:
-                    return out
-                moves = self.legal_moves()
-                self.apply(moves[rng.randrange(len(moves))])
-                depth += 1
-        finally:
-            # Also when the rules fail on the way: the state is left as it was.
-            for _ in range(depth):
-                self.undo()
+        # The Python loop of State.playout, whatever a subclass compiles (uncapped, it
+        # ends with the game's returns).
+        out = State.playout(self, rng)
+        assert not isinstance(out, State)
+        return out
 
     def playout(self, rng: random.Random, plies: int | None = None,
                 policy: PlayoutPolicy | None = None) -> Returns | State:
@@ -590,6 +582,7 @@ class State(ABC):
                 out = self.outcome()
             return out if out is not None else self.clone()
         finally:
+            # Also when the rules fail on the way: the state is left as it was.
             for _ in range(done):
                 self.undo()
 

@@ -437,6 +437,9 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
     goals = game.end_goals()
     if goals is None:
         raise Unsupported("the game's end is not written as goals")
+    if getattr(game, "tracks_last_move", False):
+        # Its positions differ by the last move, which a kernel keeps out of the key.
+        raise Unsupported("rules that read the last move")
     if game.initial_reserves():
         raise Unsupported("pieces in hand")
     if game.recycle_captures or game.recycle_promotions or game.neutral_players:

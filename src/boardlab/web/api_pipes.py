@@ -66,8 +66,6 @@ from fastapi.responses import HTMLResponse
 from starlette.exceptions import HTTPException
 
 from boardlab.errors import StoreError
-from boardlab.puzzles.pipes.count import count_level
-from boardlab.puzzles.pipes.generate import generate
 from boardlab.puzzles.pipes.level import STRAIGHT, PipeLevel
 from boardlab.puzzles.pipes.play import flow, scramble, solution_of, states
 from boardlab.puzzles.pipes.quest import read_answer
@@ -168,6 +166,10 @@ class _OverBudget(Exception):
 
 # -- the levels ------------------------------------------------------------------------------
 def _generate(rows: int, cols: int, seed: int) -> PipeLevel | None:
+    # Imported on first use, like every numba kernel: a server that never makes a pipe
+    # level does not load numba (half a second and 75 MB).
+    from boardlab.puzzles.pipes.generate import generate
+
     tried = 0
 
     def count_change(_attempt: int, _attempts: int, _solutions: int) -> None:
@@ -257,6 +259,8 @@ def _port(port: tuple[int, int, str]) -> dict[str, Any]:
 
 def level_json(play: PlayLevel, seed: int) -> dict[str, Any]:
     """The level for the page, without its solutions (see the module docstring)."""
+    from boardlab.puzzles.pipes.count import count_level
+
     level = play.level
     solutions = WORK.get(("count", level), lambda: count_level(level))
     return {"id": play.id, "name": play.name, "rows": level.rows, "cols": level.cols,
@@ -370,6 +374,8 @@ def _checks(request: Request) -> RateLimit:
 def _codes_of(level: PipeLevel) -> frozenset[str] | None:
     """Every solution code of a level that is not stored, or ``None`` past
     :data:`MAX_ENUMERATED` solutions."""
+    from boardlab.puzzles.pipes.count import count_level
+
     if count_level(level) > MAX_ENUMERATED:
         return None
     return frozenset(s.code for s in solutions(level))

@@ -66,7 +66,6 @@ from fastapi import APIRouter, Body, FastAPI, Request, WebSocket, WebSocketDisco
 from fastapi.responses import HTMLResponse, JSONResponse
 
 from boardlab.errors import NotationError, PuzzleError
-from boardlab.puzzles.pipes.count import count_level
 from boardlab.puzzles.pipes.level import PipeLevel
 from boardlab.puzzles.pipes.quest import (
     new_location_code,
@@ -329,6 +328,9 @@ def _prepare(body: Any) -> tuple[str, PipeLevel, str]:
 def create(request: Request, body: Annotated[Any, Body()] = None) -> JSONResponse:
     """Upload a level ``{name, level, format}``: ``{quest, key, locations}``, the
     organiser's key (shown once) and a location code per segment."""
+    # The counter is a numba kernel, loaded by the first upload rather than by the server.
+    from boardlab.puzzles.pipes.count import count_level
+
     service = _service(request)
     name, level, text = _prepare(body)
     service.limits.admit((service.limits.uploads, _client(request)), where="level")

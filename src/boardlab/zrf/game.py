@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 from boardlab.core import goals as g
 from boardlab.core import rules as r
 from boardlab.core.board import Board
-from boardlab.core.game import Game, Option, Returns, draw
+from boardlab.core.game import Game, Option
 from boardlab.core.move import Capture, Change, Move, Piece, Place, Shift
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.errors import NotationError, ZrfError
@@ -342,19 +342,9 @@ class ZrfGame(PieceGame):
         order says ``(PLAYER OWNER)``)."""
         return self.spec.turns[self.turn(state.ply)].mover
 
-    def result(self, state: PieceState) -> Returns | None:
-        out = self.goals.result(state)
-        if out is None and state.ply >= self.options["max_moves"]:
-            return draw(self.num_players, self.chance_players)
-        return out
-
-    def no_moves(self, state: PieceState) -> Returns:
-        return self.goals.no_moves(state)
-
-    def end_goals(self) -> g.Goals | None:
-        """The file's goals, which a kernel may read; none for files whose rules read
-        the last move (a kernel keeps it out of the key)."""
-        return None if self.tracks_last_move else self.goals
+    def end_goals(self) -> g.Goals:
+        """The file's goals (the game ends as they say, and as a draw at ``max_moves``)."""
+        return self.goals
 
     def turn_order(self) -> tuple[tuple[int, ...], int]:
         """The file's turn order: the player of each turn, the turn it repeats from."""
