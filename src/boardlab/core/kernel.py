@@ -641,6 +641,11 @@ def _check_goal(goal: g.Goal, game: Any) -> None:
 # The source of a game's kernel module.
 
 
+#: The instructions that queue an action or a change, or move the piece in hand.
+_QUEUING = (r.CaptureHere, r.CaptureAt, r.To, r.From, r.Cascade, r.DiscardCascades,
+            r.Create, r.ChangeType, r.ChangeOwner)
+
+
 class _Writer:
     """Writes a game's kernel module and the table its functions read."""
 
@@ -685,6 +690,12 @@ class _Writer:
         self.turn_players = self.put("turn players", self.turns)
         self.limit = game.ply_limit() or 0
         self.has_groups = False
+        #: The templates whose moves are a piece's step alone (``shift``): from a cell
+        #: of the board, nothing queued, nothing changed, nothing copied.
+        self.plain = {index for index, t in enumerate(templates)
+                      if type(t) is r.Template and all(
+                          not isinstance(i, _QUEUING) and not (isinstance(i, r.Add) and i.copy)
+                          for i in r._instructions(t.program))}
 
     # --- the table ------------------------------------------------------------------
     def put(self, name: Any, values: Sequence[int]) -> int:
@@ -906,8 +917,11 @@ class _Writer:
             if i.promote is not None:
                 off = self.promotion(i.promote)
                 becomes = f"T[{off} + hand]"
-            e(depth, f"n = emit(S, T, n, pos, hand, hf, q, nc, {becomes}, {i.copy}, "
-                     f"{index}, {priority}, player)")
+            if index in self.plain:
+                e(depth, f"n = shift(S, T, n, pos, hand, hf, {becomes}, {index}, {priority})")
+            else:
+                e(depth, f"n = emit(S, T, n, pos, hand, hf, q, nc, {becomes}, {i.copy}, "
+                         f"{index}, {priority}, player)")
             e(depth, "if n < 0: return n")
         else:  # pragma: no cover - _check refused it
             raise Unsupported(type(i).__name__)
@@ -1352,6 +1366,18 @@ def mix(h, w):
 
 
 @njit(cache=True)
+def same(T, o, top, count):
+    # Whether the o-th move found has the ``count`` words at T[XA + top:].
+    for i in range(count):
+        if T[XA + T[XO + o] + i] != T[XA + top + i]:
+            return False
+    return True
+
+
+# Inlined by numba, not left to LLVM: a call that passes the table and is not inlined
+# costs its reference counting at every move found (push called as a function made
+# Breakthrough's generation three times slower).
+@njit(cache=True, inline="always")
 def push(T, n, top, w, index, priority):
     # The move whose words are T[XA + top:XA + w], made by template ``index``: kept
     # unless a move of its priority with the same actions came before (as the
@@ -1369,12 +1395,7 @@ def push(T, n, top, w, index, priority):
     while j > 0:
         o = j - 1
         if T[XN + o] == h and T[XP + o] == priority and T[XK + o] == w - top:
-            same = True
-            for i in range(w - top):
-                if T[XA + T[XO + o] + i] != T[XA + top + i]:
-                    same = False
-                    break
-            if same:
+            if same(T, o, top, w - top):
                 return n
         j = T[XL + o]
     if n >= {MAX_MOVES}:
@@ -1431,6 +1452,27 @@ def piece_after(S, T, top, w, cell):
         if a & 3 == {_CHANGE} and (a >> 2) & 65535 == cell:
             piece = (a >> 18) & 65535
     return piece
+
+
+@njit(cache=True)
+def shift(S, T, n, pos, hand, hf, becomes, index, priority):
+    # The move of a template that queues nothing and changes nothing: its piece from
+    # its cell to ``pos``, taking what stands there (emit's common case, small enough
+    # for LLVM to inline into generate).
+    top = T[XS + 1]
+    if top + 3 > {_ARENA}:
+        return -14
+    w = top
+    if pos != hf:
+        if S[{BOARD} + pos] != 0:
+            T[XA + w] = {_CAPTURE} | (pos << 2)
+            w += 1
+        T[XA + w] = {_SHIFT} | (hf << 2) | (pos << 18)
+        w += 1
+    if becomes != 0 and becomes != hand:
+        T[XA + w] = {_CHANGE} | (pos << 2) | (becomes << 18)
+        w += 1
+    return push(T, n, top, w, index, priority)
 
 
 @njit(cache=True)
