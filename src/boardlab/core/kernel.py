@@ -211,6 +211,10 @@ class Plan:
     size: int
     players: int
     source: str
+    #: The pieces in hand a position counts (see _Writer.hand), and whether the array
+    #: holds counts in hand at all.
+    hand: tuple[Piece, ...] = ()
+    reserved: bool = False
 
     def __post_init__(self) -> None:
         game = self.game
@@ -238,7 +242,8 @@ class Plan:
         #: to :data:`_ROWS`), so that playing one rarely grows its history.
         self.rows = 16
         self.counts_at = BOARD + self.size
-        self.moves_at = self.counts_at + len(self.pieces)
+        self.hand_at = self.counts_at + len(self.pieces)
+        self.moves_at = self.hand_at + (len(self.pieces) if self.reserved else 0)
         #: The interned moves by registry index, and index by id (interned moves live
         #: as long as the plan, so an id cannot be reused).
         self.objects = np.empty(1024, dtype=object)
@@ -296,7 +301,8 @@ class Plan:
                     cells: list[Piece | None] = [None] * self.size
                     for name, piece in game.initial_placement().items():
                         cells[game.board.cell(name)] = piece
-                    start = self.state_class(game, cells, 0, {}, 0, self)
+                    start = self.state_class(game, cells, 0, dict(game.initial_reserves()),
+                                             0, self)
                     # Scanned once, for every copy; rules that fail here fail when a
                     # copy is asked, as a plain position's do.
                     with contextlib.suppress(BoardError, RulesError):
@@ -440,8 +446,6 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
     if getattr(game, "tracks_last_move", False):
         # Its positions differ by the last move, which a kernel keeps out of the key.
         raise Unsupported("rules that read the last move")
-    if game.initial_reserves():
-        raise Unsupported("pieces in hand")
     if game.recycle_captures or game.recycle_promotions or game.neutral_players:
         raise Unsupported("recycled captures or promotions, or neutral players")
     if game.turn_order() is None and type(game).next_player is not PieceGame.next_player:
@@ -465,8 +469,6 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
             _check_group(t, game)
             continue
         if type(t) is r.Drop:
-            # Kernel positions hold no pieces in hand: a drop from the reserve never
-            # comes, one from an unlimited supply does.
             if t.zone is not None and t.zone not in board.zones:
                 raise Unsupported(f"zone {t.zone!r} is not on the board")
             if any(isinstance(i, r.To | r.Cascade | r.From)
@@ -661,6 +663,14 @@ class _Writer:
         if self.size * len(self.pieces) > 4_000_000:
             raise Unsupported("too many pieces for a key of each on each cell")
         self.ncodes = len(self.pieces)
+        #: The pieces in hand the positions count (a PieceState's reserves' keys), when
+        #: the game has any or drops from them: each code's count is kept in the array
+        #: after the board's counts, and a move that drops one touches it as a cell
+        #: past the board's (``HAND`` + code).
+        self.hand = tuple(game.initial_reserves())
+        self.reserved = bool(self.hand) or any(
+            type(t) is r.Drop and set(range(self.players)) - t.unlimited_for
+            for t in templates)
         self.table: list[int] = []
         self.offsets: dict[Any, int] = {}
         self.directions: dict[str, int] = {}
@@ -690,6 +700,11 @@ class _Writer:
         self.turn_players = self.put("turn players", self.turns)
         self.limit = game.ply_limit() or 0
         self.has_groups = False
+        # The keys of each piece's count in hand, the position class's own (which
+        # stop changing at some count: 63 for a PieceState, 255 for a ZRF position).
+        self.hand_keys = self.put("hand keys", [
+            _signed(proto._reserve_key(piece, count)) if piece in self.hand else 0
+            for piece in self.pieces if self.reserved for count in range(_HAND_KEYS)])
         #: The templates whose moves are a piece's step alone (``shift``): from a cell
         #: of the board, nothing queued, nothing changed, nothing copied.
         self.plain = {index for index, t in enumerate(templates)
@@ -920,16 +935,17 @@ class _Writer:
             if index in self.plain:
                 e(depth, f"n = shift(S, T, n, pos, hand, hf, {becomes}, {index}, {priority})")
             else:
+                rsv = "rsv" if self.reserved else "0"
                 e(depth, f"n = emit(S, T, n, pos, hand, hf, q, nc, {becomes}, {i.copy}, "
-                         f"{index}, {priority}, player)")
+                         f"{rsv}, {index}, {priority}, player)")
             e(depth, "if n < 0: return n")
         else:  # pragma: no cover - _check refused it
             raise Unsupported(type(i).__name__)
 
     def drop_head(self, t: r.Drop) -> None:
-        """The loop of a drop template over its cells, the piece in hand from no cell
-        (only for the players with an unlimited supply: a kernel position has no
-        reserves)."""
+        """The loop of a drop template over its cells, the piece in hand from no cell:
+        from the mover's reserve (``rsv`` 1: none when it holds none), or from an
+        unlimited supply."""
         board, e = self.board, self.emit
         cells = []
         for player in range(self.players):
@@ -939,13 +955,21 @@ class _Writer:
                 where = list(t.cells)
             else:
                 where = list(range(self.size))
-            cells.append(where if player in t.unlimited_for else [])
+            cells.append(where)
         width = max(len(c) for c in cells) + 1
         table = self.put(("drop cells", t.zone, t.cells, t.unlimited_for),
                          [v for c in cells for v in (len(c), *c, *[0] * (width - 1 - len(c)))])
         pieces = self.put(("drop pieces", t.kinds[0], t.attributes), [
             self.codes[Piece(player, t.kinds[0], t.attributes)] for player in range(self.players)])
-        e(1, f"for _s in range(T[{table} + player * {width}]):")
+        if self.reserved:
+            limited = self.put(("drop limited", t.unlimited_for),
+                               [int(p not in t.unlimited_for) for p in range(self.players)])
+            e(1, f"rsv = T[{limited} + player]")
+            e(1, f"cnt = T[{table} + player * {width}]")
+            e(1, f"if rsv != 0 and S[RES + T[{pieces} + player]] <= 0: cnt = 0")
+            e(1, "for _s in range(cnt):")
+        else:
+            e(1, f"for _s in range(T[{table} + player * {width}]):")
         e(2, f"start = T[{table} + player * {width} + 1 + _s]")
         e(2, f"hand = T[{pieces} + player]")
         e(2, "hf = -1")
@@ -1036,6 +1060,12 @@ class _Writer:
                     f"        n += S[CNT + {code}]\n"
                     for code, piece in enumerate(self.pieces)
                     if piece is not None and (kind is None or piece.kind == kind))
+                + "".join(
+                    # ... and in hand when it counts them (PiecesRemaining.in_hand)
+                    f"    if {piece.owner} == p:\n"
+                    f"        n += S[RES + {self.codes[piece]}]\n"
+                    for piece in self.hand
+                    if mine and goal.in_hand and (kind is None or piece.kind == kind))
                 + f"    return n == {goal.count}\n")
         elif isinstance(goal, g.PiecesLost):
             start = self.put(("lost-start", name),
@@ -1285,6 +1315,8 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
             if type(t) is r.Drop:
                 self.drop_head(t)
             else:
+                if self.reserved:
+                    self.emit(1, "rsv = 0")  # its pieces in hand come from cells
                 if t.shared:  # any piece on the board, not only the mover's
                     self.emit(1, f"for start in range({self.size}):")
                     self.emit(2, f"if S[{BOARD} + start] == 0: continue")
@@ -1329,6 +1361,26 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
         ]
         size = self.size
         group_move = self.group_move()
+        hand_touch = hand_take = hand_key = hand_undo = ""
+        if self.reserved:
+            # A drop from the reserve touches its piece's count as the cell HAND + code
+            # (kept and restored as a cell's piece is), and takes one.
+            hand_touch = (f"        if a & 3 == {_PLACE} and (a >> 34) & 1:\n"
+                          "            k = touch(S, H, h, k, HAND + ((a >> 18) & 65535))\n"
+                          "            if k < 0:\n"
+                          "                return -15\n")
+            hand_take = ("    for i in range(count):\n"
+                         "        a = T[at + i]\n"
+                         f"        if a & 3 == {_PLACE} and (a >> 34) & 1:\n"
+                         "            S[RES + ((a >> 18) & 65535)] -= 1\n")
+            hand_key = ("        if cell >= HAND:\n"
+                        f"            row = {self.hand_keys} + (cell - HAND) * {_HAND_KEYS}\n"
+                        f"            key ^= T[row + min(old, {_HAND_KEYS - 1})] ^ "
+                        f"T[row + min(new, {_HAND_KEYS - 1})]\n"
+                        "            continue\n")
+            hand_undo = ("        if cell >= HAND:\n"
+                         f"            S[{BOARD} + cell] = H[h, 6 + 2 * j]\n"
+                         "            continue\n")
         # The scratch area: the moves found (hash, priority, chain, words' start and
         # count, template), the buckets of the chains, the generation's stamp and the
         # words' top, the mover's cells, the group steps, a run's queue and changes,
@@ -1354,7 +1406,9 @@ from boardlab.core.rng import next_below
 LK = {links}
 ND = {max(1, len(self.directions))}
 CNT = {BOARD + size}
-MOVES = {BOARD + size + self.ncodes}
+RES = CNT + {self.ncodes}
+HAND = {size + self.ncodes}
+MOVES = {BOARD + size + self.ncodes * (2 if self.reserved else 1)}
 {layout}
 RB = {self.registry}
 RK = RB + {_RHEAD}
@@ -1476,7 +1530,7 @@ def shift(S, T, n, pos, hand, hf, becomes, index, priority):
 
 
 @njit(cache=True)
-def emit(S, T, n, pos, hand, hf, q, nc, becomes, copy, index, priority, player):
+def emit(S, T, n, pos, hand, hf, q, nc, becomes, copy, rsv, index, priority, player):
     # The move an add makes (rules.emit): the queued actions, then the piece in hand
     # going to ``pos``, then the changes of type and owner.
     top = T[XS + 1]
@@ -1520,7 +1574,9 @@ def emit(S, T, n, pos, hand, hf, q, nc, becomes, copy, index, priority, player):
                 T[XA + w] = {_CAPTURE} | (hf << 2)
                 w += 1
         elif hf < 0 or copy:
-            T[XA + w] = {_PLACE} | (pos << 2) | (piece << 18)
+            # From the mover's reserve: a drop's piece, unless the supply is unlimited.
+            T[XA + w] = {_PLACE} | (pos << 2) | (piece << 18) | \
+                ((1 if hf < 0 and rsv != 0 else 0) << 34)
             w += 1
         else:
             if pos != hf:
@@ -1706,7 +1762,7 @@ def mplay(S, H, T, h, at, count):
         k = touch(S, H, h, k, (a >> 2) & 65535)
         if k < 0:
             return -15
-        if a & 3 == {_SHIFT}:
+{hand_touch}        if a & 3 == {_SHIFT}:
             k = touch(S, H, h, k, (a >> 18) & 65535)
             if k < 0:
                 return -15
@@ -1736,7 +1792,7 @@ def mplay(S, H, T, h, at, count):
             S[{BOARD} + ((a >> 2) & 65535)] = (a >> 18) & 65535
             if a & 3 == {_PLACE} and shifts == 0:
                 S[{LAST}] = (((a >> 2) & 65535) + 1) << 16
-    return k
+{hand_take}    return k
 
 
 @njit(cache=True)
@@ -1802,7 +1858,7 @@ def make(S, H, T, h, at, count, number):
         cell = H[h, 5 + 2 * j]
         old = H[h, 6 + 2 * j]
         new = S[{BOARD} + cell]
-        if old != new:
+{hand_key}        if old != new:
             S[CNT + old] -= 1
             S[CNT + new] += 1
             if old != 0:
@@ -1828,7 +1884,7 @@ def undo(S, H):
     h = S[{DEPTH}] - 1
     for j in range({_TOUCH - 1}, -1, -1):
         cell = H[h, 5 + 2 * j]
-        if cell >= 0:
+{hand_undo}        if cell >= 0:
             S[CNT + S[{BOARD} + cell]] -= 1
             S[{BOARD} + cell] = H[h, 6 + 2 * j]
             S[CNT + S[{BOARD} + cell]] += 1
@@ -1970,13 +2026,16 @@ def choose(S, T, n, weights, state):
 #: Most piece codes a kernel gives (a code is 16 bits of an action word; the keys of
 #: every piece on every cell are in the table).
 _MAX_PIECES = 4000
+#: The counts in hand whose keys a kernel holds (more count as the last).
+_HAND_KEYS = 256
 
 
 def _pieces(game: PieceGame, templates: Sequence[r.Template]) -> list[Piece]:
     """Every piece a position of the game can hold: the game's pieces, those of its
     start, and all that promotions, changes of type and owner and creations can make
     of them (until none is new)."""
-    out = list(dict.fromkeys([*game.piece_list, *game.initial_placement().values()]))
+    out = list(dict.fromkeys([*game.piece_list, *game.initial_placement().values(),
+                              *game.initial_reserves()]))
     out.extend(Piece(player, t.kinds[0], t.attributes) for t in templates
                if type(t) is r.Drop for player in range(game.num_players))
     out = list(dict.fromkeys(out))
@@ -2070,7 +2129,8 @@ def _build(game: PieceGame) -> Plan:
     table = np.concatenate([np.array(writer.table, dtype=np.int64),
                             np.zeros(writer.scratch, dtype=np.int64), _registry(REGISTRY)])
     return Plan(game, module, table, writer.registry, writer.sides, writer.pieces, writer.codes,
-                templates, goals, writer.size, writer.players, source)
+                templates, goals, writer.size, writer.players, source, writer.hand,
+                writer.reserved)
 
 
 def source(game: PieceGame) -> str:
@@ -2112,8 +2172,6 @@ class KernelPosition:
         plan = plan if plan is not None else plan_for(game)
         if plan is None:
             raise RulesError(f"{game.name} has no kernel: {why_not(game)}")
-        if reserves and any(reserves.values()):
-            raise Unsupported("pieces in hand")
         self.game = game
         self._plan = plan
         s = np.zeros(plan.moves_at + _ROOM, dtype=np.int64)
@@ -2126,13 +2184,18 @@ class KernelPosition:
                                       "the kernel does not know")
                 s[BOARD + cell] = code
                 s[plan.counts_at + code] += 1
+        for piece, count in reserves.items():
+            # The kernel counts the pieces a position of the game starts with in hand
+            # (its key reads every one of them), no others.
+            if piece not in plan.hand or not 0 <= count < 1 << 40:
+                raise Unsupported(f"{piece} in hand is a reserve the kernel does not hold")
+            s[plan.hand_at + codes[piece]] = count
         s[TO_MOVE], s[PLY], s[MOVER], s[NMOVES], s[STATUS] = to_move, ply, -1, -1, UNKNOWN
         self._s = s
         self._h = np.empty((plan.rows, _HIST), dtype=np.int64)
         self._n = -1
         self._status = UNKNOWN
         self._to_move = to_move
-        self.reserves = {}
         self._history = []
         self._cache = {}
         for name, make in type(self).kernel_fields.items():
@@ -2150,6 +2213,17 @@ class KernelPosition:
     @cells.setter
     def cells(self, value: list[Piece | None]) -> None:
         raise AttributeError("a kernel position's cells change only by moves")
+
+    @property  # type: ignore[override]
+    def reserves(self) -> dict[Piece, int]:
+        """The pieces in hand (a new dict: the array is the position), by piece."""
+        plan = self._plan
+        s, at, codes = self._s, plan.hand_at, plan.codes
+        return {piece: int(s[at + codes[piece]]) for piece in plan.hand}
+
+    @reserves.setter
+    def reserves(self, value: dict[Piece, int]) -> None:
+        raise AttributeError("a kernel position's pieces in hand change only by moves")
 
     @property  # type: ignore[override]
     def ply(self) -> int:
@@ -2362,7 +2436,7 @@ class KernelPosition:
         new._h = np.empty((self._plan.rows, _HIST), dtype=np.int64)
         new._n, new._status = -1, UNKNOWN
         new._to_move = int(s[TO_MOVE])
-        new.reserves, new._history, new._cache = {}, [], {}
+        new._history, new._cache = [], {}
         for name, make in type(self).kernel_fields.items():
             setattr(new, name, make())
         return new
@@ -2387,7 +2461,7 @@ class KernelPosition:
         new._h = np.empty((self._plan.rows, _HIST), dtype=np.int64)
         new._n, new._status = self._n, self._status
         new._to_move = self._to_move
-        new.reserves, new._history, new._cache = {}, [], {}
+        new._history, new._cache = [], {}
         for name, make in type(self).kernel_fields.items():
             setattr(new, name, make())
         s[MOVER] = new._mover_without_history()
@@ -2445,7 +2519,8 @@ class KernelPosition:
         return 1 + sum(1 for i in range(depth) if int(self._h[i, 1]) == key)
 
     def signature(self) -> tuple[Any, ...]:
-        return (tuple(self.cells), self._to_move, (), self.ply)
+        return (tuple(self.cells), self._to_move, tuple(sorted(self.reserves.items())),
+                self.ply)
 
     def piece_at(self, cell: int) -> Piece | None:
         return self._plan.pieces[int(self._s[BOARD + cell])]
