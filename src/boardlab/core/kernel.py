@@ -648,6 +648,42 @@ _QUEUING = (r.CaptureHere, r.CaptureAt, r.To, r.From, r.Cascade, r.DiscardCascad
             r.Create, r.ChangeType, r.ChangeOwner)
 
 
+def _distinct(templates: Sequence[r.Template], board: Any, players: int) -> bool:
+    """Whether every move a position has differs from the others of its priority: every
+    template a straight run of steps and tests ending in one plain add, and the cells
+    where the templates of a priority put a piece from one cell all differ and differ
+    from it (each move then has a shift of its own). Then the kernel keeps the moves as
+    they come, looking for none equal (the interpreter drops equal moves)."""
+    lands: dict[int, list[list[int]]] = {}
+    for t in templates:
+        program = t.program
+        if type(t) is not r.Template or not program or any(
+                type(i) not in (r.Step, r.Verify) or (type(i) is r.Step and i.may_leave)
+                for i in program[:-1]):
+            return False
+        last = program[-1]
+        if type(last) is not r.Add or last.copy or last.partial is not None:
+            return False
+        steps = [i.direction for i in program if type(i) is r.Step]
+        rows = []
+        for player in range(players):
+            links = board.player_links(player)
+            row = []
+            for cell in range(board.size):
+                pos = cell
+                for d in steps:
+                    pos = links[d][pos] if pos >= 0 else -1
+                row.append(pos)
+            rows.append(row)
+        lands.setdefault(t.priority, []).append([v for row in rows for v in row])
+    for group in lands.values():
+        for at in range(players * board.size):
+            cells = [row[at] for row in group if row[at] >= 0]
+            if at % board.size in cells or len(cells) != len(set(cells)):
+                return False
+    return True
+
+
 class _Writer:
     """Writes a game's kernel module and the table its functions read."""
 
@@ -711,6 +747,9 @@ class _Writer:
                       if type(t) is r.Template and all(
                           not isinstance(i, _QUEUING) and not (isinstance(i, r.Add) and i.copy)
                           for i in r._instructions(t.program))}
+        #: Whether no two moves a position has can be equal, so none is looked for
+        #: (see _distinct).
+        self.distinct = _distinct(templates, self.board, self.players)
 
     # --- the table ------------------------------------------------------------------
     def put(self, name: Any, values: Sequence[int]) -> int:
@@ -933,7 +972,7 @@ class _Writer:
                 off = self.promotion(i.promote)
                 becomes = f"T[{off} + hand]"
             if index in self.plain:
-                e(depth, f"n = shift(S, T, n, pos, hand, hf, {becomes}, {index}, {priority})")
+                self.shift(depth, becomes, index, priority)
             else:
                 rsv = "rsv" if self.reserved else "0"
                 e(depth, f"n = emit(S, T, n, pos, hand, hf, q, nc, {becomes}, {i.copy}, "
@@ -941,6 +980,62 @@ class _Writer:
             e(depth, "if n < 0: return n")
         else:  # pragma: no cover - _check refused it
             raise Unsupported(type(i).__name__)
+
+    def shift(self, depth: int, becomes: str, index: int, priority: int) -> None:
+        """The move of a plain template (see :attr:`plain`), written out where its add
+        is: its piece from its cell to ``pos``, taking what stands there. Written
+        here, not called: a call that passes the arrays and that LLVM does not inline
+        costs more than the move (a call per move made Breakthrough's playouts half as
+        fast)."""
+        e = self.emit
+        e(depth, "top = T[XS + 1]")
+        e(depth, f"if top + 3 > {_ARENA}: return -14")
+        e(depth, "w = top")
+        e(depth, "if pos != hf:")
+        e(depth + 1, f"if S[{BOARD} + pos] != 0:")
+        e(depth + 2, f"T[XA + w] = {_CAPTURE} | (pos << 2)")
+        e(depth + 2, "w += 1")
+        e(depth + 1, f"T[XA + w] = {_SHIFT} | (hf << 2) | (pos << 18)")
+        e(depth + 1, "w += 1")
+        if becomes != "0":
+            e(depth, f"becomes = {becomes}")
+            e(depth, "if becomes != 0 and becomes != hand:")
+            e(depth + 1, f"T[XA + w] = {_CHANGE} | (pos << 2) | (becomes << 18)")
+            e(depth + 1, "w += 1")
+        for line in self.push_lines(str(index), str(priority)):
+            e(depth, line)
+
+    def push_lines(self, index: str, priority: str) -> list[str]:
+        """The lines that add the move of words T[XA + top:XA + w] to the n found
+        (see ``push``), unless an equal one of its priority came before."""
+        lines = ["h = 0x51ED270B27",
+                 "for i in range(top, w):",
+                 "    h = mix(h, T[XA + i])"]
+        add = [f"if n >= {MAX_MOVES}: return -2",
+               "T[XN + n] = h",
+               f"T[XP + n] = {priority}",
+               "T[XO + n] = top",
+               "T[XK + n] = w - top",
+               f"T[XT + n] = {index}",
+               "T[XS + 1] = w",
+               "n += 1"]
+        if self.distinct:
+            return lines + add
+        return lines + [
+            f"b = XH + (((h * -7046029254386353131) >> 50) & {_BUCKETS - 1})",
+            "stamp = T[XS]",
+            "j = T[b] & 8191 if T[b] >> 13 == stamp else 0",
+            "first = j",
+            "while j > 0:",
+            "    o = j - 1",
+            f"    if T[XN + o] == h and T[XP + o] == {priority} and T[XK + o] == w - top \\",
+            "            and same(T, o, top, w - top):",
+            "        break",
+            "    j = T[XL + o]",
+            "if j == 0:",
+            "    T[XL + n] = first",
+            "    T[b] = (stamp << 13) | (n + 1)",
+            *("    " + line for line in add)]
 
     def drop_head(self, t: r.Drop) -> None:
         """The loop of a drop template over its cells, the piece in hand from no cell:
@@ -1362,6 +1457,7 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
         size = self.size
         group_move = self.group_move()
         hand_touch = hand_take = hand_key = hand_undo = ""
+        push = "".join(f"    {line}\n" for line in self.push_lines("index", "priority"))
         if self.reserved:
             # A drop from the reserve touches its piece's count as the cell HAND + code
             # (kept and restored as a cell's piece is), and takes one.
@@ -1428,41 +1524,17 @@ def same(T, o, top, count):
     return True
 
 
-# Inlined by numba, not left to LLVM: a call that passes the table and is not inlined
-# costs its reference counting at every move found (push called as a function made
-# Breakthrough's generation three times slower).
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def push(T, n, top, w, index, priority):
     # The move whose words are T[XA + top:XA + w], made by template ``index``: kept
     # unless a move of its priority with the same actions came before (as the
     # interpreter drops it: the same move made by a template of a higher priority
     # still shadows the lower ones). The moves so far are chained by a hash of their
     # words, so only the few in this move's chain are compared; a chain's head is
-    # stamped with this generation's number, so no table is cleared.
-    h = 0x51ED270B27
-    for i in range(top, w):
-        h = mix(h, T[XA + i])
-    b = XH + (((h * -7046029254386353131) >> 50) & {_BUCKETS - 1})
-    stamp = T[XS]
-    j = T[b] & 8191 if T[b] >> 13 == stamp else 0
-    first = j
-    while j > 0:
-        o = j - 1
-        if T[XN + o] == h and T[XP + o] == priority and T[XK + o] == w - top:
-            if same(T, o, top, w - top):
-                return n
-        j = T[XL + o]
-    if n >= {MAX_MOVES}:
-        return -2
-    T[XN + n] = h
-    T[XP + n] = priority
-    T[XL + n] = first
-    T[XO + n] = top
-    T[XK + n] = w - top
-    T[XT + n] = index
-    T[b] = (stamp << 13) | (n + 1)
-    T[XS + 1] = w
-    return n + 1
+    # stamped with this generation's number, so no table is cleared. (No chains when
+    # the rules make no two equal moves: _distinct.) Plain templates have it written
+    # out in generate (_Writer.shift).
+{push}    return n
 
 
 @njit(cache=True)
@@ -1506,27 +1578,6 @@ def piece_after(S, T, top, w, cell):
         if a & 3 == {_CHANGE} and (a >> 2) & 65535 == cell:
             piece = (a >> 18) & 65535
     return piece
-
-
-@njit(cache=True)
-def shift(S, T, n, pos, hand, hf, becomes, index, priority):
-    # The move of a template that queues nothing and changes nothing: its piece from
-    # its cell to ``pos``, taking what stands there (emit's common case, small enough
-    # for LLVM to inline into generate).
-    top = T[XS + 1]
-    if top + 3 > {_ARENA}:
-        return -14
-    w = top
-    if pos != hf:
-        if S[{BOARD} + pos] != 0:
-            T[XA + w] = {_CAPTURE} | (pos << 2)
-            w += 1
-        T[XA + w] = {_SHIFT} | (hf << 2) | (pos << 18)
-        w += 1
-    if becomes != 0 and becomes != hand:
-        T[XA + w] = {_CHANGE} | (pos << 2) | (becomes << 18)
-        w += 1
-    return push(T, n, top, w, index, priority)
 
 
 @njit(cache=True)
@@ -1755,6 +1806,21 @@ def mplay(S, H, T, h, at, count):
     # The actions of the ``count`` words at T[at:], all at once (as a PieceState plays
     # them): the shifts' pieces are read first, then the captures and the shifts'
     # sources empty, the shifts land, and the drops and changes follow in order.
+    a = T[at + count - 1]
+    if a & 3 == {_SHIFT} and (count == 1 or (
+            count == 2 and T[at] == {_CAPTURE} | (((a >> 18) & 65535) << 2))):
+        # The common move, at once: a piece from a cell to another, taking what stood
+        # there.
+        src = (a >> 2) & 65535
+        dst = (a >> 18) & 65535
+        H[h, 5] = src
+        H[h, 6] = S[{BOARD} + src]
+        H[h, 7] = dst
+        H[h, 8] = S[{BOARD} + dst]
+        S[{BOARD} + dst] = S[{BOARD} + src]
+        S[{BOARD} + src] = 0
+        S[{LAST}] = (src + 1) | ((dst + 1) << 16)
+        return 2
     k = 0
     shifts = 0
     for i in range(count):
