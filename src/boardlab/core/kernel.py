@@ -36,18 +36,20 @@ templates of steps, tests, ifs and loops; captures anywhere and any number of th
 ``to``, ``from`` and ``cascade`` (a line of pieces moved); ``create``, changes of type
 and owner (``flip``) and promotion; copying adds; ``mark``, ``back``, jumps to a cell
 and ``go``; a run's flags and counters; templates that move any player's pieces
-(shared); drops from an unlimited supply; group templates (Taacoca's moves of up to
+(shared); drops, from the reserve (pieces in hand, counted after the board) or an
+unlimited supply; group templates (Taacoca's moves of up to
 three pieces at once); the predicates the board and the run can answer (empty, friend,
 enemy, piece types, zones, cells, a step away, marked, flags, counters); end conditions
 made of piece configurations and counts; alternating turns or a turn order
 (:meth:`~boardlab.core.position.PieceGame.turn_order`), a ply limit, a pass (always or
-when forced). Not yet: pieces in hand, partial moves (chains), invariants, the last
+when forced). Not yet: partial moves (chains), invariants, the last
 move or repetitions read by the rules, recycled pieces, neutral players. The game's
 positions are then kernel positions (:class:`KernelPosition` mixed into its position
 class: :class:`KernelState` for a :class:`~boardlab.core.position.PieceState`), in every
 respect positions of that class (their ``cells`` are read from the array when asked),
 so everything that reads positions works unchanged; a position the kernel cannot hold
-(a piece it does not know, pieces in hand) is a plain one. The interpreter stays the
+(a piece it does not know, a piece in hand the game's start does not count) is a plain
+one. The interpreter stays the
 reference: ``BOARDLAB_INTERPRET=1``, :func:`boardlab.core.compiled.interpreted` or
 ``BOARDLAB_KERNELS=0`` give plain positions, and the tests compare both, move for move,
 along random games.
