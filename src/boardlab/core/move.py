@@ -85,6 +85,26 @@ class Change(NamedTuple):
     from_reserve: bool = False
 
 
+def _kind_eq(self: tuple, other: object) -> bool:
+    # A Place and a Change of one cell and piece are equal tuples, and different
+    # actions: one puts a piece on an empty cell, the other replaces one (two moves
+    # that differ so are two moves; a set of moves kept one of them).
+    return type(other) is type(self) and tuple.__eq__(self, other)  # type: ignore[arg-type]
+
+
+def _kind_ne(self: tuple, other: object) -> bool:
+    return not _kind_eq(self, other)
+
+
+def _kind_hash(self: tuple) -> int:
+    return hash((type(self).__name__, tuple.__hash__(self)))
+
+
+for _action in (Place, Change):
+    _action.__eq__ = _kind_eq  # type: ignore[method-assign,assignment]
+    _action.__ne__ = _kind_ne  # type: ignore[method-assign,assignment]
+    _action.__hash__ = _kind_hash  # type: ignore[method-assign,assignment]
+
 #: Any of the four atomic actions a move is made of.
 Action = Shift | Capture | Place | Change
 
