@@ -417,8 +417,9 @@ def plan_for(game: PieceGame) -> Plan | None:
             return known
         try:
             found: Plan | None = _build(game)
-        except Unsupported:
+        except Unsupported as e:
             found = None
+            game.__dict__["_kernel_reason"] = str(e)
         game.__dict__["_kernel_plan"] = found
     return found
 
@@ -427,9 +428,15 @@ _BUILDING = threading.RLock()
 
 
 def why_not(game: PieceGame) -> str | None:
-    """Why ``game`` gets no kernel (None when it gets one)."""
+    """Why ``game`` gets no kernel (None when it gets one): what its rules have that a
+    kernel does not run, or what writing its kernel met (its source is written, not
+    compiled)."""
+    known = game.__dict__.get("_kernel_plan", False)
+    if known is not False:
+        return None if known is not None else game.__dict__.get("_kernel_reason")
     try:
-        _check(game)
+        goals, templates = _check(game)
+        _Writer(game, goals, templates).write()
     except Unsupported as e:
         return str(e)
     return None
@@ -1052,12 +1059,16 @@ class _Writer:
                 where = list(t.cells)
             else:
                 where = list(range(self.size))
-            cells.append(where)
+            # None for a player who never has the piece to drop (see _pieces).
+            has = Piece(player, t.kinds[0], t.attributes) in self.codes
+            cells.append(where if has else [])
         width = max(len(c) for c in cells) + 1
         table = self.put(("drop cells", t.zone, t.cells, t.unlimited_for),
                          [v for c in cells for v in (len(c), *c, *[0] * (width - 1 - len(c)))])
+        # Code 0 for a player who never has the piece: no drop (see _pieces).
         pieces = self.put(("drop pieces", t.kinds[0], t.attributes), [
-            self.codes[Piece(player, t.kinds[0], t.attributes)] for player in range(self.players)])
+            self.codes.get(Piece(player, t.kinds[0], t.attributes), 0)
+            for player in range(self.players)])
         if self.reserved:
             limited = self.put(("drop limited", t.unlimited_for),
                                [int(p not in t.unlimited_for) for p in range(self.players)])
@@ -2104,8 +2115,15 @@ def _pieces(game: PieceGame, templates: Sequence[r.Template]) -> list[Piece]:
     of them (until none is new)."""
     out = list(dict.fromkeys([*game.piece_list, *game.initial_placement().values(),
                               *game.initial_reserves()]))
-    out.extend(Piece(player, t.kinds[0], t.attributes) for t in templates
-               if type(t) is r.Drop for player in range(game.num_players))
+    # A drop's piece, for the players who have it: from an unlimited supply, or in
+    # hand at the start (no other piece comes into a hand a kernel counts).
+    hand = game.initial_reserves()
+    for t in templates:
+        if type(t) is r.Drop:
+            for player in range(game.num_players):
+                piece = Piece(player, t.kinds[0], t.attributes)
+                if player in t.unlimited_for or piece in hand:
+                    out.append(piece)
     out = list(dict.fromkeys(out))
     every = [i for t in templates for i in r._instructions(t.program)]
     kinds = sorted({i.promote for i in every if isinstance(i, r.Add) and i.promote}
