@@ -11,7 +11,11 @@ per game, ``--rounds`` rounds of: RBG's benchmark for about ``--seconds`` (of th
 clock, where it stops), and about as many CPU-seconds of boardlab's public API -- a
 fresh ``initial_state()``, then ``legal_moves()``, a move drawn by a seeded
 ``random.Random``, ``apply()``, until ``is_terminal()`` (the loop of
-``benchmarks/playouts.py``). Both sides are counted per CPU-second, since the machine may
+``benchmarks/playouts.py``) -- and as many CPU-seconds of boardlab's batch,
+:meth:`~boardlab.core.game.State.playouts` (``N`` games in one call: compiled whole in
+the kernel for a kernel game, the same loop in Python for another; its plies per playout
+are taken as the loop's, both being uniformly random games of one game). Both sides are
+counted per CPU-second, since the machine may
 be shared: RBG's child process by its rusage, boardlab by ``time.process_time``. The
 table shows each side's median over the rounds, the ratio boardlab/RBG, each side's
 plies per playout, which are about equal when the two play the same game, and the ratio
@@ -287,6 +291,18 @@ def rbg_sample(reasoner: Reasoner, seconds: float) -> Sample:
     return Sample(counts.playouts, counts.plies, cpu)
 
 
+def batch_sample(game: Game, seconds: float, seed: int) -> Sample:
+    """Uniformly random games through :meth:`State.playouts` for about ``seconds`` of
+    CPU, in calls of growing batches (plies not counted: -1)."""
+    state = game.initial_state()
+    playouts, n = 0, 1
+    start = time.process_time()
+    while (elapsed := time.process_time() - start) < seconds:
+        playouts += state.playouts(n, seed + playouts).games
+        n = min(2 * n, 1 << 16)
+    return Sample(playouts, -1, elapsed)
+
+
 def boardlab_sample(game: Game, seconds: float, rng: random.Random) -> Sample:
     """Uniformly random games through boardlab's public API for about ``seconds`` of CPU."""
     playouts = plies = 0
@@ -305,6 +321,7 @@ class Result:
     rbg_edit: str
     rbg: list[Sample] = field(default_factory=list)
     ours: list[Sample] = field(default_factory=list)
+    batch: list[Sample] = field(default_factory=list)
     perft_rbg: list[int] = field(default_factory=list)
     perft_ours: list[int] = field(default_factory=list)
 
@@ -320,6 +337,11 @@ class Result:
     def ratio(self) -> float:
         """boardlab's median rate over RBG's."""
         return self.median(self.ours) / self.median(self.rbg)
+
+    @property
+    def batch_ratio(self) -> float:
+        """boardlab's batch median rate over RBG's."""
+        return self.median(self.batch) / self.median(self.rbg)
 
     @property
     def ply_ratio(self) -> float:
@@ -339,6 +361,10 @@ class Result:
         return {"game": c.name, "rbg_file": c.rbg_file, "rbg_edit": self.rbg_edit,
                 "boardlab_game": c.boardlab, "note": c.note, "rbg": side(self.rbg),
                 "boardlab": side(self.ours), "ratio": round(self.ratio, 6),
+                "boardlab_batch": {"playouts_per_cpu_second":
+                                   [round(s.rate, 3) for s in self.batch],
+                                   "median": round(self.median(self.batch), 3)},
+                "batch_ratio": round(self.batch_ratio, 6),
                 "ply_ratio": round(self.ply_ratio, 6),
                 "perft": {"depth": c.perft_depth, "rbg": self.perft_rbg,
                           "boardlab": self.perft_ours, "agree": self.perft_agrees}}
@@ -368,10 +394,13 @@ def compare(comparison: Comparison, rbg2cpp: Path, rbg_games: Path, cache: Path,
 
     rng = random.Random(1)
     random_game(game.initial_state(), rng)  # compiles templates or kernels off the clock
+    game.initial_state().playouts(1, 0)  # and the kernel's playouts
     for i in range(rounds):
         # Who goes first swaps each round, so a drift of the machine's load evens out.
         steps = [("RBG", result.rbg, lambda: rbg_sample(reasoner, seconds)),
-                 ("boardlab", result.ours, lambda: boardlab_sample(game, seconds, rng))]
+                 ("boardlab", result.ours, lambda: boardlab_sample(game, seconds, rng)),
+                 ("boardlab batch", result.batch,
+                  lambda i=i: batch_sample(game, seconds, 1000003 * (i + 1)))]
         for label, samples, measure in steps if i % 2 == 0 else steps[::-1]:
             sample = measure()
             samples.append(sample)
@@ -389,15 +418,16 @@ def plies_per_playout(samples: list[Sample]) -> float:
 
 def table(results: list[Result]) -> str:
     """The figures as a plain text table, with the notes below it."""
-    lines = [f"{'':<18}{'playouts per CPU-second (median)':^40}"
-             f"{'plies/playout':^20}{'boardlab/RBG':>13}",
-             f"{'game':<18}{'RBG':>13}{'boardlab':>13}{'boardlab/RBG':>14}"
-             f"{'RBG':>10}{'boardlab':>10}{'per ply':>13}  perft"]
+    lines = [f"{'':<18}{'playouts per CPU-second (median)':^67}"
+             f"{'plies/playout':^20}{'loop/RBG':>13}",
+             f"{'game':<18}{'RBG':>13}{'loop':>13}{'loop/RBG':>14}{'batch':>13}"
+             f"{'batch/RBG':>14}{'RBG':>10}{'boardlab':>10}{'per ply':>13}  perft"]
     for r in results:
         perft = (f"agree to depth {r.comparison.perft_depth}" if r.perft_agrees
                  else f"DIFFER: RBG {r.perft_rbg} boardlab {r.perft_ours}")
         lines.append(f"{r.comparison.name:<18}{r.median(r.rbg):>13,.0f}"
                      f"{r.median(r.ours):>13,.1f}{r.ratio:>14.4g}"
+                     f"{r.median(r.batch):>13,.1f}{r.batch_ratio:>14.4g}"
                      f"{plies_per_playout(r.rbg):>10.1f}{plies_per_playout(r.ours):>10.1f}"
                      f"{r.ply_ratio:>13.4g}  {perft}")
     lines.append("")

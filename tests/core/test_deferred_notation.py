@@ -71,10 +71,13 @@ def test_deferred_moves_compare_hash_and_pickle_as_written_ones():
 
 
 def test_a_drop_and_a_change_of_one_cell_and_piece_are_spelt_apart():
-    # Equal as tuples; a kernel spells the moves of every position with one Spelling.
+    # Equal fields, different actions (a kernel spells the moves of every position with
+    # one Spelling, and a set of moves keeps both).
     board = Board.square(3, 3)
     spell = Spelling(lambda actions: format_actions(actions, board))
     king = Piece(0, "king")
-    assert Place(2, king) == Change(2, king)
+    assert Place(2, king) != Change(2, king)
+    assert len({(Place(2, king),), (Change(2, king),)}) == 2
+    assert Place(2, king) == Place(2, king) and hash(Place(2, king)) == hash(Place(2, king))
     assert spell((Place(2, king),)) == "0:king@c1"
     assert spell((Change(2, king),)) == "c1=0:king"

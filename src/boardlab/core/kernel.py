@@ -43,7 +43,7 @@ enemy, piece types, zones, cells, a step away, marked, flags, counters); end con
 made of piece configurations and counts; alternating turns or a turn order
 (:meth:`~boardlab.core.position.PieceGame.turn_order`), a ply limit, a pass (always or
 when forced). Not yet: partial moves (chains), invariants, the last
-move or repetitions read by the rules, recycled pieces, neutral players. The game's
+move or repetitions read by the rules, recycled pieces. The game's
 positions are then kernel positions (:class:`KernelPosition` mixed into its position
 class: :class:`KernelState` for a :class:`~boardlab.core.position.PieceState`), in every
 respect positions of that class (their ``cells`` are read from the array when asked),
@@ -91,7 +91,7 @@ if TYPE_CHECKING:
 TO_MOVE, PLY, KEY, NMOVES, STATUS, DEPTH, MOVER, LAST = range(8)
 BOARD = 8
 #: Most moves one position may have (a kernel that finds more says so).
-MAX_MOVES = 4096
+MAX_MOVES = 1 << 15
 # A move is a list of action words, one int64 each, in the interpreter's order: the
 # kind in the low two bits (a Capture, Shift, Place or Change), a cell in the next 16,
 # a second cell (a Shift's target) or a piece code in the 16 after, and a Place's or a
@@ -317,9 +317,9 @@ class Plan:
     def after(self, packed: int) -> None:
         """Act on the flags of a kernel's answer: make the Move objects of newly
         registered moves, grow the registry when it fills."""
-        if packed & (1 << 24):
+        if packed & (1 << 34):
             self.refresh()
-        if packed & (1 << 25):
+        if packed & (1 << 35):
             self._grow()
 
     def refresh(self) -> None:
@@ -455,8 +455,8 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
     if getattr(game, "tracks_last_move", False):
         # Its positions differ by the last move, which a kernel keeps out of the key.
         raise Unsupported("rules that read the last move")
-    if game.recycle_captures or game.recycle_promotions or game.neutral_players:
-        raise Unsupported("recycled captures or promotions, or neutral players")
+    if game.recycle_captures or game.recycle_promotions:
+        raise Unsupported("recycled captures or promotions")
     if game.turn_order() is None and type(game).next_player is not PieceGame.next_player:
         raise Unsupported("a turn order it does not give")
     if not game.defers_notation:
@@ -600,7 +600,8 @@ def _check_direction(game: Any, direction: str) -> None:
             raise Unsupported(f"direction {direction!r} is not on the board")
 
 
-_PLAIN = {id(p) for p in (r.EMPTY, r.FRIEND, r.ENEMY, r.ON_BOARD, r.ALWAYS, r.NEVER)}
+_PLAIN = {id(p) for p in (r.EMPTY, r.FRIEND, r.ENEMY, r.ON_BOARD, r.ALWAYS, r.NEVER,
+                          r.NEUTRAL)}
 
 
 def _check_predicate(p: Any, game: Any, run: bool = True) -> None:
@@ -651,6 +652,9 @@ def _check_goal(goal: g.Goal, game: Any) -> None:
 # --------------------------------------------------------------------------------------
 # The source of a game's kernel module.
 
+
+#: The most adds of plain templates whose moves generate writes out (see _Writer.inline).
+_INLINE_ADDS = 32
 
 #: The instructions that queue an action or a change, or move the piece in hand.
 _QUEUING = (r.CaptureHere, r.CaptureAt, r.To, r.From, r.Cascade, r.DiscardCascades,
@@ -759,6 +763,11 @@ class _Writer:
         #: Whether no two moves a position has can be equal, so none is looked for
         #: (see _distinct).
         self.distinct = _distinct(templates, self.board, self.players)
+        #: Whether the plain templates' moves are written out in generate, or made by
+        #: calls of ``shift``: a few hundred written out make a function numba cannot
+        #: compile (its SSA pass recurses through every branch).
+        self.inline = sum(1 for index in self.plain for i in r._instructions(
+            templates[index].program) if isinstance(i, r.Add)) <= _INLINE_ADDS
 
     # --- the table ------------------------------------------------------------------
     def put(self, name: Any, values: Sequence[int]) -> int:
@@ -789,6 +798,10 @@ class _Writer:
             return f"(T[{self.owner} + {cell}] == player)"
         if p is r.ENEMY:
             return f"({cell} != 0 and T[{self.owner} + {cell}] != player)"
+        if p is r.NEUTRAL:
+            neutral = self.game.neutral_players
+            off = self.mask_of_codes(("neutral",), lambda piece: piece.owner in neutral)
+            return f"(T[{off} + {cell}] != 0)"
         if p is r.ON_BOARD or p is r.ALWAYS:
             return "True"
         if p is r.NEVER:
@@ -980,8 +993,12 @@ class _Writer:
             if i.promote is not None:
                 off = self.promotion(i.promote)
                 becomes = f"T[{off} + hand]"
-            if index in self.plain:
-                self.shift(depth, becomes, index, priority)
+            if index in self.plain and self.inline:
+                for line in self.shift_lines(becomes, str(index), str(priority)):
+                    e(depth, line)
+            elif index in self.plain:
+                e(depth, f"n = shift(S, T, n, pos, hand, hf, {becomes}, {index}, {priority})")
+                e(depth, "if n < 0: return n")
             else:
                 rsv = "rsv" if self.reserved else "0"
                 e(depth, f"n = emit(S, T, n, pos, hand, hf, q, nc, {becomes}, {i.copy}, "
@@ -990,29 +1007,27 @@ class _Writer:
         else:  # pragma: no cover - _check refused it
             raise Unsupported(type(i).__name__)
 
-    def shift(self, depth: int, becomes: str, index: int, priority: int) -> None:
-        """The move of a plain template (see :attr:`plain`), written out where its add
-        is: its piece from its cell to ``pos``, taking what stands there. Written
-        here, not called: a call that passes the arrays and that LLVM does not inline
-        costs more than the move (a call per move made Breakthrough's playouts half as
-        fast)."""
-        e = self.emit
-        e(depth, "top = T[XS + 1]")
-        e(depth, f"if top + 3 > {_ARENA}: return -14")
-        e(depth, "w = top")
-        e(depth, "if pos != hf:")
-        e(depth + 1, f"if S[{BOARD} + pos] != 0:")
-        e(depth + 2, f"T[XA + w] = {_CAPTURE} | (pos << 2)")
-        e(depth + 2, "w += 1")
-        e(depth + 1, f"T[XA + w] = {_SHIFT} | (hf << 2) | (pos << 18)")
-        e(depth + 1, "w += 1")
+    def shift_lines(self, becomes: str, index: str, priority: str) -> list[str]:
+        """The lines of the move of a plain template (see :attr:`plain`): its piece from
+        its cell to ``pos``, taking what stands there. Written out where its add is
+        (:attr:`inline`), not called: a call that passes the arrays and that LLVM does
+        not inline costs more than the move (a call per move made Breakthrough's
+        playouts half as fast)."""
+        lines = ["top = T[XS + 1]",
+                 f"if top + 3 > {_ARENA}: return -14",
+                 "w = top",
+                 "if pos != hf:",
+                 f"    if S[{BOARD} + pos] != 0:",
+                 f"        T[XA + w] = {_CAPTURE} | (pos << 2)",
+                 "        w += 1",
+                 f"    T[XA + w] = {_SHIFT} | (hf << 2) | (pos << 18)",
+                 "    w += 1"]
         if becomes != "0":
-            e(depth, f"becomes = {becomes}")
-            e(depth, "if becomes != 0 and becomes != hand:")
-            e(depth + 1, f"T[XA + w] = {_CHANGE} | (pos << 2) | (becomes << 18)")
-            e(depth + 1, "w += 1")
-        for line in self.push_lines(str(index), str(priority)):
-            e(depth, line)
+            lines += [f"becomes = {becomes}",
+                      "if becomes != 0 and becomes != hand:",
+                      f"    T[XA + w] = {_CHANGE} | (pos << 2) | (becomes << 18)",
+                      "    w += 1"]
+        return lines + self.push_lines(index, priority)
 
     def push_lines(self, index: str, priority: str) -> list[str]:
         """The lines that add the move of words T[XA + top:XA + w] to the n found
@@ -1033,7 +1048,7 @@ class _Writer:
         return lines + [
             f"b = XH + (((h * -7046029254386353131) >> 50) & {_BUCKETS - 1})",
             "stamp = T[XS]",
-            "j = T[b] & 8191 if T[b] >> 13 == stamp else 0",
+            "j = T[b] & 16777215 if T[b] >> 24 == stamp else 0",
             "first = j",
             "while j > 0:",
             "    o = j - 1",
@@ -1043,7 +1058,7 @@ class _Writer:
             "    j = T[XL + o]",
             "if j == 0:",
             "    T[XL + n] = first",
-            "    T[b] = (stamp << 13) | (n + 1)",
+            "    T[b] = (stamp << 24) | (n + 1)",
             *("    " + line for line in add)]
 
     def drop_head(self, t: r.Drop) -> None:
@@ -1391,8 +1406,12 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
             return (f"        n = push(T, n, T[XS + 1], T[XS + 1], {index}, -(1 << 40))\n"
                     f"        if n < 0:\n            return n")
         if rule == "forced":
+            # The others who can move: not a neutral player (rules._others_can_move).
+            others = [q for q in range(self.players) if q not in self.game.neutral_players]
+            if not others:
+                return ""
             return (f"        if n == 0:\n"
-                    f"            for q in range({self.players}):\n"
+                    f"            for q in {tuple(others)!r}:\n"
                     f"                if q != player:\n"
                     f"                    k = generate(S, T, q)\n"
                     f"                    if k == -1:\n"
@@ -1471,6 +1490,14 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
         group_move = self.group_move()
         hand_touch = hand_take = hand_key = hand_undo = ""
         push = "".join(f"    {line}\n" for line in self.push_lines("index", "priority"))
+        shift = "" if self.inline else (
+            "@njit(cache=True)\n"
+            "def shift(S, T, n, pos, hand, hf, becomes, index, priority):\n"
+            "    # The move of a plain template (_Writer.shift_lines), for rules with too\n"
+            "    # many to write out.\n"
+            + "".join(f"    {line}\n" for line in self.shift_lines("becomes", "index",
+                                                                   "priority"))
+            + "    return n\n\n\n")
         if self.reserved:
             # A drop from the reserve touches its piece's count as the cell HAND + code
             # (kept and restored as a cell's piece is), and takes one.
@@ -1550,7 +1577,7 @@ def push(T, n, top, w, index, priority):
 {push}    return n
 
 
-@njit(cache=True)
+{shift}@njit(cache=True)
 def queued(T, q, word):
     for i in range(q):
         if T[XQ + i] == word:
@@ -1749,7 +1776,7 @@ def rehash(T, old):
 @njit(cache=True)
 def moves(S, T):
     # The position's status and moves (in T[XN:XN + n], unregistered): n | (status + 2)
-    # << 13, or -1 and -2 as generate says them.
+    # << 24, or -1 and -2 as generate says them.
     status = after(S, T)
     if status < 0 and {self.limit} > 0 and S[{PLY}] >= {self.limit}:
         status = {2 * n}  # a draw when the game reaches its ply limit
@@ -1764,7 +1791,7 @@ def moves(S, T):
             status = stuck_conditions(S, T)
             if status < 0:
                 status = {stalemate * n} + player
-    return n | ((status + 2) << 13)
+    return n | ((status + 2) << 24)
 
 
 @njit(cache=True)
@@ -1772,8 +1799,8 @@ def scan(S, T, write):
     found = moves(S, T)
     if found < 0:
         return found
-    n = found & 8191
-    status = (found >> 13) - 2
+    n = found & 16777215
+    status = (found >> 24) - 2
     player = S[{TO_MOVE}]
     if n > S.shape[0] - MOVES:
         return -6
@@ -1787,11 +1814,11 @@ def scan(S, T, write):
             top = index
     S[{NMOVES}] = n
     S[{STATUS}] = status
-    packed = n | ((status + 2) << 13) | (player << 20)
+    packed = n | ((status + 2) << 24) | (player << 31)
     if top >= T[RB + 2]:
-        packed |= 1 << 24  # moves without a Move object yet
+        packed |= 1 << 34  # moves without a Move object yet
     if T[RB] * 4 > T[RB + 1] or T[RB + 3] * 2 > {_RWORDS} * T[RB + 1]:
-        packed |= 1 << 25
+        packed |= 1 << 35
     return packed
 
 
@@ -2053,7 +2080,7 @@ def run(S0, S, H, T, R, games, cap, budget, weights):
             R[1] = plies
             R[2] = done
             return found
-        status = (found >> 13) - 2
+        status = (found >> 24) - 2
         if status >= 0 or 0 <= cap <= plies:
             if status >= 0:
                 status = final(S, T, status)
@@ -2070,7 +2097,7 @@ def run(S0, S, H, T, R, games, cap, budget, weights):
             R[2] = done
             return -21
         budget -= 1
-        k, state = choose(S, T, found & 8191, weights, state)
+        k, state = choose(S, T, found & 16777215, weights, state)
         if make(S, H, T, 0, XA + T[XO + k], T[XK + k], -1) < 0:
             R[0] = np.int64(state)
             R[1] = plies
@@ -2371,11 +2398,11 @@ class KernelPosition:
     def _scan(self) -> None:
         plan = self._plan
         packed = plan.scan(self._s, plan.table, 0)
-        if packed < 0 or packed >> 24:
+        if packed < 0 or packed >> 34:
             packed = self._settle(packed, -1)
-        self._n = packed & 8191
-        self._status = ((packed >> 13) & 127) - 2
-        self._to_move = (packed >> 20) & 7
+        self._n = packed & 16777215
+        self._status = ((packed >> 24) & 127) - 2
+        self._to_move = (packed >> 31) & 7
 
     def _settle(self, packed: int, index: int) -> int:
         """Finish a kernel's call (a scan, or the play of move ``index``) that asked
@@ -2440,15 +2467,15 @@ class KernelPosition:
         if index is None:
             index = self._index(move)
         packed = plan.play(self._s, self._h, plan.table, index)
-        if packed < 0 or packed >> 24:
+        if packed < 0 or packed >> 34:
             packed = self._settle(packed, index)
             if packed in _AFTER_ERRORS:
                 self._n, self._status = -1, UNKNOWN
                 self._to_move = int(self._s[TO_MOVE])
                 return
-        self._n = packed & 8191
-        self._status = ((packed >> 13) & 127) - 2
-        self._to_move = (packed >> 20) & 7
+        self._n = packed & 16777215
+        self._status = ((packed >> 24) & 127) - 2
+        self._to_move = (packed >> 31) & 7
 
     def apply_step(self, actions: tuple) -> None:
         raise RulesError("a kernel position has no partial steps")
