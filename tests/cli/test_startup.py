@@ -42,13 +42,14 @@ def test_commands_without_a_kernel_do_not_import_numba(tmp_path):
         ["rules", str(ROOT / "examples" / "zrf" / "chess.zrf")],
         ["perft", "tic-tac-toe", "3"], ["perft", "connect-four", "2"],
         ["perft", "othello", "2"], ["perft", "quantum-tic-tac-toe", "1"],
-        ["perft", str(ROOT / "examples" / "zrf" / "tic-tac-toe.zrf"), "2"],
         ["replay", "tic-tac-toe", "--moves", "a1 b2 a2 b1 a3"],
         ["arena", "connect-four", "random", "random", "-n", "1", "--seed", "1"],
         ["arena", "tic-tac-toe", "alphabeta", "random", "-n", "1", "--seed", "1"],
         ["pipes", "solve", str(level)],
         # Breakthrough's positions without their kernel are plain positions.
         ["no-kernel", "perft", "breakthrough", "2"],
+        # So is a ZRF game's (tic-tac-toe.zrf has a kernel: drops from an unlimited supply).
+        ["no-kernel", "perft", str(ROOT / "examples" / "zrf" / "tic-tac-toe.zrf"), "2"],
         # `boardlab serve`: the web app loads numba when a request needs a kernel.
         ["import", "boardlab.web.app"],
     ]
