@@ -1023,8 +1023,9 @@ class _Writer:
                  f"    T[XA + w] = {_SHIFT} | (hf << 2) | (pos << 18)",
                  "    w += 1"]
         if becomes != "0":
-            lines += [f"becomes = {becomes}",
-                      "if becomes != 0 and becomes != hand:",
+            if becomes != "becomes":
+                lines.append(f"becomes = {becomes}")
+            lines += ["if becomes != 0 and becomes != hand:",
                       f"    T[XA + w] = {_CHANGE} | (pos << 2) | (becomes << 18)",
                       "    w += 1"]
         return lines + self.push_lines(index, priority)
@@ -1628,20 +1629,6 @@ def emit(S, T, n, pos, hand, hf, q, nc, becomes, copy, rsv, index, priority, pla
     if top + q + 3 + nc > {_ARENA}:
         return -14
     w = top
-    if q == 0 and nc == 0 and hf >= 0 and not copy:
-        # The common move, a piece from its cell to another, taking what stands there
-        # (nothing queued, nothing changed): its words at once.
-        piece = hand if becomes == 0 else becomes
-        if pos != hf:
-            if S[{BOARD} + pos] != 0:
-                T[XA + w] = {_CAPTURE} | (pos << 2)
-                w += 1
-            T[XA + w] = {_SHIFT} | (hf << 2) | (pos << 18)
-            w += 1
-        if piece != hand:
-            T[XA + w] = {_CHANGE} | (pos << 2) | (piece << 18)
-            w += 1
-        return push(T, n, top, w, index, priority)
     for i in range(q):
         T[XA + w] = T[XQ + i]
         w += 1
