@@ -205,13 +205,12 @@ class Spelling:
         self.known: dict[tuple, str] = {}
 
     def __call__(self, actions: tuple[Action, ...]) -> str:
-        # Keyed by the actions' kinds too: the actions are tuples, and a Place equals
-        # the Change of the same cell and piece (a game kernel spells the moves of
-        # every position with one Spelling, where both meet).
-        key = (actions, tuple(map(type, actions)))
-        text = self.known.get(key)
+        # Keyed by the actions alone: a Place and a Change of one cell and piece
+        # compare and hash apart (a game kernel spells the moves of every position
+        # with one Spelling, where both meet).
+        text = self.known.get(actions)
         if text is None:
-            text = self.known[key] = self.write(actions)
+            text = self.known[actions] = self.write(actions)
         return text
 
 
