@@ -248,12 +248,20 @@ def kernel_folder(tmp_path_factory):
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(templates=templates, conditions=conditions,
        stalemate=st.sampled_from(("loss", "win", "draw")), placement=placements,
-       seed=st.integers(0, 1 << 16), pass_turn=st.sampled_from((None, "always", "forced")))
+       seed=st.integers(0, 1 << 16), pass_turn=st.sampled_from((None, "always", "forced")),
+       split=st.booleans())
 def test_random_games_play_as_the_interpreter_plays_them(kernel_folder, templates, conditions,
                                                          stalemate, placement, seed,
-                                                         pass_turn):
+                                                         pass_turn, split):
     game = make_game(templates, conditions, stalemate, placement, pass_turn)
-    play_both(game, seed, 24)
+    # Half of them with their templates as functions (the kernel of large rule sets).
+    before = kernel._SPLIT_LINES
+    kernel._SPLIT_LINES = 0 if split else 1 << 30
+    try:
+        assert ("def template0(" in kernel.source(game)) == split
+        play_both(game, seed, 24)
+    finally:
+        kernel._SPLIT_LINES = before
 
 
 def test_a_loop_met_only_after_a_move_fails_there_as_the_interpreter_fails(kernel_folder):
@@ -566,7 +574,11 @@ ZRF_SAMPLE = ("breakthrough/breakthrough.zrf", "breakthrough/taacoca.zrf", "arra
               "go-family/alak.zrf", "mancala/bakuk.zrf", "sliding-puzzles/10-puzzle.zrf",
               "light-off/light-off.zrf", "chess/catch-pigs.zrf",
               # Passes: forced, and always.
-              "mancala/toguz-kumalak.zrf", "arrange/netwalk.zrf")
+              "mancala/toguz-kumalak.zrf", "arrange/netwalk.zrf",
+              # 100 templates in 3 shapes, written as functions; drops from the reserve.
+              "races/stratego.zrf",
+              # En passant: the rules read the last move, which the key holds.
+              "chess/ttc.zrf")
 
 
 @pytest.mark.parametrize("path", ZRF_SAMPLE)
@@ -598,6 +610,27 @@ def test_with_turn_on_a_zrf_kernel_position_keys_as_a_plain_one():
     for player in (0, 1):
         assert state.with_turn(player).key() == plain.with_turn(player).key()
         assert str(state.with_turn(player)) == str(plain.with_turn(player))
+
+
+@pytest.mark.parametrize(("last", "en_passant"), [("d7-d5", True), ("d6-d5", False),
+                                                  (None, False)])
+def test_a_zrf_position_read_with_its_last_move_plays_it_on_the_kernel(last, en_passant):
+    # ttc.zrf's en passant reads last-to? and last-from?: the pawn that just came two
+    # cells may be taken, no other.
+    game = load_game(CORPUS / "chess/ttc.zrf")
+    text = "e1=White.King,e8=Black.King,e5=White.Pawn,d5=Black.Pawn White ply:1"
+    text += f" last:{last}" if last else ""
+    state = game.parse_state(text)
+    assert isinstance(state, kernel.KernelPosition)
+    with kernel.disabled(), compiled.interpreted():
+        plain = game.parse_state(text)
+    assert snapshot(state) == snapshot(plain)
+    assert ("e5-d6 xd5" in [m.notation for m in state.legal_moves()]) == en_passant
+    # The last move is part of the position: its key and its text.
+    assert (state.key() == game.parse_state(text.split(" last:")[0]).key()) == (not last)
+    state.apply(state.legal_moves()[0])
+    plain.apply(plain.legal_moves()[0])
+    assert snapshot(state) == snapshot(plain)
 
 
 def test_a_condition_both_players_meet_goes_to_the_mover():

@@ -61,6 +61,7 @@ import contextlib
 import hashlib
 import importlib.util
 import os
+import re
 import sys
 import tempfile
 import threading
@@ -452,9 +453,6 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
     goals = game.end_goals()
     if goals is None:
         raise Unsupported("the game's end is not written as goals")
-    if getattr(game, "tracks_last_move", False):
-        # Its positions differ by the last move, which a kernel keeps out of the key.
-        raise Unsupported("rules that read the last move")
     if game.recycle_captures or game.recycle_promotions:
         raise Unsupported("recycled captures or promotions")
     if game.turn_order() is None and type(game).next_player is not PieceGame.next_player:
@@ -485,9 +483,8 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
                 raise Unsupported(f"drop template {t.name!r} moves a piece in hand")
         elif type(t) is not r.Template:
             raise Unsupported(f"template {t.name!r} is a {type(t).__name__}")
-        if not t.top_level or t.reads_history:
-            raise Unsupported(f"template {t.name!r} continues partial moves or reads the "
-                              "last move")
+        if not t.top_level:
+            raise Unsupported(f"template {t.name!r} continues partial moves")
         _check_program(t.program, game, inside_loop=False)
     for c in goals.conditions:
         _check_goal(c.goal, game)
@@ -573,7 +570,7 @@ def _check_program(program: Sequence[r.Instruction], game: Any, inside_loop: boo
             if not 0 <= i.cell < game.board.size:
                 raise Unsupported("a jump to no cell")
         elif isinstance(i, r.Go):
-            if i.where not in ("from", "to", "mark"):
+            if i.where not in ("from", "to", "mark", "last-from", "last-to"):
                 raise Unsupported(f"(go {i.where})")
         elif isinstance(i, r.MarkAt):
             if i.cell is not None:
@@ -601,7 +598,7 @@ def _check_direction(game: Any, direction: str) -> None:
 
 
 _PLAIN = {id(p) for p in (r.EMPTY, r.FRIEND, r.ENEMY, r.ON_BOARD, r.ALWAYS, r.NEVER,
-                          r.NEUTRAL)}
+                          r.NEUTRAL, r.LAST_FROM, r.LAST_TO)}
 
 
 def _check_predicate(p: Any, game: Any, run: bool = True) -> None:
@@ -655,6 +652,17 @@ def _check_goal(goal: g.Goal, game: Any) -> None:
 
 #: The most adds of plain templates whose moves generate writes out (see _Writer.inline).
 _INLINE_ADDS = 32
+
+#: The most lines of the templates that generate holds itself; more are written as
+#: functions it calls (see _Writer.split): numba's compile time grows faster than a
+#: function's length (Stratego's 100 templates, 2,300 lines in one function: 165 s).
+_SPLIT_LINES = 300
+
+#: A number of the generated source (not one inside a name).
+_NUMBER = re.compile(r"(?<![\w.])(0x[0-9A-Fa-f]+|\d+)(?![\w.])")
+
+#: The locals a template's loops name, numbered across the whole module.
+_LOOP_LOCAL = re.compile(r"\b_([fi])\d+\b")
 
 #: The instructions that queue an action or a change, or move the piece in hand.
 _QUEUING = (r.CaptureHere, r.CaptureAt, r.To, r.From, r.Cascade, r.DiscardCascades,
@@ -749,6 +757,12 @@ class _Writer:
         self.turn_players = self.put("turn players", self.turns)
         self.limit = game.ply_limit() or 0
         self.has_groups = False
+        #: Where the keys of the last move's cells are, when the position's key reads
+        #: them (a ZRF game whose rules read the last move): the source's part by
+        #: source + 1 (0: none), then the target's by target.
+        self.last_keys = -1
+        if getattr(game, "tracks_last_move", False):
+            self.last_keys = self.put("last keys", _last_keys(game))
         # The keys of each piece's count in hand, the position class's own (which
         # stop changing at some count: 63 for a PieceState, 255 for a ZRF position).
         self.hand_keys = self.put("hand keys", [
@@ -763,11 +777,23 @@ class _Writer:
         #: Whether no two moves a position has can be equal, so none is looked for
         #: (see _distinct).
         self.distinct = _distinct(templates, self.board, self.players)
-        #: Whether the plain templates' moves are written out in generate, or made by
-        #: calls of ``shift``: a few hundred written out make a function numba cannot
+        #: Whether the templates are functions generate calls, one for each shape of
+        #: template (see :meth:`functions`), not written out in generate.
+        self.split = False
+        #: The plain templates whose moves are written out where they add them, not made
+        #: by calls of ``shift``: a few hundred written out make a function numba cannot
         #: compile (its SSA pass recurses through every branch).
-        self.inline = sum(1 for index in self.plain for i in r._instructions(
-            templates[index].program) if isinstance(i, r.Add)) <= _INLINE_ADDS
+        self.inline = self.inlined()
+
+    def inlined(self) -> set[int]:
+        """The plain templates whose moves are written out (see :attr:`inline`): all
+        when they have few adds in all, or, when the templates are functions, those
+        with few adds of their own."""
+        adds = {index: sum(1 for i in r._instructions(self.templates[index].program)
+                           if isinstance(i, r.Add)) for index in self.plain}
+        if self.split:
+            return {index for index, k in adds.items() if k <= _INLINE_ADDS}
+        return set(adds) if sum(adds.values()) <= _INLINE_ADDS else set()
 
     # --- the table ------------------------------------------------------------------
     def put(self, name: Any, values: Sequence[int]) -> int:
@@ -804,6 +830,10 @@ class _Writer:
             return f"(T[{off} + {cell}] != 0)"
         if p is r.ON_BOARD or p is r.ALWAYS:
             return "True"
+        if p is r.LAST_FROM:  # S[LAST]: the last move's source + 1 | its target + 1 << 16
+            return f"({w} == (S[{LAST}] & 65535) - 1)"
+        if p is r.LAST_TO:
+            return f"({w} == (S[{LAST}] >> 16) - 1)"
         if p is r.NEVER:
             return "False"
         if p is r.MARKED:
@@ -969,6 +999,10 @@ class _Writer:
         elif isinstance(i, r.Go):
             if i.where == "from":
                 e(depth, "pos = start")
+            elif i.where in ("last-from", "last-to"):  # none: the run fails
+                e(depth, f"pos = (S[{LAST}] & 65535) - 1" if i.where == "last-from"
+                  else f"pos = (S[{LAST}] >> 16) - 1")
+                e(depth, f"if pos < 0: {fail}")
             else:  # "to": where the last ``to`` put the piece down, else the cursor
                 e(depth, "if to >= 0: pos = to")
         elif isinstance(i, r.GoTo):
@@ -993,7 +1027,7 @@ class _Writer:
             if i.promote is not None:
                 off = self.promotion(i.promote)
                 becomes = f"T[{off} + hand]"
-            if index in self.plain and self.inline:
+            if index in self.inline:
                 for line in self.shift_lines(becomes, str(index), str(priority)):
                     e(depth, line)
             elif index in self.plain:
@@ -1396,6 +1430,89 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
 
 """
 
+    def runs(self) -> list[list[str]]:
+        """Each template's lines in generate: its runs from each start."""
+        runs = []
+        for index, t in enumerate(self.templates):
+            body: list[str] = []
+            self.lines = body
+            runs.append(body)
+            if type(t) is r.Group:
+                self.group(index, t)
+                continue
+            self.emit(1, f"# template {index}: {t.name or '(unnamed)'}")
+            if type(t) is r.Drop:
+                self.drop_head(t)
+            else:
+                if self.reserved:
+                    self.emit(1, "rsv = 0")  # its pieces in hand come from cells
+                if t.shared:  # any piece on the board, not only the mover's
+                    self.emit(1, f"for start in range({self.size}):")
+                    self.emit(2, f"if S[{BOARD} + start] == 0: continue")
+                else:
+                    self.emit(1, "for _s in range(mine):")
+                    self.emit(2, "start = T[XC + _s]")
+                self.emit(2, f"hand = S[{BOARD} + start]")
+                if t.kinds:
+                    kinds = frozenset(t.kinds)
+                    off = self.mask_of_codes(("kinds", kinds),
+                                             lambda piece, kinds=kinds: piece.kind in kinds)
+                    self.emit(2, f"if T[{off} + hand] == 0: continue")
+                self.emit(2, "hf = start")  # where the piece in hand is from (-1: no cell)
+            self.emit(2, "pos = start")
+            self.emit(2, "q = 0")  # the actions queued by the run
+            self.emit(2, "nc = 0")  # the changes of type and owner it asked for
+            self.emit(2, "mark = -1")  # no mark yet
+            self.emit(2, "to = -1")  # no ``to`` yet
+            reset = len(body)
+            self.block(t.program, 2, "continue", index, t.priority)
+            # Every flag and counter starts each run at 0 (written now that the
+            # program has named them; numba wants a local set on every path).
+            body[reset:reset] = ["        " + f"{v} = 0" for v in self.variables.values()]
+        return runs
+
+    def functions(self, templates: list[list[str]]) -> tuple[list[str], str]:
+        """Generate's lines that call the templates, and the functions they call: one
+        for the templates whose sources differ in numbers alone (Stratego's 100 have 3
+        shapes), taking as arguments the numbers that differ among them."""
+        shapes: dict[str, list[tuple[int, list[str]]]] = {}
+        for index, lines in enumerate(templates):
+            lines = [line for line in lines if not line.lstrip().startswith("#")]
+            loops: dict[str, str] = {}
+            text = _LOOP_LOCAL.sub(
+                lambda m, loops=loops: loops.setdefault(m.group(0),
+                                                        f"_{m.group(1)}{len(loops)}"),
+                "\n".join(lines))
+            numbers = _NUMBER.findall(text)
+            shapes.setdefault(_NUMBER.sub("{}", text), []).append((index, numbers))
+        parts = []
+        rows: list[list[int]] = [[] for _ in templates]
+        dispatch = []
+        for number, (shape, members) in enumerate(shapes.items()):
+            varying = [k for k in range(len(members[0][1]))
+                       if len({numbers[k] for _, numbers in members}) > 1]
+            params = {k: f"c{j}" for j, k in enumerate(varying)}
+            text = shape.replace("{", "{{").replace("}", "}}").replace("{{}}", "{}")
+            text = text.format(*(params.get(k, v) for k, v in enumerate(members[0][1])))
+            args = "".join(f", {name}" for name in params.values())
+            parts.append(f"@njit(cache=True)\ndef template{number}(S, T, player, mine, n{args}):"
+                         f"\n{text}\n    return n\n\n\n")
+            for index, numbers in members:
+                rows[index] = [number] + [int(numbers[k], 0) for k in varying]
+            values = "".join(f", T[row + {j + 1}]" for j in range(len(varying)))
+            dispatch += [f"        {'if' if number == 0 else 'elif'} T[row] == {number}:",
+                         f"            n = template{number}(S, T, player, mine, n{values})"]
+        # One call of each function, in a loop over the templates in order: LLVM
+        # inlines a function at every call, and numba optimises again the callee's
+        # code in every caller (100 calls: two minutes again).
+        width = max(map(len, rows))
+        table = self.put("templates", [v for row in rows for v in row + [0] * (width - len(row))])
+        calls = [f"    for _t in range({len(templates)}):",
+                 f"        row = {table} + _t * {width}",
+                 *dispatch,
+                 "        if n < 0: return n"]
+        return calls, "".join(parts)
+
     # --- the module -----------------------------------------------------------------
     def passes(self) -> str:
         """The pass a player may make (``pass_turn``), after the moves as the
@@ -1433,41 +1550,18 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
         self.resolve("stuck_conditions", [c for c in goals.conditions if c.goal.needs_moves])
         stalemate = _KINDS.index(goals.stalemate)
         priorities = {t.priority for t in self.templates}
-        body: list[str] = []
-        self.lines = body
-        for index, t in enumerate(self.templates):
-            if type(t) is r.Group:
-                self.group(index, t)
-                continue
-            self.emit(1, f"# template {index}: {t.name or '(unnamed)'}")
-            if type(t) is r.Drop:
-                self.drop_head(t)
-            else:
-                if self.reserved:
-                    self.emit(1, "rsv = 0")  # its pieces in hand come from cells
-                if t.shared:  # any piece on the board, not only the mover's
-                    self.emit(1, f"for start in range({self.size}):")
-                    self.emit(2, f"if S[{BOARD} + start] == 0: continue")
-                else:
-                    self.emit(1, "for _s in range(mine):")
-                    self.emit(2, "start = T[XC + _s]")
-                self.emit(2, f"hand = S[{BOARD} + start]")
-                if t.kinds:
-                    kinds = frozenset(t.kinds)
-                    off = self.mask_of_codes(("kinds", kinds),
-                                             lambda piece, kinds=kinds: piece.kind in kinds)
-                    self.emit(2, f"if T[{off} + hand] == 0: continue")
-                self.emit(2, "hf = start")  # where the piece in hand is from (-1: no cell)
-            self.emit(2, "pos = start")
-            self.emit(2, "q = 0")  # the actions queued by the run
-            self.emit(2, "nc = 0")  # the changes of type and owner it asked for
-            self.emit(2, "mark = -1")  # no mark yet
-            self.emit(2, "to = -1")  # no ``to`` yet
-            reset = len(body)
-            self.block(t.program, 2, "continue", index, t.priority)
-            # Every flag and counter starts each run at 0 (written now that the
-            # program has named them; numba wants a local set on every path).
-            body[reset:reset] = ["        " + f"{v} = 0" for v in self.variables.values()]
+        runs = self.runs()
+        if sum(map(len, runs)) > _SPLIT_LINES:
+            # Too long for one function: the templates become functions, and the plain
+            # ones each write their moves out again (see inline).
+            self.split = True
+            self.inline = self.inlined()
+            runs = self.runs()
+        parts = ""
+        if self.split:
+            body, parts = self.functions(runs)
+        else:
+            body = [line for lines in runs for line in lines]
         # The links of the directions the templates and tests name, for each player.
         rows = [self.board.player_links(p)[d] for p in range(n) for d in self.directions]
         links = self.put("links", [v for row in rows for v in row])
@@ -1489,9 +1583,22 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
         ]
         size = self.size
         group_move = self.group_move()
-        hand_touch = hand_take = hand_key = hand_undo = ""
+        hand_touch = hand_take = hand_key = hand_undo = last_key = ""
+        if self.last_keys >= 0:
+            # The key reads the last move's cells (none before the first move).
+            last_key = "".join(
+                f"    {line}\n" for line in (
+                    f"l0 = H[h, {_HIST - 1}]",
+                    f"l1 = S[{LAST}]",
+                    "if l0 != l1:",
+                    "    if l0 >> 16:",
+                    f"        key ^= T[{self.last_keys} + (l0 & 65535)] ^ "
+                    f"T[{self.last_keys + size + 1} + (l0 >> 16)]",
+                    "    if l1 >> 16:",
+                    f"        key ^= T[{self.last_keys} + (l1 & 65535)] ^ "
+                    f"T[{self.last_keys + size + 1} + (l1 >> 16)]"))
         push = "".join(f"    {line}\n" for line in self.push_lines("index", "priority"))
-        shift = "" if self.inline else (
+        shift = "" if self.inline == self.plain else (
             "@njit(cache=True)\n"
             "def shift(S, T, n, pos, hand, hf, becomes, index, priority):\n"
             "    # The move of a plain template (_Writer.shift_lines), for rules with too\n"
@@ -1684,7 +1791,7 @@ def emit(S, T, n, pos, hand, hf, q, nc, becomes, copy, rsv, index, priority, pla
     return push(T, n, top, w, index, priority)
 
 
-{group_move}@njit(cache=True)
+{group_move}{parts}@njit(cache=True)
 def generate(S, T, player):
     # The mover's cells, once for every template.
     # Without a branch: whether a cell holds a piece of the mover is a coin toss the
@@ -1958,7 +2065,7 @@ def make(S, H, T, h, at, count, number):
                 key ^= T[{self.zobrist} + cell * {len(self.pieces) - 1} + old - 1]
             if new != 0:
                 key ^= T[{self.zobrist} + cell * {len(self.pieces) - 1} + new - 1]
-    mover = S[{TO_MOVE}]
+{last_key}    mover = S[{TO_MOVE}]
     ply = S[{PLY}]
     {"nxt = (mover + 1) % " + str(n) if self.alternate
      else "nxt = T[" + str(self.turn_players) + " + turn(ply + 1)]"}
@@ -2175,6 +2282,22 @@ def _pieces(game: PieceGame, templates: Sequence[r.Template]) -> list[Piece]:
     return out
 
 
+def _last_keys(game: Any) -> list[int]:
+    """The keys of the last move's cells: a part for its source (or none) and one for
+    its target, as ``game.last_key`` makes them; by source + 1 (0: none), then by
+    target + 1 (0 unused), so that the array's last move indexes them at once."""
+    size = game.board.size
+    none = game.last_key(None, 0)
+    sources = [game.last_key(None if c < 0 else c, 0) ^ none for c in range(-1, size)]
+    targets = [0] + [game.last_key(None, c) for c in range(size)]
+    # The key of a last move must be its source's part and its target's.
+    for a in (None, 0, size - 1):
+        for b in (0, size // 2, size - 1):
+            if game.last_key(a, b) != sources[0 if a is None else a + 1] ^ targets[b + 1]:
+                raise Unsupported("a key of the last move that is not its cells' parts")
+    return [_signed(v) for v in sources + targets]
+
+
 def _signed(value: int) -> int:
     """A 64-bit unsigned number as the int64 with the same bits."""
     return value - (1 << 64) if value >= 1 << 63 else value
@@ -2340,7 +2463,8 @@ class KernelPosition:
 
     @last_from.setter
     def last_from(self, value: int | None) -> None:
-        raise AttributeError("a kernel position's last move changes only by moves")
+        # Set when a position is read from text, before its first move.
+        self._set_last(0xFFFF, 0 if value is None else value + 1)
 
     @property  # type: ignore[override]
     def last_to(self) -> int | None:
@@ -2348,7 +2472,16 @@ class KernelPosition:
 
     @last_to.setter
     def last_to(self, value: int | None) -> None:
-        raise AttributeError("a kernel position's last move changes only by moves")
+        self._set_last(0xFFFF << 16, 0 if value is None else (value + 1) << 16)
+
+    def _set_last(self, field: int, value: int) -> None:
+        """A new last move's source or target: the key (when the class keys it), the
+        moves and the result follow."""
+        s = self._s
+        s[LAST] = (int(s[LAST]) & ~field) | value
+        s[KEY] = _signed(self._full_key())
+        s[NMOVES], s[STATUS] = -1, UNKNOWN
+        self._n, self._status = -1, UNKNOWN
 
     def _mover_without_history(self) -> int:
         """Who made the last move as the position class says when it has no moves
@@ -2586,6 +2719,10 @@ class KernelPosition:
         # A plain position's field, which its class's methods read.
         return int(self._s[KEY]) & _MASK64
 
+    @_key.setter
+    def _key(self, value: int) -> None:
+        self._s[KEY] = _signed(value)
+
     # --- history --------------------------------------------------------------------
     @property
     def last_mover(self) -> int | None:
@@ -2617,10 +2754,6 @@ class KernelPosition:
         key = int(self._s[KEY])
         # Row i holds the key before move i was played.
         return 1 + sum(1 for i in range(depth) if int(self._h[i, 1]) == key)
-
-    def signature(self) -> tuple[Any, ...]:
-        return (tuple(self.cells), self._to_move, tuple(sorted(self.reserves.items())),
-                self.ply)
 
     def piece_at(self, cell: int) -> Piece | None:
         return self._plan.pieces[int(self._s[BOARD + cell])]
