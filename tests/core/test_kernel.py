@@ -170,6 +170,7 @@ goal_leaves = st.one_of(
               zones),
     st.builds(g.PiecesRemaining, st.integers(0, 2), st.one_of(st.none(), kinds)),
     st.builds(g.TotalPieceCount, st.integers(0, 4), st.one_of(st.none(), kinds)),
+    st.builds(g.Repetition, st.integers(1, 3)),
 )
 goal_trees = st.recursive(goal_leaves, lambda inner: st.one_of(
     st.builds(lambda c: g.AllOf(tuple(c)), st.lists(inner, min_size=1, max_size=2)),
@@ -631,6 +632,40 @@ def test_a_zrf_position_read_with_its_last_move_plays_it_on_the_kernel(last, en_
     state.apply(state.legal_moves()[0])
     plain.apply(plain.legal_moves()[0])
     assert snapshot(state) == snapshot(plain)
+
+
+def test_a_repetition_ends_a_game_on_the_kernel_as_on_the_interpreter():
+    # kono.zrf: the player who repeats a position for the third time loses. Seed 0's
+    # random game ends so at ply 77 (the interpreter says it): both agree at every ply,
+    # forth and back, and so does a position read from the text of ply 60 (its past
+    # keys in ``seen:``) played on to the end.
+    game = load_game(CORPUS / "elimination/kono.zrf")
+    assert kernel.why_not(game) is None
+    assert play_both(game, 0, 200) == 77
+    rng = random.Random(0)
+    state = game.initial_state()
+    played = []
+    while not state.is_terminal():
+        moves = state.legal_moves()
+        played.append(moves[rng.randrange(len(moves))])
+        state.apply(played[-1])
+    assert state.ply == 77 and state.occurrences() == 3 and state.outcome() == (0, 1)
+    for _ in range(17):
+        state.undo()
+    text = str(state)
+    assert text.count(",") > 60 and " seen:" in text
+    read = game.parse_state(text)
+    with kernel.disabled(), compiled.interpreted():
+        plain = game.parse_state(text)
+    assert isinstance(read, kernel.KernelPosition) and not isinstance(plain, kernel.KernelPosition)
+    for move in played[60:]:
+        assert snapshot(read) == snapshot(plain)
+        read.apply(move)
+        plain.apply(move)
+    assert snapshot(read) == snapshot(plain) and read.outcome() == (0, 1)
+    # A copy keeps the past (a ZRF position's), a position for another side does not.
+    assert read.clone().occurrences() == 3 and read.clone().outcome() == (0, 1)
+    assert read.with_turn(read.to_move).occurrences() == 1
 
 
 def test_a_condition_both_players_meet_goes_to_the_mover():

@@ -89,8 +89,12 @@ if TYPE_CHECKING:
     from boardlab.core.position import PieceGame
 
 # The layout of a position's array S: the fields, then the board, then the moves.
-TO_MOVE, PLY, KEY, NMOVES, STATUS, DEPTH, MOVER, LAST = range(8)
-BOARD = 8
+# DEPTH counts the rows of the history H, of which the first BASE are earlier positions
+# (their keys alone: a ZRF position's past, kept by a copy or read from text), the others
+# the moves played here; REPS is how often the position has occurred (as ``occurrences``
+# says it), kept when the goals count repetitions.
+TO_MOVE, PLY, KEY, NMOVES, STATUS, DEPTH, MOVER, LAST, BASE, REPS = range(10)
+BOARD = 10
 #: Most moves one position may have (a kernel that finds more says so).
 MAX_MOVES = 1 << 15
 # A move is a list of action words, one int64 each, in the interpreter's order: the
@@ -106,8 +110,8 @@ _BUCKETS = 1024
 #: Cells one move may change (a kernel meeting a move that changes more says so).
 _TOUCH = 24
 # Width of a history row: to move, key, status, mover, move, (cell, code) x _TOUCH,
-# last move.
-_HIST = 5 + 2 * _TOUCH + 1
+# occurrences, last move.
+_HIST = 5 + 2 * _TOUCH + 2
 #: Action words queued by one run of a template before its add, and the words of the
 #: moves of one position together.
 _QUEUE = 1024
@@ -218,6 +222,8 @@ class Plan:
     #: holds counts in hand at all.
     hand: tuple[Piece, ...] = ()
     reserved: bool = False
+    #: Whether the goals count repetitions (a playout then keeps its history's rows).
+    repeats: bool = False
 
     def __post_init__(self) -> None:
         game = self.game
@@ -642,7 +648,8 @@ def _check_goal(goal: g.Goal, game: Any) -> None:
         for d in goal.pattern[1::2]:
             _check_direction(game, d)  # type: ignore[arg-type]
     elif not isinstance(goal, g.AbsoluteConfig | g.PiecesRemaining | g.TotalPieceCount
-                        | g.Stalemated | g.ToMove | g.PiecesLost | g.MoreInZone):
+                        | g.Stalemated | g.ToMove | g.PiecesLost | g.MoreInZone
+                        | g.Repetition):
         raise Unsupported(f"goal {type(goal).__name__}")
 
 
@@ -760,6 +767,8 @@ class _Writer:
         #: Where the keys of the last move's cells are, when the position's key reads
         #: them (a ZRF game whose rules read the last move): the source's part by
         #: source + 1 (0: none), then the target's by target.
+        #: Whether the goals count repetitions (so make counts the position's).
+        self.repeats = goals.reads(g.Repetition)
         self.last_keys = -1
         if getattr(game, "tracks_last_move", False):
             self.last_keys = self.put("last keys", _last_keys(game))
@@ -1186,6 +1195,8 @@ class _Writer:
             return f"(not {self.goal(goal.goal, player)})"
         if isinstance(goal, g.Stalemated | g.ToMove):
             return f"(S[{TO_MOVE}] == {player})"
+        if isinstance(goal, g.Repetition):
+            return f"(S[{MOVER}] == {player} and S[{REPS}] >= {goal.times})"
         name = f"goal{len(self.helpers)}"
         if isinstance(goal, g.AbsoluteConfig):
             rows = []
@@ -1583,7 +1594,15 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
         ]
         size = self.size
         group_move = self.group_move()
-        hand_touch = hand_take = hand_key = hand_undo = last_key = ""
+        hand_touch = hand_take = hand_key = hand_undo = last_key = count_repeats = ""
+        if self.repeats:
+            # Every earlier position is a row of the history (its key before the move).
+            count_repeats = (f"    key = S[{KEY}]\n"
+                             "    c = 1\n"
+                             "    for i in range(h + 1):\n"
+                             "        if H[i, 1] == key:\n"
+                             "            c += 1\n"
+                             f"    S[{REPS}] = c\n")
         if self.last_keys >= 0:
             # The key reads the last move's cells (none before the first move).
             last_key = "".join(
@@ -2046,6 +2065,7 @@ def make(S, H, T, h, at, count, number):
     H[h, 2] = S[{STATUS}]
     H[h, 3] = S[{MOVER}]
     H[h, 4] = number
+    H[h, {_HIST - 2}] = S[{REPS}]
     H[h, {_HIST - 1}] = S[{LAST}]
     k = mplay(S, H, T, h, at, count)
     if k < 0:
@@ -2076,7 +2096,7 @@ def make(S, H, T, h, at, count, number):
     S[{PLY}] = ply + 1
     S[{DEPTH}] = h + 1
     S[{NMOVES}] = -1
-    return 0
+{count_repeats}    return 0
 
 
 @njit(cache=True)
@@ -2093,6 +2113,7 @@ def undo(S, H):
     S[{STATUS}] = H[h, 2]
     S[{MOVER}] = H[h, 3]
     S[{LAST}] = H[h, {_HIST - 1}]
+    S[{REPS}] = H[h, {_HIST - 2}]
     S[{NMOVES}] = -1
     S[{PLY}] -= 1
     S[{DEPTH}] = h
@@ -2185,14 +2206,16 @@ def run(S0, S, H, T, R, games, cap, budget, weights):
             done += 1
             plies = -1
             continue
-        if budget <= 0:
+        if budget <= 0 or ({self.repeats} and S[{DEPTH}] >= H.shape[0]):
+            # Out of plies for this call, or of history rows, which the goals read.
             R[0] = np.int64(state)
             R[1] = plies
             R[2] = done
-            return -21
+            return -21 if budget <= 0 else -3
         budget -= 1
         k, state = choose(S, T, found & 16777215, weights, state)
-        if make(S, H, T, 0, XA + T[XO + k], T[XK + k], -1) < 0:
+        if make(S, H, T, {"S[" + str(DEPTH) + "]" if self.repeats else "0"}, XA + T[XO + k],
+                T[XK + k], -1) < 0:
             R[0] = np.int64(state)
             R[1] = plies
             R[2] = done
@@ -2353,7 +2376,7 @@ def _build(game: PieceGame) -> Plan:
                             np.zeros(writer.scratch, dtype=np.int64), _registry(REGISTRY)])
     return Plan(game, module, table, writer.registry, writer.sides, writer.pieces, writer.codes,
                 templates, goals, writer.size, writer.players, source, writer.hand,
-                writer.reserved)
+                writer.reserved, writer.repeats)
 
 
 def source(game: PieceGame) -> str:
@@ -2414,6 +2437,7 @@ class KernelPosition:
                 raise Unsupported(f"{piece} in hand is a reserve the kernel does not hold")
             s[plan.hand_at + codes[piece]] = count
         s[TO_MOVE], s[PLY], s[MOVER], s[NMOVES], s[STATUS] = to_move, ply, -1, -1, UNKNOWN
+        s[REPS] = 1
         self._s = s
         self._h = np.empty((plan.rows, _HIST), dtype=np.int64)
         self._n = -1
@@ -2480,8 +2504,7 @@ class KernelPosition:
         s = self._s
         s[LAST] = (int(s[LAST]) & ~field) | value
         s[KEY] = _signed(self._full_key())
-        s[NMOVES], s[STATUS] = -1, UNKNOWN
-        self._n, self._status = -1, UNKNOWN
+        self._recount()
 
     def _mover_without_history(self) -> int:
         """Who made the last move as the position class says when it has no moves
@@ -2491,7 +2514,32 @@ class KernelPosition:
 
     def _last_number(self) -> int | None:
         depth = int(self._s[DEPTH])
-        return int(self._h[depth - 1, 4]) if depth else None
+        return int(self._h[depth - 1, 4]) if depth > self._s[BASE] else None
+
+    # --- the past -------------------------------------------------------------------
+    def _past_keys(self) -> list[int]:
+        """The keys of the positions before this one (a ZRF position's past): the
+        history's rows."""
+        return [k & _MASK64 for k in self._h[:int(self._s[DEPTH]), 1].tolist()]
+
+    def _set_past(self, keys: Sequence[int]) -> None:
+        """Start from ``keys`` as the positions before this one (a ZRF position
+        read from text or copied), no move played here."""
+        s = self._s
+        n = len(keys)
+        if n > len(self._h):
+            self._h = np.empty((n + self._plan.rows, _HIST), dtype=np.int64)
+        self._h[:n, 1] = [_signed(k) for k in keys]
+        s[BASE] = s[DEPTH] = n
+        self._recount()
+
+    def _recount(self) -> None:
+        """How often the position has occurred, again (after its key changed)."""
+        s = self._s
+        depth = int(s[DEPTH])
+        s[REPS] = 1 + int(np.count_nonzero(self._h[:depth, 1] == s[KEY]))
+        s[NMOVES], s[STATUS] = -1, UNKNOWN
+        self._n, self._status = -1, UNKNOWN
 
     # --- protocol -------------------------------------------------------------------
     def _failed(self, code: int) -> None:
@@ -2602,10 +2650,11 @@ class KernelPosition:
 
     # --- random playouts, whole in the kernel -----------------------------------------
     def _run(self, games: int, seed: int, plies: int | None, policy: PlayoutPolicy | None
-             ) -> tuple[np.ndarray, np.ndarray, int]:
+             ) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
         """Play ``games`` random games from here in the kernel (none of their moves
         registered): the numbers of their final statuses (the last: stopped at
-        ``plies``), and the array and status of the last one's end (-1: stopped)."""
+        ``plies``), and the array, status (-1: stopped) and history of the last one's
+        end."""
         plan = self._plan
         # Its moves are written before they are read (by a scan, where it stopped).
         end = np.empty(plan.moves_at + _ROOM, dtype=np.int64)
@@ -2614,13 +2663,19 @@ class KernelPosition:
         weights = plan.weights(policy)
         cap = -1 if plies is None else plies
         run = plan.run
+        # A playout's history: one row used within each ply, or, where the goals count
+        # repetitions, this position's rows and room for the game's.
+        rows = self._h.copy() if plan.repeats else plan.row
         while True:
             # The table is read again at every call: another thread's position may
             # have grown the registry meanwhile.
-            code = run(self._s, end, plan.row, plan.table, carry, games, cap, _BUDGET,
+            code = run(self._s, end, rows, plan.table, carry, games, cap, _BUDGET,
                        weights)
             if code == 0:
-                return carry[4:], end, int(carry[3])
+                return carry[4:], end, int(carry[3]), rows
+            if code == -3:
+                rows = np.concatenate([rows, np.empty_like(rows)])
+                continue
             if code == -1:
                 raise BoardError("move template loops forever (While never ends)")
             if code != -21:
@@ -2631,17 +2686,17 @@ class KernelPosition:
         """Returns of a uniformly random playout from here, played whole in the kernel
         with a seed drawn from ``rng`` (:mod:`boardlab.core.rng`); the position is left
         unchanged."""
-        _, _, status = self._run(1, rng.getrandbits(63), None, None)
+        _, _, status, _ = self._run(1, rng.getrandbits(63), None, None)
         return self._plan.returns(status, self)
 
     def playout(self, rng: random.Random, plies: int | None = None,
                 policy: PlayoutPolicy | None = None) -> Returns | State:
         """:meth:`State.playout <boardlab.core.game.State.playout>` played whole in the
         kernel with a seed drawn from ``rng``."""
-        _, end, status = self._run(1, rng.getrandbits(63), plies, policy)
+        _, end, status, rows = self._run(1, rng.getrandbits(63), plies, policy)
         if status >= 0:
             return self._plan.returns(status, self)
-        return self._reached(end)
+        return self._reached(end, rows)
 
     def playouts(self, n: int, seed: int, plies: int | None = None,
                  policy: PlayoutPolicy | None = None) -> Playouts:
@@ -2650,7 +2705,7 @@ class KernelPosition:
         of them is the game :meth:`playout` plays from that seed."""
         if n < 0:
             raise OptionError(f"a negative number of playouts ({n})")
-        totals, _, _ = self._run(n, seed, plies, policy)
+        totals, _, _, _ = self._run(n, seed, plies, policy)
         plan = self._plan
         ends: list[tuple[Returns | None, int]] = [
             (plan.returns(status, self), int(count))
@@ -2658,25 +2713,29 @@ class KernelPosition:
         ends.append((None, int(totals[-1])))
         return Playouts.of(ends, plan.players)
 
-    def _reached(self, s: np.ndarray) -> PieceState:
+    def _reached(self, s: np.ndarray, rows: np.ndarray) -> PieceState:
         """The position of array ``s``, where a playout stopped: its own last mover,
-        no history."""
+        no history, the past of the ``rows`` of its history where the class keeps it
+        and the goals read it (a ZRF position's)."""
+        depth = int(s[DEPTH])
         new = type(self).__new__(type(self))
         new.game = self.game
         new._plan = self._plan
         new._s = s
-        s[DEPTH], s[NMOVES], s[STATUS] = 0, -1, UNKNOWN
+        s[DEPTH], s[BASE], s[REPS], s[NMOVES], s[STATUS] = 0, 0, 1, -1, UNKNOWN
         new._h = np.empty((self._plan.rows, _HIST), dtype=np.int64)
         new._n, new._status = -1, UNKNOWN
         new._to_move = int(s[TO_MOVE])
         new._history, new._cache = [], {}
         for name, make in type(self).kernel_fields.items():
             setattr(new, name, make())
+        if self._plan.repeats and hasattr(self._plain, "_set_past"):
+            new._set_past([k & _MASK64 for k in rows[:depth, 1].tolist()])
         return new
 
     def undo(self) -> None:
         s = self._s
-        if not s[DEPTH]:
+        if s[DEPTH] <= s[BASE]:
             raise IndexError("no move to undo")
         self._plan.undo(s, self._h)
         self._n = -1
@@ -2688,8 +2747,9 @@ class KernelPosition:
         new.game = self.game
         new._plan = self._plan
         new._s = s = self._s.copy()
-        # Like a PieceState's copy: no history (the last mover is not known).
-        s[DEPTH] = 0
+        # Like a PieceState's copy: no history (the last mover is not known); the
+        # past where the class keeps it and the goals read it (a ZRF position's).
+        s[DEPTH] = s[BASE] = 0
         s[MOVER] = -1
         new._h = np.empty((self._plan.rows, _HIST), dtype=np.int64)
         new._n, new._status = self._n, self._status
@@ -2698,6 +2758,10 @@ class KernelPosition:
         for name, make in type(self).kernel_fields.items():
             setattr(new, name, make())
         s[MOVER] = new._mover_without_history()
+        if self._plan.repeats and hasattr(self._plain, "_set_past"):
+            new._set_past(self._past_keys())
+        elif s[REPS] != 1:
+            new._recount()
         return new
 
     def with_turn(self, player: int) -> PieceState:
@@ -2707,8 +2771,10 @@ class KernelPosition:
         # The side to move's key at this turn of the turn order, swapped.
         row = plan.sides + plan.module.turn(int(s[PLY])) * plan.players
         s[KEY] ^= plan.table[row + self._to_move] ^ plan.table[row + player]
-        s[TO_MOVE], s[NMOVES], s[STATUS] = player, -1, UNKNOWN
-        new._to_move, new._n, new._status = player, -1, UNKNOWN
+        s[TO_MOVE] = player
+        new._to_move = player
+        s[DEPTH] = s[BASE] = 0  # no past (nor a ZRF position's)
+        new._recount()
         return new
 
     def key(self) -> int:
@@ -2722,6 +2788,7 @@ class KernelPosition:
     @_key.setter
     def _key(self, value: int) -> None:
         self._s[KEY] = _signed(value)
+        self._recount()
 
     # --- history --------------------------------------------------------------------
     @property
@@ -2736,7 +2803,7 @@ class KernelPosition:
 
     def captured_by_last_move(self) -> list[Piece]:
         depth = int(self._s[DEPTH])
-        if not depth:
+        if depth <= self._s[BASE]:
             return []
         row = self._h[depth - 1].tolist()
         before = {row[5 + 2 * j]: row[6 + 2 * j] for j in range(_TOUCH)
@@ -2746,14 +2813,9 @@ class KernelPosition:
                 if isinstance(a, Capture) and before.get(a.cell)]
 
     def occurrences(self) -> int:
-        if self._plain.occurrences is not PieceState.occurrences:
-            # The class counts repetitions its own way (a ZRF position: only when its
-            # goals read them, which keeps a game from a kernel).
-            return self._plain.occurrences(self)  # type: ignore[arg-type]
-        depth = int(self._s[DEPTH])
-        key = int(self._s[KEY])
-        # Row i holds the key before move i was played.
-        return 1 + sum(1 for i in range(depth) if int(self._h[i, 1]) == key)
+        # Row i holds the key before move i was played (or of a position of the past).
+        s = self._s
+        return 1 + int(np.count_nonzero(self._h[:int(s[DEPTH]), 1] == s[KEY]))
 
     def piece_at(self, cell: int) -> Piece | None:
         return self._plan.pieces[int(self._s[BOARD + cell])]

@@ -9,8 +9,9 @@ a chain of partial steps as one path, ``a3-c5-e7 xb4 xd6``; ``pass`` where passi
 allowed. Positions are written ``cell=Player.Piece`` pairs, then the side to move, then
 ``ply:``, ``reserve:`` and ``last:`` fields where they matter, and round-trip. Where the
 goals read the past, the text carries it too: ``taken:`` the pieces the last move took
-(a ``captured`` goal), ``seen:`` a digest of every earlier position (a ``repetition``
-goal), so that a position read back ends, and goes on, as the game it came from.
+(a ``captured`` goal), ``seen:`` the key of every earlier position (a ``repetition``
+goal: keys drawn from the cells and pieces alone, the same in every process), so that a
+position read back ends, and goes on, as the game it came from.
 
 A game whose rules never end it (most Dagaz files leave the end to JavaScript) is drawn
 after ``max_moves`` moves (an option, default 1000), a labelled boardlab addition.
@@ -24,7 +25,6 @@ among its legal moves, and who scores 0 whatever ends the game (see
 from __future__ import annotations
 
 import hashlib
-import random
 import re
 from collections.abc import Callable, Mapping
 from functools import cached_property
@@ -45,8 +45,6 @@ from boardlab.zrf.reader import SList, load
 from boardlab.zrf.text import display_line, display_rst
 
 _DIGEST = re.compile(r"[0-9a-f]{16}")
-#: Position digests a game remembers (see ZrfState._seen), a bound on its memory.
-_DIGESTS_KEPT = 100_000
 
 #: Moves after which a game the file never ends is a draw (boardlab's addition).
 DEFAULT_MAX_MOVES = 1000
@@ -59,16 +57,16 @@ class ZrfState(PieceState):
     read from text keeps without the moves that made it."""
 
     __slots__ = ("_past", "_taken")
-    # A kernel position of a ZRF game starts with no past and no taken pieces: games
-    # whose goals read them (repetition, captures) get no kernel.
+    # A kernel position of a ZRF game keeps its past in the kernel's history (see
+    # _past_keys) and starts with no taken pieces: games whose goals read them get no
+    # kernel.
     kernel_fields: ClassVar[dict[str, Callable[[], Any]]] = {"_past": list, "_taken": tuple}
 
     def __init__(self, game: PieceGame, cells: list[Piece | None], to_move: int,
                  reserves: dict[Piece, int], ply: int):
         super().__init__(game, cells, to_move, reserves, ply)
-        #: The position before each move, where a repetition goal counts: (its key, a
-        #: snapshot) for a move played here, (None, its digest) for one read from text.
-        self._past: list[tuple[Any, ...]] = []
+        #: The keys of the positions before each move, where a repetition goal counts.
+        self._past: list[int] = []
         #: The pieces the last move took, when no history of moves says it.
         self._taken: tuple[Piece, ...] = ()
 
@@ -100,46 +98,24 @@ class ZrfState(PieceState):
         return super().captured_by_last_move() if self._history else list(self._taken)
 
     def occurrences(self) -> int:
-        # Keys for the moves played in this process (cheap, every move of a search);
-        # digests only for a past read from text.
-        key, digest, count = self._key, None, 1
-        for entry in self._past:
-            if entry[0] is not None:
-                count += entry[0] == key
-            else:
-                digest = digest or self.digest()
-                count += entry[1] == digest
-        return count
+        if not self.game.reads_repetition:  # type: ignore[attr-defined]
+            return super().occurrences()
+        key = self._key
+        return 1 + sum(1 for k in self._past_keys() if k == key)
 
-    def _seen(self) -> list[str]:
-        """The digests of the earlier positions, for the text form."""
-        # Each position's digest is built once per game (by its key): a game's text
-        # is written at every ply (the web, --verify), which would otherwise rebuild
-        # every earlier position each time.
-        memo: dict[int, str] = self.game._digests  # type: ignore[attr-defined]
-        out = []
-        for entry in self._past:
-            if entry[0] is None:
-                out.append(entry[1])
-                continue
-            digest = memo.get(entry[0])
-            if digest is None:
-                _, cells, to_move, ply, reserves, last_from, last_to = entry
-                earlier = type(self)(self.game, list(cells), to_move, dict(reserves), ply)
-                earlier.last_from, earlier.last_to = last_from, last_to
-                if len(memo) >= _DIGESTS_KEPT:
-                    memo.clear()
-                digest = memo[entry[0]] = earlier.digest()
-            out.append(digest)
-        return out
+    def _past_keys(self) -> list[int]:
+        """The keys of the earlier positions a repetition goal counts."""
+        return self._past
+
+    def _set_past(self, keys: list[int]) -> None:
+        """Start from ``keys`` as the earlier positions (read from text)."""
+        self._past = list(keys)
 
     def digest(self) -> str:
-        """A digest of the position as a repetition compares it (pieces, reserves, side
-        to move, turn of the turn order, last move where read), the same in every
-        process and for every name the file is loaded under."""
-        turn = self.game.turn(self.ply)  # type: ignore[attr-defined]
-        return hashlib.blake2b(f"{self._text(False)} turn:{turn}".encode(),
-                               digest_size=8).hexdigest()
+        """The position as a repetition compares it (pieces, reserves, side to move,
+        turn of the turn order, last move where read): its key in hex, the same in
+        every process and for every name the file is loaded under."""
+        return f"{self._key:016x}"
 
     def _piece_key(self, cell: int, piece: Piece) -> int:
         return self.game.piece_key(cell, piece)  # type: ignore[attr-defined]
@@ -163,8 +139,7 @@ class ZrfState(PieceState):
         """Play ``move``: the board, the turn of the turn order and the key change."""
         game = self.game
         if game.reads_repetition:  # type: ignore[attr-defined]
-            self._past.append((self._key, tuple(self.cells), self._to_move, self.ply,
-                               tuple(self.reserves.items()), self.last_from, self.last_to))
+            self._past.append(self._key)
         turn = game.turn_key(self.ply, self._to_move)  # type: ignore[attr-defined]
         last = (self.last_from, self.last_to)
         key = self._play(move.actions) ^ turn
@@ -203,8 +178,9 @@ class ZrfState(PieceState):
         taken = self.captured_by_last_move() if game.reads_captures else ()  # type: ignore[attr-defined]
         if taken:
             out += " taken:" + ",".join(game.symbol(p) for p in taken)  # type: ignore[attr-defined]
-        if self._past:
-            out += " seen:" + ",".join(self._seen())
+        past = self._past_keys() if game.reads_repetition else ()  # type: ignore[attr-defined]
+        if past:
+            out += " seen:" + ",".join(f"{k:016x}" for k in past)
         return out
 
     def _text(self, with_ply: bool) -> str:
@@ -258,10 +234,6 @@ class ZrfGame(PieceGame):
         """Whether move generation reads the last move (its cells then belong to the
         position: its key, equality and text)."""
         return self._compiled[2]
-
-    @cached_property
-    def _digests(self) -> dict[int, str]:
-        return {}
 
     @cached_property
     def reads_repetition(self) -> bool:
@@ -383,16 +355,17 @@ class ZrfGame(PieceGame):
     def _keys(self) -> dict[tuple[int, Piece], int]:
         return {}
 
-    @cached_property
-    def _rng(self) -> random.Random:
-        return random.Random(f"zobrist:{self.spec.file}:{self.spec.variant}")
-
     def piece_key(self, cell: int, piece: Piece) -> int:
-        """A Zobrist key of ``piece`` on ``cell`` (negative cells: reserve counts)."""
+        """A Zobrist key of ``piece`` on ``cell`` (negative cells: reserve counts), a
+        hash of the two: the same in every process, so that a position's key written
+        in its text (``seen:``) means the same position when read back."""
         keys = self._keys
         key = keys.get((cell, piece))
         if key is None:
-            key = keys[(cell, piece)] = self._rng.getrandbits(64)
+            name = f"{cell}:{piece.owner}:{piece.kind}:{','.join(sorted(piece.attributes))}"
+            key = keys[(cell, piece)] = int.from_bytes(
+                hashlib.blake2b(name.encode(), digest_size=8, person=b"boardlab-zrf").digest(),
+                "big")
         return key
 
     def turn_key(self, ply: int, to_move: int) -> int:
@@ -477,7 +450,8 @@ class ZrfGame(PieceGame):
             state.last_from, state.last_to = last
             state._key = state._full_key()
         assert isinstance(state, ZrfState)
-        state._taken, state._past = tuple(taken), [(None, d) for d in seen]
+        state._taken = tuple(taken)
+        state._set_past([int(d, 16) for d in seen])
         return state
 
     # --- notation ------------------------------------------------------------------------
