@@ -180,8 +180,8 @@ CASES: dict[str, list[tuple[list[str], str]]] = {
         (["pipes", "list", "--db", REFUSED_DB], "cannot open database"),
         (["pipes", "list", "--db", NO_FOLDER], "cannot open database")],
     "zrf check": [
-        (["zrf", "check", MISSING], f"{MISSING}: no such folder"),
-        (["zrf", "check", LEVEL], "is a file, not a folder"),
+        (["zrf", "check", MISSING], f"{MISSING}: no such folder or file"),
+        (["zrf", "check", LEVEL], "neither a folder nor a .zrf file"),
         (["zrf", "check", DIRECTORY, "--games", "-1"], "'--games'"),
         (["zrf", "check", DIRECTORY, "--plies", "0"], "'--plies'"),
         (["zrf", "check", DIRECTORY, "--seconds", HUGE], "'--seconds'"),

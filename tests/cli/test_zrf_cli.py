@@ -120,6 +120,9 @@ def test_zrf_check_reports_every_file(tmp_path, ttt):
     assert by_path["sub/chess.zrf"]["plies"] == 80
     # Dagaz's chess file leaves an invariant to JavaScript, and says so.
     assert by_path["sub/chess.zrf"]["incomplete"] == ["chess invariant"]
+    # One file alone, named by its name.
+    one = as_json("zrf", "check", tmp_path / "ttt.zrf", "--games", "1")
+    assert [f["path"] for f in one["files"]] == ["ttt.zrf"] and one["played"] == 1
 
 
 def test_zrf_check_table_and_time_bound(tmp_path, ttt):

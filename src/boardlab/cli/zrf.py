@@ -45,8 +45,8 @@ class Variants(StrEnum):
 
 @app.command("check")
 def check_command(
-    folder: Annotated[Path, typer.Argument(metavar="DIR",
-                                           help="A folder of .zrf files (searched below).")],
+    folder: Annotated[Path, typer.Argument(
+        metavar="PATH", help="A folder of .zrf files (searched below), or one file.")],
     games: Annotated[int, typer.Option("--games", min=0, max=MAX_GAMES,
                                        help="Random games to play of each file.")] = 3,
     plies: Annotated[int, typer.Option("--plies", min=1, max=MAX_PLIES,
@@ -73,7 +73,7 @@ def check_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")
                        ] = False,
 ) -> None:
-    """Load every rule file of a folder and play random games of each.
+    """Load every rule file of a folder (or one file) and play random games of each.
 
     Each file is loaded and played in a child process, within --seconds and --memory, so
     a file that recurses, exhausts either bound or crashes fails alone and the run goes
@@ -95,10 +95,13 @@ def check_command(
 
     with edge():
         if not folder.exists():
-            raise FileError(f"{folder}: no such folder", path=str(folder))
-        if not folder.is_dir():
-            raise FileError(f"{folder}: is a file, not a folder", path=str(folder))
-        paths = sorted(folder.rglob("*.zrf"))
+            raise FileError(f"{folder}: no such folder or file", path=str(folder))
+        if folder.is_dir():
+            paths = sorted(folder.rglob("*.zrf"))
+        elif folder.suffix.lower() == ".zrf":
+            paths, folder = [folder], folder.parent
+        else:
+            raise FileError(f"{folder}: neither a folder nor a .zrf file", path=str(folder))
         records: list[dict[str, Any]] = []
         tally = dict.fromkeys(STATUSES, 0)
         with progress(TextColumn("checking"), BarColumn(), MofNCompleteColumn(),
