@@ -668,6 +668,52 @@ def test_a_repetition_ends_a_game_on_the_kernel_as_on_the_interpreter():
     assert read.with_turn(read.to_move).occurrences() == 1
 
 
+#: Kings and men on a row: taking a King ends the game (ZRF ``captured``), taking a man
+#: does not, and the text of a position says what its last move took.
+TAKE = """(game (title "Take two")
+ (players A B)
+ (turn-order A B)
+ (board (grid (dimensions ("a/b/c/d/e/f" (1 0)) ("1" (0 1))) (directions (e 1 0) (w -1 0))))
+ (piece (name King) (moves (e (verify not-friend?) add) (w (verify not-friend?) add)))
+ (piece (name Man) (moves (e (verify not-friend?) add) (w (verify not-friend?) add)))
+ (board-setup (A (King a1) (Man c1)) (B (Man d1) (King f1)))
+ (loss-condition (A B) (captured King)))
+"""
+
+
+def take_game(tmp_path):
+    """The :data:`TAKE` game."""
+    path = tmp_path / "take.zrf"
+    path.write_text(TAKE)
+    return load_game(path, name="take.zrf")
+
+
+def test_a_captured_goal_ends_a_game_on_the_kernel_as_on_the_interpreter(tmp_path):
+    game = take_game(tmp_path)
+    assert kernel.why_not(game) is None
+    assert sum(play_both(game, seed, 30) for seed in range(8)) > 8
+    # c1xd1 takes a man (the game goes on); after f1-e1, d1xe1 takes B's King (A wins).
+    for moves, outcome in ((["c1xd1"], None), (["c1xd1", "f1-e1", "d1xe1"], (1, 0))):
+        state = game.initial_state().play_all(moves)
+        with kernel.disabled(), compiled.interpreted():
+            plain = game.initial_state().play_all(moves)
+        assert isinstance(state, kernel.KernelPosition)
+        assert state.outcome() == outcome and snapshot(state) == snapshot(plain)
+        # What the last move took stays with a copy and the text, not a change of side.
+        text = str(state)
+        assert " taken:" in text
+        with kernel.disabled(), compiled.interpreted():
+            read_plain = game.parse_state(text)
+            copied_plain = plain.clone()
+            turned_plain = plain.with_turn(0)
+        for got, want in ((game.parse_state(text), read_plain),
+                          (state.clone(), copied_plain), (state.with_turn(0), turned_plain)):
+            assert isinstance(got, kernel.KernelPosition)
+            with compiled.interpreted():
+                assert snapshot(got) == snapshot(want)
+        assert game.parse_state(text).outcome() == outcome
+
+
 def test_a_condition_both_players_meet_goes_to_the_mover():
     # Goals' rule: among several winners the player who just moved comes first.
     take = r.Template((r.Step("n"), r.Verify(r.ENEMY), r.Add()), name="take")

@@ -353,3 +353,15 @@ def test_tic_tac_toe_batches_score_as_exact_random_play(position):
     assert totals == state.playouts(n, 17) and totals.unfinished == 0
     # Capped, the generic loop plays them.
     assert state.playouts(10, 1, plies=1).unfinished == 10
+
+
+def test_a_playout_stopped_after_a_capture_keeps_what_it_took(tmp_path):
+    # A captured goal's game: where a capped playout stops, the position says what its
+    # last move took (its text does), as the reference's position does.
+    from tests.core.test_kernel import take_game
+
+    state = take_game(tmp_path).initial_state()
+    assert isinstance(state, kernel.KernelPosition)
+    for plies in (0, 1, 2, 3):
+        agree(state, list(range(12)), plies=plies)
+    agree(state, list(range(12)))

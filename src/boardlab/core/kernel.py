@@ -92,9 +92,10 @@ if TYPE_CHECKING:
 # DEPTH counts the rows of the history H, of which the first BASE are earlier positions
 # (their keys alone: a ZRF position's past, kept by a copy or read from text), the others
 # the moves played here; REPS is how often the position has occurred (as ``occurrences``
-# says it), kept when the goals count repetitions.
-TO_MOVE, PLY, KEY, NMOVES, STATUS, DEPTH, MOVER, LAST, BASE, REPS = range(10)
-BOARD = 10
+# says it), kept when the goals count repetitions; TAKEN says what the last move took,
+# a bit for each Captured goal and player (see _Writer.taken).
+TO_MOVE, PLY, KEY, NMOVES, STATUS, DEPTH, MOVER, LAST, BASE, REPS, TAKEN = range(11)
+BOARD = 11
 #: Most moves one position may have (a kernel that finds more says so).
 MAX_MOVES = 1 << 15
 # A move is a list of action words, one int64 each, in the interpreter's order: the
@@ -110,8 +111,8 @@ _BUCKETS = 1024
 #: Cells one move may change (a kernel meeting a move that changes more says so).
 _TOUCH = 24
 # Width of a history row: to move, key, status, mover, move, (cell, code) x _TOUCH,
-# occurrences, last move.
-_HIST = 5 + 2 * _TOUCH + 2
+# what the move before took, occurrences, last move.
+_HIST = 5 + 2 * _TOUCH + 3
 #: Action words queued by one run of a template before its add, and the words of the
 #: moves of one position together.
 _QUEUE = 1024
@@ -224,6 +225,8 @@ class Plan:
     reserved: bool = False
     #: Whether the goals count repetitions (a playout then keeps its history's rows).
     repeats: bool = False
+    #: The kinds of the Captured goals (see _Writer.taken).
+    taken: tuple[frozenset[str], ...] = ()
 
     def __post_init__(self) -> None:
         game = self.game
@@ -649,7 +652,7 @@ def _check_goal(goal: g.Goal, game: Any) -> None:
             _check_direction(game, d)  # type: ignore[arg-type]
     elif not isinstance(goal, g.AbsoluteConfig | g.PiecesRemaining | g.TotalPieceCount
                         | g.Stalemated | g.ToMove | g.PiecesLost | g.MoreInZone
-                        | g.Repetition):
+                        | g.Repetition | g.Captured):
         raise Unsupported(f"goal {type(goal).__name__}")
 
 
@@ -769,6 +772,15 @@ class _Writer:
         #: source + 1 (0: none), then the target's by target.
         #: Whether the goals count repetitions (so make counts the position's).
         self.repeats = goals.reads(g.Repetition)
+        #: The kinds of each Captured goal: what the last move took is kept as a bit
+        #: for each of them and each player, set when it took a piece of theirs of
+        #: those kinds (the table's ``taken`` row says which bits a piece sets).
+        self.taken = tuple(dict.fromkeys(frozenset(goal.kinds) for goal in _leaves(goals)
+                                         if isinstance(goal, g.Captured)))
+        if len(self.taken) * self.players > 62:
+            raise Unsupported("too many captured goals")
+        self.taken_bits = self.put("taken", [0] + [
+            _taken_bits(self.taken, self.players, (piece,)) for piece in self.pieces[1:]])
         self.last_keys = -1
         if getattr(game, "tracks_last_move", False):
             self.last_keys = self.put("last keys", _last_keys(game))
@@ -1197,6 +1209,9 @@ class _Writer:
             return f"(S[{TO_MOVE}] == {player})"
         if isinstance(goal, g.Repetition):
             return f"(S[{MOVER}] == {player} and S[{REPS}] >= {goal.times})"
+        if isinstance(goal, g.Captured):
+            bit = self.taken.index(frozenset(goal.kinds)) * self.players
+            return f"(((S[{TAKEN}] >> ({bit} + {player})) & 1) != 0)"
         name = f"goal{len(self.helpers)}"
         if isinstance(goal, g.AbsoluteConfig):
             rows = []
@@ -1595,6 +1610,15 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
         size = self.size
         group_move = self.group_move()
         hand_touch = hand_take = hand_key = hand_undo = last_key = count_repeats = ""
+        take = took = ""
+        if self.taken:
+            # What the move takes, read before it is made.
+            take = ("    tk = 0\n"
+                    "    for i in range(count):\n"
+                    "        a = T[at + i]\n"
+                    f"        if a & 3 == {_CAPTURE}:\n"
+                    f"            tk |= T[{self.taken_bits} + S[{BOARD} + ((a >> 2) & 65535)]]\n")
+            took = f"    S[{TAKEN}] = tk\n"
         if self.repeats:
             # Every earlier position is a row of the history (its key before the move).
             count_repeats = (f"    key = S[{KEY}]\n"
@@ -2065,12 +2089,14 @@ def make(S, H, T, h, at, count, number):
     H[h, 2] = S[{STATUS}]
     H[h, 3] = S[{MOVER}]
     H[h, 4] = number
+    H[h, {_HIST - 3}] = S[{TAKEN}]
     H[h, {_HIST - 2}] = S[{REPS}]
     H[h, {_HIST - 1}] = S[{LAST}]
-    k = mplay(S, H, T, h, at, count)
+{take}    k = mplay(S, H, T, h, at, count)
     if k < 0:
         # Nothing was changed: a move's cells are all touched before any changes.
         return k
+{took}
     for j in range(k, {_TOUCH}):
         H[h, 5 + 2 * j] = -1
     key = S[{KEY}]
@@ -2114,6 +2140,7 @@ def undo(S, H):
     S[{MOVER}] = H[h, 3]
     S[{LAST}] = H[h, {_HIST - 1}]
     S[{REPS}] = H[h, {_HIST - 2}]
+    S[{TAKEN}] = H[h, {_HIST - 3}]
     S[{NMOVES}] = -1
     S[{PLY}] -= 1
     S[{DEPTH}] = h
@@ -2126,6 +2153,23 @@ def undo(S, H):
         """The functions of random playouts played whole in the kernel: ``run`` and
         what it calls (see :meth:`KernelPosition.playouts`)."""
         n = self.players
+        # The history row a move is made with: the next, where the goals read the
+        # history, else the first again.
+        row = f"S[{DEPTH}]" if self.repeats else "0"
+        taken_at = _taken_at(n)
+        record_taken = ""
+        if self.taken:
+            # The pieces the move takes, kept for the position where a playout stops
+            # (what its last move took is part of it).
+            record_taken = (
+                "        nt = 0\n"
+                "        for i in range(T[XO + k], T[XO + k] + T[XK + k]):\n"
+                "            a = T[XA + i]\n"
+                f"            c = S[{BOARD} + ((a >> 2) & 65535)]\n"
+                f"            if a & 3 == {_CAPTURE} and c != 0 and nt < {_TOUCH}:\n"
+                f"                R[{taken_at + 1} + nt] = c\n"
+                "                nt += 1\n"
+                f"        R[{taken_at}] = nt\n")
         real = [p for p in range(n) if p not in self.goals.chance]
         if real:
             leader = (f"    best = -1\n"
@@ -2189,6 +2233,7 @@ def run(S0, S, H, T, R, games, cap, budget, weights):
             for i in range(MOVES):
                 S[i] = S0[i]
             plies = 0
+            R[{taken_at}] = -1  # no move yet: the start's own
         found = moves(S, T)
         if found < 0:
             R[0] = np.int64(state)
@@ -2201,7 +2246,7 @@ def run(S0, S, H, T, R, games, cap, budget, weights):
                 status = final(S, T, status)
                 R[4 + status] += 1
             else:
-                R[R.shape[0] - 1] += 1
+                R[{taken_at - 1}] += 1
             R[3] = status
             done += 1
             plies = -1
@@ -2214,8 +2259,7 @@ def run(S0, S, H, T, R, games, cap, budget, weights):
             return -21 if budget <= 0 else -3
         budget -= 1
         k, state = choose(S, T, found & 16777215, weights, state)
-        if make(S, H, T, {"S[" + str(DEPTH) + "]" if self.repeats else "0"}, XA + T[XO + k],
-                T[XK + k], -1) < 0:
+{record_taken}        if make(S, H, T, {row}, XA + T[XO + k], T[XK + k], -1) < 0:
             R[0] = np.int64(state)
             R[1] = plies
             R[2] = done
@@ -2305,6 +2349,32 @@ def _pieces(game: PieceGame, templates: Sequence[r.Template]) -> list[Piece]:
     return out
 
 
+def _taken_at(players: int) -> int:
+    """Where a playout's carry (see ``run``) holds how many pieces the last move
+    took (-1: no move made), before their codes: after the numbers of games by final
+    status and the number stopped at the cap."""
+    return 4 + len(_KINDS) * players + 1
+
+
+def _leaves(goals: g.Goals) -> Iterator[g.Goal]:
+    """The goals of the conditions, those inside and/or/not included."""
+    stack: list[g.Goal] = [c.goal for c in goals.conditions]
+    while stack:
+        goal = stack.pop()
+        yield goal
+        if isinstance(goal, g.AllOf | g.AnyOf):
+            stack.extend(goal.goals)
+        elif isinstance(goal, g.NotGoal):
+            stack.append(goal.goal)
+
+
+def _taken_bits(taken: Sequence[frozenset[str]], players: int, pieces: Any) -> int:
+    """The bits of TAKEN that a move taking ``pieces`` sets: for each Captured goal's
+    kinds (``taken``) and each piece's owner."""
+    return sum({1 << (j * players + piece.owner) for piece in pieces
+                for j, kinds in enumerate(taken) if piece.kind in kinds})
+
+
 def _last_keys(game: Any) -> list[int]:
     """The keys of the last move's cells: a part for its source (or none) and one for
     its target, as ``game.last_key`` makes them; by source + 1 (0: none), then by
@@ -2376,7 +2446,7 @@ def _build(game: PieceGame) -> Plan:
                             np.zeros(writer.scratch, dtype=np.int64), _registry(REGISTRY)])
     return Plan(game, module, table, writer.registry, writer.sides, writer.pieces, writer.codes,
                 templates, goals, writer.size, writer.players, source, writer.hand,
-                writer.reserved, writer.repeats)
+                writer.reserved, writer.repeats, writer.taken)
 
 
 def source(game: PieceGame) -> str:
@@ -2533,6 +2603,17 @@ class KernelPosition:
         s[BASE] = s[DEPTH] = n
         self._recount()
 
+    def _set_taken(self, pieces: Sequence[Piece]) -> None:
+        """What the last move took, for a position with no move played here (a ZRF
+        position read from text or copied; see ``ZrfState._set_taken``)."""
+        self._plain._set_taken(self, pieces)  # type: ignore[attr-defined]
+        s = self._s
+        bits = _taken_bits(self._plan.taken, self._plan.players, pieces)
+        if s[TAKEN] != bits:
+            s[TAKEN] = bits
+            s[NMOVES], s[STATUS] = -1, UNKNOWN
+            self._n, self._status = -1, UNKNOWN
+
     def _recount(self) -> None:
         """How often the position has occurred, again (after its key changed)."""
         s = self._s
@@ -2650,15 +2731,17 @@ class KernelPosition:
 
     # --- random playouts, whole in the kernel -----------------------------------------
     def _run(self, games: int, seed: int, plies: int | None, policy: PlayoutPolicy | None
-             ) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
+             ) -> tuple[np.ndarray, np.ndarray, int, np.ndarray, list[Piece] | None]:
         """Play ``games`` random games from here in the kernel (none of their moves
         registered): the numbers of their final statuses (the last: stopped at
-        ``plies``), and the array, status (-1: stopped) and history of the last one's
+        ``plies``), and the array, status (-1: stopped), history and what the last move
+        took (None: no move made; known where the goals read it) of the last one's
         end."""
         plan = self._plan
         # Its moves are written before they are read (by a scan, where it stopped).
         end = np.empty(plan.moves_at + _ROOM, dtype=np.int64)
-        carry = np.zeros(4 + len(_KINDS) * plan.players + 1, dtype=np.int64)
+        taken_at = _taken_at(plan.players)
+        carry = np.zeros(taken_at + 1 + _TOUCH, dtype=np.int64)
         carry[:2] = _signed(seed & _MASK64), -1
         weights = plan.weights(policy)
         cap = -1 if plies is None else plies
@@ -2672,7 +2755,10 @@ class KernelPosition:
             code = run(self._s, end, rows, plan.table, carry, games, cap, _BUDGET,
                        weights)
             if code == 0:
-                return carry[4:], end, int(carry[3]), rows
+                taken = None if carry[taken_at] < 0 else \
+                    [plan.pieces[c] for c in carry[taken_at + 1:taken_at + 1
+                                                   + int(carry[taken_at])].tolist()]
+                return carry[4:taken_at], end, int(carry[3]), rows, taken
             if code == -3:
                 rows = np.concatenate([rows, np.empty_like(rows)])
                 continue
@@ -2686,17 +2772,17 @@ class KernelPosition:
         """Returns of a uniformly random playout from here, played whole in the kernel
         with a seed drawn from ``rng`` (:mod:`boardlab.core.rng`); the position is left
         unchanged."""
-        _, _, status, _ = self._run(1, rng.getrandbits(63), None, None)
+        _, _, status, _, _ = self._run(1, rng.getrandbits(63), None, None)
         return self._plan.returns(status, self)
 
     def playout(self, rng: random.Random, plies: int | None = None,
                 policy: PlayoutPolicy | None = None) -> Returns | State:
         """:meth:`State.playout <boardlab.core.game.State.playout>` played whole in the
         kernel with a seed drawn from ``rng``."""
-        _, end, status, rows = self._run(1, rng.getrandbits(63), plies, policy)
+        _, end, status, rows, taken = self._run(1, rng.getrandbits(63), plies, policy)
         if status >= 0:
             return self._plan.returns(status, self)
-        return self._reached(end, rows)
+        return self._reached(end, rows, taken)
 
     def playouts(self, n: int, seed: int, plies: int | None = None,
                  policy: PlayoutPolicy | None = None) -> Playouts:
@@ -2705,7 +2791,7 @@ class KernelPosition:
         of them is the game :meth:`playout` plays from that seed."""
         if n < 0:
             raise OptionError(f"a negative number of playouts ({n})")
-        totals, _, _, _ = self._run(n, seed, plies, policy)
+        totals, _, _, _, _ = self._run(n, seed, plies, policy)
         plan = self._plan
         ends: list[tuple[Returns | None, int]] = [
             (plan.returns(status, self), int(count))
@@ -2713,10 +2799,12 @@ class KernelPosition:
         ends.append((None, int(totals[-1])))
         return Playouts.of(ends, plan.players)
 
-    def _reached(self, s: np.ndarray, rows: np.ndarray) -> PieceState:
+    def _reached(self, s: np.ndarray, rows: np.ndarray, taken: list[Piece] | None
+                 ) -> PieceState:
         """The position of array ``s``, where a playout stopped: its own last mover,
-        no history, the past of the ``rows`` of its history where the class keeps it
-        and the goals read it (a ZRF position's)."""
+        no history; the past of the ``rows`` of its history and what its last move
+        took (``taken``, None: this position's) where the class keeps them and the
+        goals read them (a ZRF position's)."""
         depth = int(s[DEPTH])
         new = type(self).__new__(type(self))
         new.game = self.game
@@ -2731,6 +2819,8 @@ class KernelPosition:
             setattr(new, name, make())
         if self._plan.repeats and hasattr(self._plain, "_set_past"):
             new._set_past([k & _MASK64 for k in rows[:depth, 1].tolist()])
+        if self._plan.taken and hasattr(self._plain, "_set_taken"):
+            new._set_taken(self.captured_by_last_move() if taken is None else taken)
         return new
 
     def undo(self) -> None:
@@ -2762,6 +2852,11 @@ class KernelPosition:
             new._set_past(self._past_keys())
         elif s[REPS] != 1:
             new._recount()
+        if self._plan.taken and hasattr(self._plain, "_set_taken"):
+            new._set_taken(self.captured_by_last_move())
+        elif s[TAKEN]:  # no history: nothing taken
+            s[TAKEN] = 0
+            new._recount()
         return new
 
     def with_turn(self, player: int) -> PieceState:
@@ -2774,6 +2869,9 @@ class KernelPosition:
         s[TO_MOVE] = player
         new._to_move = player
         s[DEPTH] = s[BASE] = 0  # no past (nor a ZRF position's)
+        s[TAKEN] = 0  # nor what the last move took
+        if hasattr(self._plain, "_set_taken"):
+            new._set_taken(())
         new._recount()
         return new
 
@@ -2804,7 +2902,9 @@ class KernelPosition:
     def captured_by_last_move(self) -> list[Piece]:
         depth = int(self._s[DEPTH])
         if depth <= self._s[BASE]:
-            return []
+            # No move played here: as the class says (a ZRF position keeps what the
+            # last move took across a copy and its text).
+            return self._plain.captured_by_last_move(self)  # type: ignore[arg-type]
         row = self._h[depth - 1].tolist()
         before = {row[5 + 2 * j]: row[6 + 2 * j] for j in range(_TOUCH)
                   if row[5 + 2 * j] >= 0}

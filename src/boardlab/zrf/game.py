@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar
@@ -58,8 +58,7 @@ class ZrfState(PieceState):
 
     __slots__ = ("_past", "_taken")
     # A kernel position of a ZRF game keeps its past in the kernel's history (see
-    # _past_keys) and starts with no taken pieces: games whose goals read them get no
-    # kernel.
+    # _past_keys), and what the last move took in its array (see _set_taken).
     kernel_fields: ClassVar[dict[str, Callable[[], Any]]] = {"_past": list, "_taken": tuple}
 
     def __init__(self, game: PieceGame, cells: list[Piece | None], to_move: int,
@@ -110,6 +109,10 @@ class ZrfState(PieceState):
     def _set_past(self, keys: list[int]) -> None:
         """Start from ``keys`` as the earlier positions (read from text)."""
         self._past = list(keys)
+
+    def _set_taken(self, pieces: Sequence[Piece]) -> None:
+        """What the last move took, when no move was played here (read from text)."""
+        self._taken = tuple(pieces)
 
     def digest(self) -> str:
         """The position as a repetition compares it (pieces, reserves, side to move,
@@ -450,7 +453,7 @@ class ZrfGame(PieceGame):
             state.last_from, state.last_to = last
             state._key = state._full_key()
         assert isinstance(state, ZrfState)
-        state._taken = tuple(taken)
+        state._set_taken(taken)
         state._set_past([int(d, 16) for d in seen])
         return state
 
