@@ -579,7 +579,9 @@ ZRF_SAMPLE = ("breakthrough/breakthrough.zrf", "breakthrough/taacoca.zrf", "arra
               # 100 templates in 3 shapes, written as functions; drops from the reserve.
               "races/stratego.zrf",
               # En passant: the rules read the last move, which the key holds.
-              "chess/ttc.zrf")
+              "chess/ttc.zrf",
+              # Drops, promotions and a King no move may leave attacked.
+              "shogi-family/shogi.zrf")
 
 
 @pytest.mark.parametrize("path", ZRF_SAMPLE)
@@ -712,6 +714,26 @@ def test_a_captured_goal_ends_a_game_on_the_kernel_as_on_the_interpreter(tmp_pat
             with compiled.interpreted():
                 assert snapshot(got) == snapshot(want)
         assert game.parse_state(text).outcome() == outcome
+
+
+def test_chess_keeps_its_king_out_of_check_on_the_kernel():
+    # chess.zrf's checkmated goal: no move may leave the King attacked (a reverse
+    # attack scan of the templates that reach it, not the opponent's moves). Perft to
+    # depth 4 (the published counts: the fourth ply meets checks), the fool's mate, and
+    # a pinned rook that may only move along its file.
+    game = load_game(CORPUS / "chess/chess.zrf")
+    state = game.initial_state()
+    assert isinstance(state, kernel.KernelPosition)
+    assert perft(state, 4) == [20, 400, 8902, 197281]
+    mate = state.play_all(["f2-f3", "e7-e5", "g2-g4", "d8-h4"])
+    assert mate.legal_moves() == [] and mate.outcome() == (0, 1)
+    text = "e1=White.King,e2=White.Rook,e8=Black.Rook,a8=Black.King White"
+    pinned = game.parse_state(text)
+    with kernel.disabled(), compiled.interpreted():
+        plain = game.parse_state(text)
+    assert snapshot(pinned) == snapshot(plain)
+    assert {m.notation for m in pinned.legal_moves() if m.notation.startswith("e2")} == \
+        {"e2-e3", "e2-e4", "e2-e5", "e2-e6", "e2-e7", "e2xe8"}
 
 
 def test_a_condition_both_players_meet_goes_to_the_mover():

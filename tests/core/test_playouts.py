@@ -181,10 +181,11 @@ def test_language_games_play_out_as_the_reference_plays_them(name, options):
 
 @pytest.mark.parametrize("path", ["breakthrough/breakthrough.zrf", "go-family/alak.zrf",
                                   "mancala/toguz-kumalak.zrf", "arrange/netwalk.zrf",
-                                  "elimination/kono.zrf"])
+                                  "elimination/kono.zrf", "chess/chess.zrf"])
 def test_zrf_games_play_out_as_the_reference_plays_them(path):
     # A ZRF file with a kernel: a ply limit, a turn order, forced and free passes, a
-    # third repetition that loses (kono: a third of its random games end so).
+    # third repetition that loses (kono: a third of its random games end so), a King
+    # no move may leave attacked (chess).
     game = load_game(CORPUS / path)
     assert kernel.why_not(game) is None
     state = game.initial_state()

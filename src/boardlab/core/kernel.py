@@ -471,7 +471,7 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
     rules = game.move_rules
     if type(rules).generate is not r.Rules.generate:
         raise Unsupported("moves generated in Python, not by templates")
-    if rules.invariants or rules.protect or rules.select is not None \
+    if rules.invariants or rules.select is not None \
             or rules.turn_move_type is not None or rules.deferred_captures \
             or rules.mover is not None:
         raise Unsupported("invariants, protection, move filters or move types")
@@ -652,7 +652,7 @@ def _check_goal(goal: g.Goal, game: Any) -> None:
             _check_direction(game, d)  # type: ignore[arg-type]
     elif not isinstance(goal, g.AbsoluteConfig | g.PiecesRemaining | g.TotalPieceCount
                         | g.Stalemated | g.ToMove | g.PiecesLost | g.MoreInZone
-                        | g.Repetition | g.Captured):
+                        | g.Repetition | g.Captured | g.Checkmated):
         raise Unsupported(f"goal {type(goal).__name__}")
 
 
@@ -805,6 +805,8 @@ class _Writer:
         #: by calls of ``shift``: a few hundred written out make a function numba cannot
         #: compile (its SSA pass recurses through every branch).
         self.inline = self.inlined()
+        #: Whether templates are being written as attacks (see :meth:`attacks`).
+        self.attacking = False
 
     def inlined(self) -> set[int]:
         """The plain templates whose moves are written out (see :attr:`inline`): all
@@ -1048,6 +1050,15 @@ class _Writer:
             if i.promote is not None:
                 off = self.promotion(i.promote)
                 becomes = f"T[{off} + hand]"
+            if self.attacking:
+                # Whether the move takes a piece on ``target`` or lands there.
+                if index in self.plain:
+                    e(depth, "if pos != hf and pos == target: return 1")
+                else:
+                    rsv = "rsv" if self.reserved else "0"
+                    e(depth, f"if strikes(S, T, pos, hand, hf, q, nc, {becomes}, {i.copy}, "
+                             f"{rsv}, target): return 1")
+                return
             if index in self.inline:
                 for line in self.shift_lines(becomes, str(index), str(priority)):
                     e(depth, line)
@@ -1209,6 +1220,10 @@ class _Writer:
             return f"(S[{TO_MOVE}] == {player})"
         if isinstance(goal, g.Repetition):
             return f"(S[{MOVER}] == {player} and S[{REPS}] >= {goal.times})"
+        if isinstance(goal, g.Checkmated):
+            kinds = frozenset(goal.kinds)
+            mask = self.mask_of_codes(("kinds", kinds), lambda piece: piece.kind in kinds)
+            return f"(S[{TO_MOVE}] == {player} and in_check(S, T, {player}, {mask}) != 0)"
         if isinstance(goal, g.Captured):
             bit = self.taken.index(frozenset(goal.kinds)) * self.players
             return f"(((S[{TAKEN}] >> ({bit} + {player})) & 1) != 0)"
@@ -1498,11 +1513,32 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
         return runs
 
     def functions(self, templates: list[list[str]]) -> tuple[list[str], str]:
-        """Generate's lines that call the templates, and the functions they call: one
-        for the templates whose sources differ in numbers alone (Stratego's 100 have 3
-        shapes), taking as arguments the numbers that differ among them."""
+        """Generate's lines that call the templates, and the functions they call (see
+        :meth:`shaped`)."""
+        parts, table, width, calls = self.shaped(templates, "template",
+                                                 "S, T, player, mine, n", "n")
+        # One call of each function, in a loop over the templates in order: LLVM
+        # inlines a function at every call, and numba optimises again the callee's
+        # code in every caller (100 calls: two minutes again).
+        lines = [f"    for _t in range({len(templates)}):",
+                 f"        row = {table} + _t * {width}"]
+        for number, call in enumerate(calls):
+            lines += [f"        {'if' if number == 0 else 'elif'} T[row] == {number}:",
+                      f"            n = {call}"]
+        return lines + ["        if n < 0: return n"], parts
+
+    def shaped(self, bodies: list[list[str] | None], name: str, head: str, result: str
+               ) -> tuple[str, int, int, list[str]]:
+        """Functions ``name0``, ``name1``... of arguments ``head`` returning ``result``
+        for the ``bodies`` (a template's lines each, None for none): one for the bodies
+        whose sources differ in numbers alone (Stratego's 100 templates have 3 shapes),
+        taking as arguments the numbers that differ among them. Their source, the table
+        of each body's shape and numbers (a row of ``width`` from ``table``; shape -1:
+        no body), and each shape's call reading its numbers from ``T[row + ...]``."""
         shapes: dict[str, list[tuple[int, list[str]]]] = {}
-        for index, lines in enumerate(templates):
+        for index, lines in enumerate(bodies):
+            if lines is None:
+                continue
             lines = [line for line in lines if not line.lstrip().startswith("#")]
             loops: dict[str, str] = {}
             text = _LOOP_LOCAL.sub(
@@ -1512,32 +1548,169 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
             numbers = _NUMBER.findall(text)
             shapes.setdefault(_NUMBER.sub("{}", text), []).append((index, numbers))
         parts = []
-        rows: list[list[int]] = [[] for _ in templates]
-        dispatch = []
+        rows: list[list[int]] = [[-1] for _ in bodies]
+        calls = []
         for number, (shape, members) in enumerate(shapes.items()):
             varying = [k for k in range(len(members[0][1]))
                        if len({numbers[k] for _, numbers in members}) > 1]
             params = {k: f"c{j}" for j, k in enumerate(varying)}
             text = shape.replace("{", "{{").replace("}", "}}").replace("{{}}", "{}")
             text = text.format(*(params.get(k, v) for k, v in enumerate(members[0][1])))
-            args = "".join(f", {name}" for name in params.values())
-            parts.append(f"@njit(cache=True)\ndef template{number}(S, T, player, mine, n{args}):"
-                         f"\n{text}\n    return n\n\n\n")
+            args = "".join(f", {param}" for param in params.values())
+            parts.append(f"@njit(cache=True)\ndef {name}{number}({head}{args}):"
+                         f"\n{text}\n    return {result}\n\n\n")
             for index, numbers in members:
                 rows[index] = [number] + [int(numbers[k], 0) for k in varying]
             values = "".join(f", T[row + {j + 1}]" for j in range(len(varying)))
-            dispatch += [f"        {'if' if number == 0 else 'elif'} T[row] == {number}:",
-                         f"            n = template{number}(S, T, player, mine, n{values})"]
-        # One call of each function, in a loop over the templates in order: LLVM
-        # inlines a function at every call, and numba optimises again the callee's
-        # code in every caller (100 calls: two minutes again).
+            calls.append(f"{name}{number}({head}{values})")
         width = max(map(len, rows))
-        table = self.put("templates", [v for row in rows for v in row + [0] * (width - len(row))])
-        calls = [f"    for _t in range({len(templates)}):",
-                 f"        row = {table} + _t * {width}",
-                 *dispatch,
-                 "        if n < 0: return n"]
-        return calls, "".join(parts)
+        table = self.put(name + "s", [v for row in rows for v in row + [0] * (width - len(row))])
+        return "".join(parts), table, width, calls
+
+    def attacks(self) -> str:
+        """The functions that say whether a piece is attacked (rules.attacked, for
+        ``checkmated``): each template written to say whether, run for ``player``
+        from ``start``, it takes a piece on ``target`` or lands there (1; -1: it loops
+        for ever); ``in_check``, which runs the templates whose reach from a piece of
+        another player includes a protected piece's cell (rules._attackers: the same
+        analysis as the interpreter's); ``guard``, which keeps the moves found that
+        leave no protected piece of the mover attacked (rules._Safety)."""
+        game, size, n = self.game, self.size, self.players
+        rules = game.move_rules
+        bodies: list[list[str] | None] = []
+        self.attacking = True
+        for index, t in enumerate(self.templates):
+            if type(t) is not r.Template:
+                bodies.append(None)  # drops and groups attack nothing (the interpreter's)
+                continue
+            body: list[str] = []
+            self.lines = body
+            bodies.append(body)
+            self.emit(1, f"hand = S[{BOARD} + start]")
+            if t.kinds:
+                kinds = frozenset(t.kinds)
+                off = self.mask_of_codes(("kinds", kinds),
+                                         lambda piece, kinds=kinds: piece.kind in kinds)
+                self.emit(1, f"if T[{off} + hand] == 0: return 0")
+            for line in ("hf = start", "pos = start", "q = 0", "nc = 0", "mark = -1",
+                         "to = -1", *(("rsv = 0",) if self.reserved else ())):
+                self.emit(1, line)
+            reset = len(body)
+            self.block(t.program, 1, "return 0", index, t.priority)
+            body[reset:reset] = ["    " + f"{v} = 0" for v in self.variables.values()]
+        self.attacking = False
+        parts, table, width, calls = self.shaped(bodies, "attack", "S, T, player, start, target",
+                                                 "0")
+        dispatch = "".join(f"    {'if' if k == 0 else 'elif'} T[row] == {k}:\n"
+                           f"        return {call}\n" for k, call in enumerate(calls))
+        # Which templates may attack each cell from which cells, for each player.
+        index_of = {id(t): i for i, t in enumerate(self.templates)}
+        entries: list[list[set[tuple[int, int]]]] = [[set() for _ in range(size)]
+                                                     for _ in range(n)]
+        for q in range(n):
+            for kind in sorted({p.kind for p in self.pieces[1:] if p.owner == q}):
+                found = rules._attackers(self.board, q, kind, None)
+                for target in range(size):
+                    for source, t, _ in found.by_target[target]:
+                        entries[q][target].add((source, index_of[id(t)]))
+                for t, (sources, _) in found.wide.items():
+                    for source in (range(size) if sources is None else sources):
+                        for target in range(size):
+                            entries[q][target].add((source, index_of[id(t)]))
+        starts, flat = [], []
+        for q in range(n):
+            for target in range(size):
+                starts.append(len(flat) // 2)
+                for pair in sorted(entries[q][target]):
+                    flat.extend(pair)
+                if len(flat) > 1 << 23:
+                    raise Unsupported("too many attacks to tabulate")
+        starts.append(len(flat) // 2)
+        at = self.put("attack starts", starts)
+        pairs = self.put("attack pairs", flat)
+        # The mover's protected pieces (ZRF checkmated), a mask row by player (-1: none).
+        guards = []
+        for player in range(n):
+            kinds = frozenset(k for guard in rules.protect if player in guard.players
+                              for k in guard.kinds)
+            guards.append(self.mask_of_codes(("kinds", kinds),
+                                             lambda piece, kinds=kinds: piece.kind in kinds)
+                          if kinds else -1)
+        self.guards = self.put("guards", guards)
+        return f"""{parts}@njit(cache=True)
+def attack(S, T, index, player, start, target):
+    row = {table} + index * {width}
+{dispatch}    return 0
+
+
+@njit(cache=True)
+def strikes(S, T, pos, hand, hf, q, nc, becomes, copy, rsv, target):
+    # Whether the move an add makes takes the piece on ``target`` or lands there (a
+    # move with more actions than room: no).
+    top = T[XS + 1]
+    w = compose(S, T, pos, hand, hf, q, nc, becomes, copy, rsv)
+    occupied = S[{BOARD} + target] != 0
+    for i in range(top, w):
+        a = T[XA + i]
+        if a & 3 == {_CAPTURE} and (a >> 2) & 65535 == target and occupied:
+            return True
+        if a & 3 == {_SHIFT} and (a >> 18) & 65535 == target:
+            return True
+    return False
+
+
+@njit(cache=True)
+def in_check(S, T, player, mask):
+    # 1 when another player could take a piece of ``player``'s that ``mask`` (a row of
+    # piece codes) names with one move now, -1 when a template loops for ever, else 0.
+    for c in range({size}):
+        v = S[{BOARD} + c]
+        if v == 0 or T[{self.owner} + v] != player or T[mask + v] == 0:
+            continue
+        for q in range({n}):
+            if q == player:
+                continue
+            for e in range(T[{at} + q * {size} + c], T[{at} + q * {size} + c + 1]):
+                s = T[{pairs} + 2 * e]
+                u = S[{BOARD} + s]
+                if u == 0 or T[{self.owner} + u] != q:
+                    continue
+                hit = attack(S, T, T[{pairs} + 2 * e + 1], q, s, c)
+                if hit != 0:
+                    return hit
+    return 0
+
+
+@njit(cache=True)
+def guard(S, T, player, n):
+    # The n moves found less those after which a protected piece of the mover is
+    # attacked, in order (each made on S and unmade, its changes kept in a row of
+    # the table's scratch); or below zero, as generate says.
+    mask = T[{self.guards} + player]
+    H = T[XU:XU + {_HIST}].reshape((1, {_HIST}))
+    last = S[{LAST}]
+    k = 0
+    for i in range(n):
+        touched = mplay(S, H, T, 0, XA + T[XO + i], T[XK + i])
+        if touched < 0:
+            return touched
+        hit = in_check(S, T, player, mask)
+        for j in range(touched - 1, -1, -1):
+            S[{BOARD} + H[0, 5 + 2 * j]] = H[0, 6 + 2 * j]
+        S[{LAST}] = last
+        if hit < 0:
+            return hit
+        if hit == 0:
+            T[XN + k] = T[XN + i]
+            T[XP + k] = T[XP + i]
+            T[XO + k] = T[XO + i]
+            T[XK + k] = T[XK + i]
+            T[XT + k] = T[XT + i]
+            k += 1
+    return k
+
+
+"""
 
     # --- the module -----------------------------------------------------------------
     def passes(self) -> str:
@@ -1588,10 +1761,19 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
             body, parts = self.functions(runs)
         else:
             body = [line for lines in runs for line in lines]
+        rules = self.game.move_rules
+        checks = ""
+        if rules.protect or any(isinstance(goal, g.Checkmated) for goal in _leaves(goals)):
+            checks = self.attacks()
         # The links of the directions the templates and tests name, for each player.
         rows = [self.board.player_links(p)[d] for p in range(n) for d in self.directions]
         links = self.put("links", [v for row in rows for v in row])
         tail = [
+            # The moves that leave a protected piece attacked go (before the priorities:
+            # the interpreter's classes hold the moves it keeps).
+            *([f"    if T[{self.guards} + player] >= 0:",
+               "        n = guard(S, T, player, n)",
+               "        if n < 0: return n"] if rules.protect else []),
             f"    if {len(priorities) > 1}:",
             "        top = -(1 << 30)",
             "        for i in range(n):",
@@ -1678,7 +1860,7 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
                             ("XO", MAX_MOVES), ("XK", MAX_MOVES), ("XT", MAX_MOVES),
                             ("XH", _BUCKETS), ("XS", 2), ("XC", size), ("XG", 2 * size),
                             ("XQ", _QUEUE), ("XCH", 3 * _CHANGES), ("XM", _TOUCH),
-                            ("XA", _ARENA)):
+                            ("XA", _ARENA), ("XU", _HIST)):
             at[name] = scratch
             scratch += width
         self.registry = scratch
@@ -1773,8 +1955,17 @@ def piece_after(S, T, top, w, cell):
 
 @njit(cache=True)
 def emit(S, T, n, pos, hand, hf, q, nc, becomes, copy, rsv, index, priority, player):
-    # The move an add makes (rules.emit): the queued actions, then the piece in hand
-    # going to ``pos``, then the changes of type and owner.
+    w = compose(S, T, pos, hand, hf, q, nc, becomes, copy, rsv)
+    if w < 0:
+        return w
+    return push(T, n, T[XS + 1], w, index, priority)
+
+
+@njit(cache=True)
+def compose(S, T, pos, hand, hf, q, nc, becomes, copy, rsv):
+    # The words of the move an add makes (rules.emit), written at the words' top: the
+    # queued actions, then the piece in hand going to ``pos``, then the changes of type
+    # and owner. Their end, or -14.
     top = T[XS + 1]
     if top + q + 3 + nc > {_ARENA}:
         return -14
@@ -1831,10 +2022,10 @@ def emit(S, T, n, pos, hand, hf, q, nc, becomes, copy, rsv, index, priority, pla
         w = k
         T[XA + w] = {_CHANGE} | (cell << 2) | (changed << 18)
         w += 1
-    return push(T, n, top, w, index, priority)
+    return w
 
 
-{group_move}{parts}@njit(cache=True)
+{group_move}{parts}{checks}@njit(cache=True)
 def generate(S, T, player):
     # The mover's cells, once for every template.
     # Without a branch: whether a cell holds a piece of the mover is a coin toss the
