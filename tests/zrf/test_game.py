@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import boardlab
+from boardlab.core import compiled, kernel
 from boardlab.core.conformance import check_random_game
 from boardlab.core.game import perft
 from boardlab.errors import ZrfError
@@ -368,6 +369,17 @@ def test_a_position_read_back_keeps_the_repetitions_it_came_from(tmp_path):
     assert g.parse_state(str(twice)).play_all(moves[:2]).outcome() is None
     with pytest.raises(boardlab.errors.NotationError, match="16 hex"):
         g.parse_state(str(twice).replace("seen:", "seen:xyz,"))
+
+
+def test_a_king_dropped_where_it_is_attacked_is_no_move():
+    # genesis-chess.zrf: White starts with its pieces in hand and a checkmated goal, so
+    # the King may not come down on the sixth rank, where Black's pawns take it.
+    state = game("chess/genesis-chess.zrf").initial_state()
+    with kernel.disabled(), compiled.interpreted():
+        plain = game("chess/genesis-chess.zrf").initial_state()
+    for position in (state, plain):
+        drops = {m.notation for m in position.legal_moves()}
+        assert len(drops) == 40 and "King@e5" in drops and "King@e6" not in drops
 
 
 TAKE = """(game (title "Take")

@@ -1822,8 +1822,9 @@ class _Safety:
     attacked, without playing each move: only the other side's (piece, template) pairs
     whose reach includes a protected piece's cell can attack it, and a move that
     changes none of the cells such a pair reads leaves its answer as it was. A move
-    that moves a protected piece, or that a pair reading the last move may see, is
-    played and tested in full."""
+    that moves a protected piece or puts one down (a King dropped from the hand, a
+    promotion to a King), or that a pair reading the last move may see, is played and
+    tested in full."""
 
     def __init__(self, rules: Rules, state: PieceState, player: int,
                  guards: list[tuple[str, ...]]):
@@ -1855,17 +1856,21 @@ class _Safety:
 
     def safe(self, actions: tuple[Action, ...]) -> bool:
         """Whether the move leaves every protected piece unattacked."""
-        if not self.cells:
-            return True
         touched: set[int] = set()
+        arrives = False  # a protected piece of the mover's comes on the board (a drop)
         for a in actions:
             if isinstance(a, Shift):
                 touched.add(a.source)
                 touched.add(a.target)
             else:
                 touched.add(a.cell)
-        if touched & self.cells:
+                if isinstance(a, Place | Change) and a.piece.owner == self.player and \
+                        a.piece.kind in self.kinds:
+                    arrives = True
+        if arrives or touched & self.cells:
             return self._played(actions)
+        if not self.cells:
+            return True
         again = []
         for index, (_, source, template, looked) in enumerate(self.pairs):
             if template.reads_history or source in touched or \
