@@ -66,7 +66,7 @@ import sys
 import tempfile
 import threading
 import types
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property, partial
 from pathlib import Path
@@ -838,6 +838,11 @@ class _Writer:
     def mask_of_codes(self, name: Any, test: Any) -> int:
         return self.put(name, [0] + [1 if test(p) else 0 for p in self.pieces[1:]])
 
+    def kinds_mask(self, kinds: Iterable[str]) -> int:
+        """Where the table says, by piece code, whether the piece is of ``kinds``."""
+        kinds = frozenset(kinds)
+        return self.mask_of_codes(("kinds", kinds), lambda piece: piece.kind in kinds)
+
     # --- predicates -----------------------------------------------------------------
     def expr(self, p: Any, w: str) -> str:
         cell = f"S[{BOARD} + {w}]"
@@ -886,9 +891,7 @@ class _Writer:
             off = self.put(("cells", cells), [1 if c in cells else 0 for c in range(self.size)])
             return f"(T[{off} + {w}] != 0)"
         if isinstance(p, r.PieceIs):
-            kinds = frozenset(p.kinds)
-            off = self.mask_of_codes(("kinds", kinds), lambda piece: piece.kind in kinds)
-            return f"(T[{off} + {cell}] != 0)"
+            return f"(T[{self.kinds_mask(p.kinds)} + {cell}] != 0)"
         if isinstance(p, r.InZone):
             zone = self.board.zones[p.zone]
             off = self.put(("zone", p.zone), [1 if c in zone.get(pl, ()) else 0
@@ -1221,8 +1224,7 @@ class _Writer:
         if isinstance(goal, g.Repetition):
             return f"(S[{MOVER}] == {player} and S[{REPS}] >= {goal.times})"
         if isinstance(goal, g.Checkmated):
-            kinds = frozenset(goal.kinds)
-            mask = self.mask_of_codes(("kinds", kinds), lambda piece: piece.kind in kinds)
+            mask = self.kinds_mask(goal.kinds)
             return f"(S[{TO_MOVE}] == {player} and in_check(S, T, {player}, {mask}) != 0)"
         if isinstance(goal, g.Captured):
             bit = self.taken.index(frozenset(goal.kinds)) * self.players
@@ -1381,9 +1383,7 @@ class _Writer:
         e(1, f"# template {index}: group {t.name or '(unnamed)'}")
         kinds_mask = None
         if t.kinds:
-            kinds = frozenset(t.kinds)
-            kinds_mask = self.mask_of_codes(("kinds", kinds),
-                                            lambda piece, kinds=kinds: piece.kind in kinds)
+            kinds_mask = self.kinds_mask(t.kinds)
         sizes = self.put(("sizes", t.sizes), t.sizes)
         e(1, "few = 0")
         if t.all_if_fewer:
@@ -1495,10 +1495,7 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
                     self.emit(2, "start = T[XC + _s]")
                 self.emit(2, f"hand = S[{BOARD} + start]")
                 if t.kinds:
-                    kinds = frozenset(t.kinds)
-                    off = self.mask_of_codes(("kinds", kinds),
-                                             lambda piece, kinds=kinds: piece.kind in kinds)
-                    self.emit(2, f"if T[{off} + hand] == 0: continue")
+                    self.emit(2, f"if T[{self.kinds_mask(t.kinds)} + hand] == 0: continue")
                 self.emit(2, "hf = start")  # where the piece in hand is from (-1: no cell)
             self.emit(2, "pos = start")
             self.emit(2, "q = 0")  # the actions queued by the run
@@ -1588,10 +1585,7 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
             bodies.append(body)
             self.emit(1, f"hand = S[{BOARD} + start]")
             if t.kinds:
-                kinds = frozenset(t.kinds)
-                off = self.mask_of_codes(("kinds", kinds),
-                                         lambda piece, kinds=kinds: piece.kind in kinds)
-                self.emit(1, f"if T[{off} + hand] == 0: return 0")
+                self.emit(1, f"if T[{self.kinds_mask(t.kinds)} + hand] == 0: return 0")
             for line in ("hf = start", "pos = start", "q = 0", "nc = 0", "mark = -1",
                          "to = -1", *(("rsv = 0",) if self.reserved else ())):
                 self.emit(1, line)
@@ -1631,11 +1625,9 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
         # The mover's protected pieces (ZRF checkmated), a mask row by player (-1: none).
         guards = []
         for player in range(n):
-            kinds = frozenset(k for guard in rules.protect if player in guard.players
-                              for k in guard.kinds)
-            guards.append(self.mask_of_codes(("kinds", kinds),
-                                             lambda piece, kinds=kinds: piece.kind in kinds)
-                          if kinds else -1)
+            kinds = {k for guard in rules.protect if player in guard.players
+                     for k in guard.kinds}
+            guards.append(self.kinds_mask(kinds) if kinds else -1)
         self.guards = self.put("guards", guards)
         return f"""{parts}@njit(cache=True)
 def attack(S, T, index, player, start, target):
