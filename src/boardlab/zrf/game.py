@@ -343,13 +343,15 @@ class ZrfGame(PieceGame):
                 material[p.owner] += 1
         for p, n in state.reserves.items():
             material[p.owner] += n
-        rules = self.move_rules
         # Random players are nobody's opponents: their pieces (a die) and moves do not count.
         real = [q for q in range(self.num_players) if q not in self.chance_players]
         if player not in real:
             return 0.0
-        mobility = [float(len(state.legal_moves())) if q == state.to_move else
-                    float(len(rules.generate(state.with_turn(q)))) for q in real]
+        # The moves of the position with the other side to move, on the position's own
+        # engine (a kernel position plays no partial step the interpreter's check test
+        # would make).
+        mobility = [float(len(state.legal_moves() if q == state.to_move else
+                              state.with_turn(q).legal_moves())) for q in real]
         at = real.index(player)
         return 0.7 * _balance([material[q] for q in real], at) + 0.3 * _balance(mobility, at)
 
