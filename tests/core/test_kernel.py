@@ -736,6 +736,28 @@ def test_chess_keeps_its_king_out_of_check_on_the_kernel():
         {"e2-e3", "e2-e4", "e2-e5", "e2-e6", "e2-e7", "e2xe8"}
 
 
+def test_in_the_background_a_game_plays_on_the_interpreter_until_its_kernel_is_compiled(
+        kernel_folder):
+    # The web server's and bot workers' mode: no request waits for numba.
+    import time
+
+    step = r.Template((r.Step("n"), r.Verify(r.EMPTY), r.Add()), name="step")
+    game = make_game([step], [g.Condition("win", (0, 1), g.PiecesRemaining(0))], "draw",
+                     {"a1": "X", "d4": "O", "c1": "K"})
+    digest = kernel._digest(kernel.source(game))
+    assert digest not in kernel._COMPILED
+    with kernel.background():
+        first = game.initial_state()
+        assert not isinstance(first, kernel.KernelPosition)
+        give_up = time.monotonic() + 300
+        while digest not in kernel._COMPILED and time.monotonic() < give_up:
+            time.sleep(0.05)
+        later = game.initial_state()
+    assert isinstance(later, kernel.KernelPosition)
+    assert snapshot(first) == snapshot(later)
+    assert play_both(game, 3, 10) > 0
+
+
 def test_a_condition_both_players_meet_goes_to_the_mover():
     # Goals' rule: among several winners the player who just moved comes first.
     take = r.Template((r.Step("n"), r.Verify(r.ENEMY), r.Add()), name="take")

@@ -426,6 +426,8 @@ def plan_for(game: PieceGame) -> Plan | None:
         if known is not False:
             return known
         try:
+            if _BACKGROUND[0] and not _compiled_here(game):
+                return None  # a thread compiles it; the interpreter plays meanwhile
             found: Plan | None = _build(game)
         except Unsupported as e:
             found = None
@@ -435,6 +437,55 @@ def plan_for(game: PieceGame) -> Plan | None:
 
 
 _BUILDING = threading.RLock()
+#: How many callers asked for kernels compiled in the background (see background).
+_BACKGROUND = [0]
+#: The kernel modules (by their source's digest) compiled in this process, and those
+#: a thread compiles now.
+_COMPILED: set[str] = set()
+_COMPILING: set[str] = set()
+
+
+@contextlib.contextmanager
+def background() -> Iterator[None]:
+    """Within, a game whose kernel this process has not compiled yet plays on the
+    interpreter while a thread compiles it (numba takes seconds to minutes, from
+    numba's cache well under one): the web server's first game of a rule set does not
+    wait for it; its later games play on the kernel."""
+    with _BUILDING:
+        _BACKGROUND[0] += 1
+    try:
+        yield
+    finally:
+        with _BUILDING:
+            _BACKGROUND[0] -= 1
+
+
+def _compiled_here(game: PieceGame) -> bool:
+    """Whether ``game``'s kernel module is compiled in this process; if not, a thread
+    (one per module) compiles it now. Raises Unsupported for a game with no kernel."""
+    goals, templates = _check(game)
+    digest = _digest(_Writer(game, goals, templates).write())
+    if digest in _COMPILED:
+        return True
+    if digest not in _COMPILING:
+        _COMPILING.add(digest)
+
+        def compile_now() -> None:
+            try:
+                _build(game)
+            except Exception:  # noqa: BLE001 - its positions meet the error themselves
+                pass
+            finally:
+                with _BUILDING:
+                    _COMPILING.discard(digest)
+                    _COMPILED.add(digest)  # compiled, or failing: built in the open
+
+        threading.Thread(target=compile_now, name=f"kernel {digest}", daemon=True).start()
+    return False
+
+
+def _digest(source: str) -> str:
+    return hashlib.sha256(source.encode()).hexdigest()[:20]
 
 
 def why_not(game: PieceGame) -> str | None:
@@ -2596,7 +2647,7 @@ def _folder() -> Path:
 
 
 def _load(source: str) -> types.ModuleType:
-    digest = hashlib.sha256(source.encode()).hexdigest()[:20]
+    digest = _digest(source)
     name = f"boardlab.kernels.k{digest}"
     module = sys.modules.get(name)
     if module is not None:
@@ -2627,9 +2678,11 @@ def _build(game: PieceGame) -> Plan:
     module = _load(source)
     table = np.concatenate([np.array(writer.table, dtype=np.int64),
                             np.zeros(writer.scratch, dtype=np.int64), _registry(REGISTRY)])
-    return Plan(game, module, table, writer.registry, writer.sides, writer.pieces, writer.codes,
-                templates, goals, writer.size, writer.players, source, writer.hand,
-                writer.reserved, writer.repeats, writer.taken)
+    plan = Plan(game, module, table, writer.registry, writer.sides, writer.pieces,
+                writer.codes, templates, goals, writer.size, writer.players, source,
+                writer.hand, writer.reserved, writer.repeats, writer.taken)
+    _COMPILED.add(_digest(source))  # its functions are compiled (Plan's entries)
+    return plan
 
 
 def source(game: PieceGame) -> str:
