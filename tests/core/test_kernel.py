@@ -579,9 +579,7 @@ ZRF_SAMPLE = ("breakthrough/breakthrough.zrf", "breakthrough/taacoca.zrf", "arra
               # 100 templates in 3 shapes, written as functions; drops from the reserve.
               "races/stratego.zrf",
               # En passant: the rules read the last move, which the key holds.
-              "chess/ttc.zrf",
-              # Drops, promotions and a King no move may leave attacked.
-              "shogi-family/shogi.zrf")
+              "chess/ttc.zrf")
 
 
 @pytest.mark.parametrize("path", ZRF_SAMPLE)
