@@ -29,7 +29,7 @@ count ranks the real players' pieces only.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -350,13 +350,18 @@ class Goals:
     def reads(self, kind: type[Goal]) -> bool:
         """Whether a condition tests a goal of ``kind`` (inside ``and``/``or``/``not``
         too): a game whose goals read the past (repetition, captures) keeps it."""
-        def walk(goal: Goal) -> bool:
-            if isinstance(goal, kind):
-                return True
+        return any(isinstance(goal, kind) for goal in self.leaves())
+
+    def leaves(self) -> Iterator[Goal]:
+        """Every goal the conditions test, those inside ``and``/``or``/``not`` too."""
+        stack: list[Goal] = [c.goal for c in self.conditions]
+        while stack:
+            goal = stack.pop()
+            yield goal
             if isinstance(goal, AllOf | AnyOf):
-                return any(walk(child) for child in goal.goals)
-            return isinstance(goal, NotGoal) and walk(goal.goal)
-        return any(walk(c.goal) for c in self.conditions)
+                stack.extend(goal.goals)
+            elif isinstance(goal, NotGoal):
+                stack.append(goal.goal)
 
     def result(self, state: PieceState) -> Returns | None:
         """The outcome if a condition holds after the last move, else ``None``."""

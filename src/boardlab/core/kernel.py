@@ -426,9 +426,10 @@ def plan_for(game: PieceGame) -> Plan | None:
         if known is not False:
             return known
         try:
-            if _BACKGROUND[0] and not _compiled_here(game):
+            written = _write(game)
+            if _BACKGROUND[0] and not _compiled_here(game, written):
                 return None  # a thread compiles it; the interpreter plays meanwhile
-            found: Plan | None = _build(game)
+            found: Plan | None = _build(game, written)
         except Unsupported as e:
             found = None
             game.__dict__["_kernel_reason"] = str(e)
@@ -460,11 +461,10 @@ def background() -> Iterator[None]:
             _BACKGROUND[0] -= 1
 
 
-def _compiled_here(game: PieceGame) -> bool:
-    """Whether ``game``'s kernel module is compiled in this process; if not, a thread
-    (one per module) compiles it now. Raises Unsupported for a game with no kernel."""
-    goals, templates = _check(game)
-    digest = _digest(_Writer(game, goals, templates).write())
+def _compiled_here(game: PieceGame, written: tuple[_Writer, str]) -> bool:
+    """Whether ``game``'s kernel module (``written``) is compiled in this process; if
+    not, a thread (one per module) compiles it now."""
+    digest = _digest(written[1])
     if digest in _COMPILED:
         return True
     if digest not in _COMPILING:
@@ -472,7 +472,7 @@ def _compiled_here(game: PieceGame) -> bool:
 
         def compile_now() -> None:
             try:
-                _build(game)
+                _build(game, written)
             except Exception:  # noqa: BLE001 - its positions meet the error themselves
                 pass
             finally:
@@ -496,8 +496,7 @@ def why_not(game: PieceGame) -> str | None:
     if known is not False:
         return None if known is not None else game.__dict__.get("_kernel_reason")
     try:
-        goals, templates = _check(game)
-        _Writer(game, goals, templates).write()
+        _write(game)
     except Unsupported as e:
         return str(e)
     return None
@@ -826,7 +825,7 @@ class _Writer:
         #: The kinds of each Captured goal: what the last move took is kept as a bit
         #: for each of them and each player, set when it took a piece of theirs of
         #: those kinds (the table's ``taken`` row says which bits a piece sets).
-        self.taken = tuple(dict.fromkeys(frozenset(goal.kinds) for goal in _leaves(goals)
+        self.taken = tuple(dict.fromkeys(frozenset(goal.kinds) for goal in goals.leaves()
                                          if isinstance(goal, g.Captured)))
         if len(self.taken) * self.players > 62:
             raise Unsupported("too many captured goals")
@@ -1806,7 +1805,7 @@ def guard(S, T, player, n):
             body = [line for lines in runs for line in lines]
         rules = self.game.move_rules
         checks = ""
-        if rules.protect or any(isinstance(goal, g.Checkmated) for goal in _leaves(goals)):
+        if rules.protect or any(isinstance(goal, g.Checkmated) for goal in goals.leaves()):
             checks = self.attacks()
         # The links of the directions the templates and tests name, for each player.
         rows = [self.board.player_links(p)[d] for p in range(n) for d in self.directions]
@@ -2590,18 +2589,6 @@ def _taken_at(players: int) -> int:
     return 4 + len(_KINDS) * players + 1
 
 
-def _leaves(goals: g.Goals) -> Iterator[g.Goal]:
-    """The goals of the conditions, those inside and/or/not included."""
-    stack: list[g.Goal] = [c.goal for c in goals.conditions]
-    while stack:
-        goal = stack.pop()
-        yield goal
-        if isinstance(goal, g.AllOf | g.AnyOf):
-            stack.extend(goal.goals)
-        elif isinstance(goal, g.NotGoal):
-            stack.append(goal.goal)
-
-
 def _taken_bits(taken: Sequence[frozenset[str]], players: int, pieces: Any) -> int:
     """The bits of TAKEN that a move taking ``pieces`` sets: for each Captured goal's
     kinds (``taken``) and each piece's owner."""
@@ -2671,15 +2658,22 @@ def _load(source: str) -> types.ModuleType:
     return module
 
 
-def _build(game: PieceGame) -> Plan:
+def _write(game: PieceGame) -> tuple[_Writer, str]:
+    """The writer of ``game``'s kernel, and the module's source it wrote (Unsupported
+    for a game with none)."""
     goals, templates = _check(game)
     writer = _Writer(game, goals, templates)
-    source = writer.write()
+    return writer, writer.write()
+
+
+def _build(game: PieceGame, written: tuple[_Writer, str]) -> Plan:
+    writer, source = written
     module = _load(source)
     table = np.concatenate([np.array(writer.table, dtype=np.int64),
                             np.zeros(writer.scratch, dtype=np.int64), _registry(REGISTRY)])
     plan = Plan(game, module, table, writer.registry, writer.sides, writer.pieces,
-                writer.codes, templates, goals, writer.size, writer.players, source,
+                writer.codes, writer.templates, writer.goals, writer.size, writer.players,
+                source,
                 writer.hand, writer.reserved, writer.repeats, writer.taken)
     _COMPILED.add(_digest(source))  # its functions are compiled (Plan's entries)
     return plan
@@ -2687,8 +2681,7 @@ def _build(game: PieceGame) -> Plan:
 
 def source(game: PieceGame) -> str:
     """The kernel module's source for ``game`` (to read or debug)."""
-    goals, templates = _check(game)
-    return _Writer(game, goals, templates).write()
+    return _write(game)[1]
 
 
 # --------------------------------------------------------------------------------------
