@@ -3098,8 +3098,8 @@ class KernelPosition:
         s[TO_MOVE] = player
         new._to_move = player
         s[DEPTH] = s[BASE] = 0  # no past (nor a ZRF position's)
-        s[TAKEN] = 0  # nor what the last move took
-        if hasattr(self._plain, "_set_taken"):
+        s[TAKEN] = 0  # nor what the last move took (clone kept it only where read)
+        if self._plan.taken and hasattr(self._plain, "_set_taken"):
             new._set_taken(())
         new._recount()
         return new
