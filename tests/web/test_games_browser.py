@@ -423,6 +423,29 @@ def test_a_connect_four_disc_drops_into_the_column_clicked_anywhere(page, shots)
 
 
 @browser_only
+def test_a_move_shown_by_the_live_push_before_its_answer_frees_the_board(page):
+    # A loaded server: the answer to the POST of a move comes after the live push that
+    # shows it. The board then shows the other side to move, and its click must count.
+    page.add_init_script("""
+        const real = window.fetch;
+        window.fetch = async (url, options) => {
+          const answer = await real(url, options);
+          if (options && options.method === "POST" && String(url).endsWith("/moves")) {
+            await new Promise((done) => setTimeout(done, 3000));
+          }
+          return answer;
+        };
+    """)
+    match_id = new_match(page.base, "connect-four", HUMANS)
+    open_game(page, match_id)
+    cell(page, "d6").click()
+    wait_for_moves(page, 1)
+    cell(page, "e6").click()
+    page.locator("#moves li:nth-child(2)").wait_for(timeout=2500)
+    assert moves_shown(page) == ["d", "e"]
+
+
+@browser_only
 def test_a_gess_piece_moves_by_its_centre_as_the_notation_names_it(page, shots):
     match_id = new_match(page.base, "gess", HUMANS)
     open_game(page, match_id)

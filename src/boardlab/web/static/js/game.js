@@ -22,7 +22,7 @@ const page = {
   game: null,         // GET /api/games/{name}: rules, board geometry
   boardView: null,
   thinking: false,
-  busy: false,
+  busy: null,         // {revision}: a move of ours sent at that revision, not answered yet
   generation: 0,      // bumped by undo so a stale bot answer is ignored
   selection: null,    // {mode, cells, anchor, moves, exact, targets: Map name -> moves}
   live: null,         // the live connection (js/live.js), reopened when it drops
@@ -709,7 +709,8 @@ async function onCell(name, event) {
 
 async function playMove(notation) {
   if (page.busy) return;
-  page.busy = true;
+  const sent = {revision: page.match.revision};
+  page.busy = sent;
   showError(null);
   try {
     const before = page.match.legal_moves.find((m) => m.notation === notation);
@@ -724,7 +725,8 @@ async function playMove(notation) {
     // out of date (the other side moved, the clock fell): show the match as it is
     if (error.status === 409) await resync();
   } finally {
-    page.busy = false;
+    // the live push may have shown this move first and freed the board for the next one
+    if (page.busy === sent) page.busy = null;
     render();
   }
   maybeBot();
@@ -762,6 +764,9 @@ function onLive(message) {
     : message.moves.length ? page.lastMove : null;
   page.animate = grew;
   if (page.thinking && message.moves.length !== old.moves.length) page.thinking = false;
+  // our move's answer may come after its live push (a loaded server): the board shows
+  // the move, so the next one may be played meanwhile
+  if (page.busy && message.revision > page.busy.revision) page.busy = null;
   page.generation += 1;
   accept(message);
 }
