@@ -267,7 +267,8 @@ def test_zrf_check_counts_the_files_on_a_kernel_and_says_why_the_others_are_not(
     from boardlab.zrf.game import load_game
 
     folder = CORPUS / "checkers"
-    names = ("english-checkers.zrf", "international-checkers.zrf")
+    # Maximal captures (a move filter in Python) keep these two off a kernel.
+    names = ("international-checkers.zrf", "italian-checkers.zrf")
     for name in names:
         (tmp_path / name).write_text((folder / name).read_text())
     (tmp_path / "breakthrough.zrf").write_text(

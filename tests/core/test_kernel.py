@@ -766,3 +766,62 @@ def test_a_condition_both_players_meet_goes_to_the_mover():
     state.apply(state.legal_moves()[0])
     assert state.outcome() == (1, 0)
     assert play_both(game, 0, 5) == 1
+
+
+# --- chains of partial moves --------------------------------------------------------
+CONFORMANCE = Path(__file__).resolve().parents[1] / "zrf" / "conformance"
+
+
+@pytest.mark.parametrize("name", ["add-partial-any", "add-partial-cycle", "add-copy-partial",
+                                  "pass-partial"])
+def test_chains_of_partial_moves_play_on_the_kernel_as_the_interpreter_plays_them(name):
+    # The reference's own small files: partial moves of no type (any move of the piece
+    # goes on), a cycle a chain may end anywhere on, copies, and pass partial (chains of
+    # one type: English checkers below). Their kernels go to the usual cache, as the
+    # corpus files' do.
+    game = load_game(CONFORMANCE / f"{name}.zrf")
+    assert kernel.why_not(game) is None
+    for seed in (1, 2, 3):
+        play_both(game, seed, 30)
+
+
+def test_a_chain_round_a_cycle_ends_where_the_interpreter_ends_it():
+    # add-partial-cycle.zrf: the King on a1 jumps its own stones round a square, either
+    # way; the chain may end on a3, c1 or c3, each by a shortest chain.
+    state = load_game(CONFORMANCE / "add-partial-cycle.zrf").initial_state()
+    assert isinstance(state, kernel.KernelPosition)
+    assert [m.notation for m in state.legal_moves()] == ["a1-a3", "a1-c1", "a1-a3-c3"]
+
+
+def test_english_checkers_perft_on_the_kernel_is_published():
+    # Aart Bik's counts (OpenSpiel's checkers agrees, tests/zrf/test_outside_perft.py):
+    # every multiple jump is a chain of partial moves the kernel plays out.
+    state = load_game(CORPUS / "checkers/english-checkers.zrf").initial_state()
+    assert isinstance(state, kernel.KernelPosition)
+    assert perft(state, 7) == [7, 49, 302, 1469, 7361, 36768, 179740]
+
+
+def test_english_checkers_plays_on_the_kernel_as_the_interpreter_plays_it():
+    game = load_game(CORPUS / "checkers/english-checkers.zrf")
+    assert sum(play_both(game, seed, 120) for seed in (3, 4)) > 100
+
+
+def test_a_chain_search_past_the_rules_bound_fails_and_leaves_the_position():
+    import dataclasses
+
+    game = load_game(CORPUS / "checkers/english-checkers.zrf")
+    game.move_rules = dataclasses.replace(game.move_rules, max_chains=1)
+    text = "c3=Black.Man,d4=White.Man,f6=White.Man,h8=White.Man Black"
+    state = game.parse_state(text)
+    assert isinstance(state, kernel.KernelPosition)
+    before = str(state)
+    # The double jump c3-e5-g7 takes two steps to explore: the bound stops it with the
+    # interpreter's error, the steps made on the board taken back.
+    with pytest.raises(RulesError, match="more than 1 steps"):
+        state.legal_moves()
+    assert str(state) == before
+    with kernel.disabled(), compiled.interpreted(), pytest.raises(RulesError,
+                                                                  match="more than 1 steps"):
+        game.parse_state(text).legal_moves()
+    wide = load_game(CORPUS / "checkers/english-checkers.zrf").parse_state(text)
+    assert [m.notation for m in wide.legal_moves()] == ["c3-e5-g7 xd4 xf6"]

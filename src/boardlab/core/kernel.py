@@ -42,8 +42,12 @@ three pieces at once); the predicates the board and the run can answer (empty, f
 enemy, piece types, zones, cells, a step away, marked, flags, counters); end conditions
 made of piece configurations and counts; alternating turns or a turn order
 (:meth:`~boardlab.core.position.PieceGame.turn_order`), a ply limit, a pass (always or
-when forced). Not yet: partial moves (chains), invariants, the last
-move or repetitions read by the rules, recycled pieces. The game's
+when forced); chains of partial moves (``add-partial``: the interpreter's search
+of the positions a chain's steps reach, in the kernel, each chain one move of composed
+actions whose words carry its steps for its notation); the last move, repetitions,
+captures and protected pieces read by the goals and rules. Not yet: invariants, move
+filters and move types chosen in Python, deferred captures, partial moves with pieces
+in hand, recycled pieces. The game's
 positions are then kernel positions (:class:`KernelPosition` mixed into its position
 class: :class:`KernelState` for a :class:`~boardlab.core.position.PieceState`), in every
 respect positions of that class (their ``cells`` are read from the array when asked),
@@ -119,6 +123,15 @@ _QUEUE = 1024
 _ARENA = 1 << 16
 #: Changes of type and owner one run may ask for.
 _CHANGES = 256
+# A chain of partial steps (ZRF add-partial) is one move whose words are its steps'
+# actions composed (rules.compose), then, for its notation, each step's words after a
+# word with this bit and the step's count (the actions end at the first such word).
+_STEP_MARK = 1 << 41
+#: Steps (partial or last) one position's search of chains may find, positions it may
+#: reach and steps between them it may keep (a search that needs more says so).
+_STEPS = 1 << 14
+_NODES = 1 << 12
+_EDGES = 1 << 14
 # Status values: -2 not known yet, -1 the game goes on; otherwise kind * players +
 # player (an ending).
 UNKNOWN = -2
@@ -126,13 +139,16 @@ _KINDS = ("win", "loss", "draw", "count")
 _ERRORS = {-2: f"a position has more than {MAX_MOVES} moves",
            -14: f"a move has more than {_QUEUE} actions, or a position's moves more than "
                 f"{_ARENA}",
-           -15: f"a move changes more than {_TOUCH} cells"}
+           -15: f"a move changes more than {_TOUCH} cells",
+           -16: f"the chains of partial moves of a position take more than {_STEPS} "
+                f"steps, {_NODES} positions or {_EDGES} steps between them"}
 # A played move whose new position's scan met -1 or -2 (see below).
-_AFTER_ERRORS = (-12, -13)
+_AFTER_ERRORS = (-12, -13, -18)
 # The other answers below zero are shortages the Python side makes room for: -3 the
 # history is full; -4 the registry of moves is full, -6 the position's array has no room
 # for its moves (both before a move is played; -9 and -8 after it); -5 an illegal move;
-# -12 and -13 are -1 (a While that never ends) and -2 met by the scan after a move.
+# -12 and -13 are -1 (a While that never ends) and -2 met by the scan after a move, -18
+# another error it met (-14 to -17, which the new position's legal_moves raises).
 #: Hash slots of a new game's registry of moves (it doubles when a quarter is used).
 REGISTRY = 1 << 12
 _MASK64 = (1 << 64) - 1
@@ -172,9 +188,12 @@ def pass_index(templates: Sequence[Template]) -> int:
 
 
 def decode(words: Sequence[int], pieces: Sequence[Piece | None]) -> tuple:
-    """The actions of a move's words (see the layout above)."""
+    """The actions of a move's words (see the layout above; a chain's steps, after
+    them, are not its actions)."""
     out: list = []
     for w in words:
+        if w & _STEP_MARK:
+            break
         kind, a, b = w & 3, (w >> 2) & 0xFFFF, (w >> 18) & 0xFFFF
         if kind == _CAPTURE:
             out.append(Capture(a))
@@ -185,6 +204,22 @@ def decode(words: Sequence[int], pieces: Sequence[Piece | None]) -> tuple:
         else:
             out.append(Change(a, pieces[b], bool(w >> 34 & 1)))  # type: ignore[arg-type]
     return tuple(out)
+
+
+def decode_steps(words: Sequence[int], pieces: Sequence[Piece | None]
+                 ) -> tuple[tuple, ...]:
+    """The steps of a chain's words (after its actions: each step's count in a marked
+    word, then its words), each as the actions of that step."""
+    steps = []
+    i = 0
+    while i < len(words):
+        if words[i] & _STEP_MARK:
+            count = words[i] & 0xFFFF
+            steps.append(decode(words[i + 1:i + 1 + count], pieces))
+            i += 1 + count
+        else:
+            i += 1
+    return tuple(steps)
 
 
 def _entry(dispatcher: Any, *kinds: str) -> Any:
@@ -349,6 +384,7 @@ class Plan:
         # plain Python over the new moves, read in one go.
         objects, ids = self.objects, self.ids
         spellings, names, pieces = self._spellings, self._names, self.pieces
+        game = self.game
         new = tuple.__new__  # what Move() does, without a Python call
         metas = t[meta_at + known:meta_at + count].tolist()
         first = metas[0] >> 27
@@ -357,10 +393,15 @@ class Plan:
         for index, meta in enumerate(metas, known):
             player, template = meta & 7, (meta >> 3) & 4095
             at = (meta >> 27) - first
-            actions = decode(words[at:at + ((meta >> 15) & 4095)], pieces)
+            mine = words[at:at + ((meta >> 15) & 4095)]
+            actions = decode(mine, pieces)
             self._actions.append(actions)
             if template == self._pass:
                 move = Move("pass", ())  # as the interpreter writes it
+            elif len(actions) < len(mine):  # a chain: its steps spell it
+                move = new(Move, (game.chain_notation(
+                    Mover(game, player), decode_steps(mine[len(actions):], pieces)),
+                    actions, names[template]))
             else:
                 move = new(Move, (spellings[player], actions, names[template]))
             objects[index] = move
@@ -542,8 +583,6 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
                 raise Unsupported(f"drop template {t.name!r} moves a piece in hand")
         elif type(t) is not r.Template:
             raise Unsupported(f"template {t.name!r} is a {type(t).__name__}")
-        if not t.top_level:
-            raise Unsupported(f"template {t.name!r} continues partial moves")
         _check_program(t.program, game, inside_loop=False)
     for c in goals.conditions:
         _check_goal(c.goal, game)
@@ -618,8 +657,8 @@ def _check_program(program: Sequence[r.Instruction], game: Any, inside_loop: boo
             _check_predicate(i.test, game, run)
             _check_program(i.body, game, True, run)
         elif isinstance(i, r.Add):
-            if i.partial is not None:
-                raise Unsupported("partial moves")
+            if i.partial is not None and not run:
+                raise Unsupported("a partial move in a group")
         elif isinstance(i, r.CaptureAt | r.Create | r.ChangeType | r.ChangeOwner):
             if i.cell is not None and not 0 <= i.cell < game.board.size:
                 raise Unsupported(f"{type(i).__name__} at no cell")
@@ -839,11 +878,28 @@ class _Writer:
         self.hand_keys = self.put("hand keys", [
             _signed(proto._reserve_key(piece, count)) if piece in self.hand else 0
             for piece in self.pieces if self.reserved for count in range(_HAND_KEYS)])
+        #: The move types of the partial moves (ZRF ``add-partial``; "" for none), whose
+        #: codes the steps of chains carry, and for each the templates that go on with
+        #: it (see chains); none when the rules make no partial move.
+        self.partial_types = list(dict.fromkeys(
+            i.partial for t in templates for i in r._instructions(t.program)
+            if isinstance(i, r.Add) and i.partial is not None))
+        self.going_on: list[list[int]] = []
+        for name in self.partial_types:
+            # A partial move of no type goes on with any move of the piece (rules._chains).
+            going = [k for k, t in enumerate(templates)
+                     if (t.move_type == name if name else type(t) is r.Template)]
+            if any(type(templates[k]) is not r.Template for k in going):
+                raise Unsupported(f"a drop or a group goes on with partial moves of {name!r}")
+            self.going_on.append(going)
+        if self.partial_types and self.reserved:
+            raise Unsupported("partial moves with pieces in hand")
         #: The templates whose moves are a piece's step alone (``shift``): from a cell
-        #: of the board, nothing queued, nothing changed, nothing copied.
+        #: of the board, nothing queued, nothing changed, nothing copied, no chain.
         self.plain = {index for index, t in enumerate(templates)
                       if type(t) is r.Template and all(
-                          not isinstance(i, _QUEUING) and not (isinstance(i, r.Add) and i.copy)
+                          not isinstance(i, _QUEUING) and not (
+                              isinstance(i, r.Add) and (i.copy or i.partial is not None))
                           for i in r._instructions(t.program))}
         #: Whether no two moves a position has can be equal, so none is looked for
         #: (see _distinct).
@@ -855,8 +911,10 @@ class _Writer:
         #: by calls of ``shift``: a few hundred written out make a function numba cannot
         #: compile (its SSA pass recurses through every branch).
         self.inline = self.inlined()
-        #: Whether templates are being written as attacks (see :meth:`attacks`).
+        #: Whether templates are being written as attacks (see :meth:`attacks`), or as
+        #: steps that go on with a chain (see :meth:`chains`).
         self.attacking = False
+        self.continuing = False
 
     def inlined(self) -> set[int]:
         """The plain templates whose moves are written out (see :attr:`inline`): all
@@ -1111,6 +1169,15 @@ class _Writer:
                     rsv = "rsv" if self.reserved else "0"
                     e(depth, f"if strikes(S, T, pos, hand, hf, q, nc, {becomes}, {i.copy}, "
                              f"{rsv}, target): return 1")
+                return
+            if i.partial is not None or self.continuing:
+                # A step of a chain (a partial one goes on with its type's templates),
+                # played out by chains once every template has run.
+                rsv = "rsv" if self.reserved else "0"
+                kind = -1 if i.partial is None else self.partial_types.index(i.partial)
+                e(depth, f"rc = record(S, T, pos, hand, hf, q, nc, {becomes}, {i.copy}, "
+                         f"{rsv}, {index}, {kind})")
+                e(depth, "if rc < 0: return rc")
                 return
             if index in self.inline:
                 for line in self.shift_lines(becomes, str(index), str(priority)):
@@ -1528,6 +1595,8 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
             body: list[str] = []
             self.lines = body
             runs.append(body)
+            if not t.top_level:
+                continue  # it only goes on with chains (see chains)
             if type(t) is r.Group:
                 self.group(index, t)
                 continue
@@ -1584,7 +1653,7 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
         no body), and each shape's call reading its numbers from ``T[row + ...]``."""
         shapes: dict[str, list[tuple[int, list[str]]]] = {}
         for index, lines in enumerate(bodies):
-            if lines is None:
+            if not lines:
                 continue
             lines = [line for line in lines if not line.lstrip().startswith("#")]
             loops: dict[str, str] = {}
@@ -1733,7 +1802,7 @@ def guard(S, T, player, n):
     last = S[{LAST}]
     k = 0
     for i in range(n):
-        touched = mplay(S, H, T, 0, XA + T[XO + i], T[XK + i])
+        touched = mplay(S, H, T, 0, XA + T[XO + i], {self.actions_of("T[XK + i]")})
         if touched < 0:
             return touched
         hit = in_check(S, T, player, mask)
@@ -1753,6 +1822,596 @@ def guard(S, T, player, n):
 
 
 """
+
+    # --- chains of partial moves ----------------------------------------------------
+    def actions_of(self, count: str) -> str:
+        """The count of a found move's actions, from its count of words ``count``
+        (a chain's has its steps' above, see cpush)."""
+        return f"({count} & 65535)" if self.partial_types else count
+
+    def chain_regions(self) -> list[tuple[str, int]]:
+        """The scratch the search of chains uses (none without partial moves): the
+        steps found (start and count of words, template, type, cell, next last step of
+        the same position), the positions reached and the steps between them, the
+        search's frames and history rows, and what composing a chain needs."""
+        if not self.partial_types:
+            return []
+        rows = self.game.move_rules.max_chain + 2
+        return [("XW", 6 * _STEPS), ("NC", 1), ("NK", _NODES), ("NL", _NODES), ("NO", _NODES),
+                ("NEH", _NODES), ("NET", _NODES), ("NLH", _NODES), ("NLT", _NODES),
+                ("NPL", _NODES), ("NPA", _NODES), ("NPS", _NODES), ("NCO", _NODES),
+                ("NSL", _NODES), ("TS", _NODES), ("EN", 2 * _NODES), ("BQ", _NODES),
+                ("HS", 2 * _NODES), ("ETO", _EDGES), ("ERC", _EDGES), ("ENX", _EDGES),
+                ("FR", 8 * rows), ("HC", _HIST * rows), ("PB", rows),
+                ("CST", self.size), ("COG", self.size), ("CPC", self.size),
+                ("CRS", self.size), ("CTL", self.size), ("LT", 3 * _QUEUE)]
+
+    def chains(self) -> str:
+        """The functions that play chains of partial moves out (rules.Rules._chains,
+        the interpreter's search, step for step): ``record`` keeps a step a template
+        makes; each template that goes on with a chain is written once more to run
+        from the cell the chain's piece stands on (``cont``); ``chains`` searches, for
+        each priority, the positions the first steps lead to (each once, Tarjan's way:
+        where the steps go round in a cycle, a chain may end in it), then adds a move
+        for each way a chain ends, by a shortest chain, as ``ccompose`` composes its
+        steps (rules.compose), its steps' words after its actions for its notation."""
+        if not self.partial_types:
+            return ""
+        rules = self.game.move_rules
+        size, templates = self.size, self.templates
+        bodies: list[list[str] | None] = []
+        going = {k for row in self.going_on for k in row}
+        self.continuing = True
+        for index, t in enumerate(templates):
+            if index not in going:
+                bodies.append(None)
+                continue
+            body: list[str] = []
+            self.lines = body
+            bodies.append(body)
+            self.emit(1, f"hand = S[{BOARD} + start]")
+            self.emit(1, "if hand == 0: return 0")
+            if not t.shared:
+                self.emit(1, f"if T[{self.owner} + hand] != player: return 0")
+            if t.kinds:
+                self.emit(1, f"if T[{self.kinds_mask(t.kinds)} + hand] == 0: return 0")
+            for line in ("hf = start", "pos = start", "q = 0", "nc = 0", "mark = -1",
+                         "to = -1"):
+                self.emit(1, line)
+            reset = len(body)
+            self.block(t.program, 1, "return 0", index, t.priority)
+            body[reset:reset] = ["    " + f"{v} = 0" for v in self.variables.values()]
+        self.continuing = False
+        parts, table, width, calls = self.shaped(bodies, "cont", "S, T, player, start", "0")
+        dispatch = "".join(f"    {'if' if k == 0 else 'elif'} T[row] == {k}:\n"
+                           f"        return {call}\n" for k, call in enumerate(calls))
+        starts, flat = [], []
+        for row in self.going_on:
+            starts.append(len(flat))
+            flat.extend(row)
+        starts.append(len(flat))
+        goes = self.put("going on starts", starts)
+        going_list = self.put("going on", flat)
+        prio = self.put("priorities", [t.priority for t in templates])
+        # The rules' bound on the steps a position's chains take to explore (a table
+        # value, not the source's: rules that differ in it alone share a kernel).
+        bound = self.put("most steps", [rules.max_chains])
+        maxc = rules.max_chain
+        n_stops = "True" if rules.pass_partial else "False"
+        z = self.zobrist
+        npieces = len(self.pieces) - 1
+        last_key = ""
+        if self.last_keys >= 0:
+            last_key = "".join(
+                f"    {line}\n" for line in (
+                    f"l1 = S[{LAST}]",
+                    "if l0 != l1:",
+                    "    if l0 >> 16:",
+                    f"        key ^= T[{self.last_keys} + (l0 & 65535)] ^ "
+                    f"T[{self.last_keys + size + 1} + (l0 >> 16)]",
+                    "    if l1 >> 16:",
+                    f"        key ^= T[{self.last_keys} + (l1 & 65535)] ^ "
+                    f"T[{self.last_keys + size + 1} + (l1 >> 16)]"))
+        return f'''{parts}@njit(cache=True)
+def cont(S, T, index, player, start):
+    row = {table} + index * {width}
+{dispatch}    return 0
+
+
+@njit(cache=True)
+def record(S, T, pos, hand, hf, q, nc, becomes, copy, rsv, index, kind):
+    # A step a template makes (its words at the words' top): of a partial move of
+    # type ``kind``, or (-1) a step that ends a chain.
+    top = T[XS + 1]
+    w = compose(S, T, pos, hand, hf, q, nc, becomes, copy, rsv)
+    if w < 0:
+        return w
+    k = T[XS + 2]
+    if k >= {_STEPS}:
+        return -16
+    r = XW + 6 * k
+    T[r] = top
+    T[r + 1] = w - top
+    T[r + 2] = index
+    T[r + 3] = kind
+    T[r + 4] = pos
+    T[r + 5] = -1
+    T[XS + 1] = w
+    T[XS + 2] = k + 1
+    return 0
+
+
+@njit(cache=True)
+def cstep(S, T, H, h, r, key):
+    # The step r made on S (its changes kept in row h of H): the cells it touched
+    # and the position's new key.
+    l0 = S[{LAST}]
+    k = mplay(S, H, T, h, XA + T[r], T[r + 1])
+    if k < 0:
+        return k, key
+    for j in range(k):
+        cell = H[h, 5 + 2 * j]
+        old = H[h, 6 + 2 * j]
+        new = S[{BOARD} + cell]
+        if old != new:
+            if old != 0:
+                key ^= T[{z} + cell * {npieces} + old - 1]
+            if new != 0:
+                key ^= T[{z} + cell * {npieces} + new - 1]
+{last_key}    return k, key
+
+
+@njit(cache=True)
+def cundo(S, H, h, k, last):
+    for j in range(k - 1, -1, -1):
+        S[{BOARD} + H[h, 5 + 2 * j]] = H[h, 6 + 2 * j]
+    S[{LAST}] = last
+
+
+@njit(cache=True)
+def follow(T, p, a, ri, edges):
+    # The step ri from position p to a (the first step to a kept), Tarjan's low.
+    e = T[NEH + p]
+    while e >= 0:
+        if T[ETO + e] == a:
+            break
+        e = T[ENX + e]
+    if e < 0:
+        if edges >= {_EDGES}:
+            return -16
+        T[ETO + edges] = a
+        T[ERC + edges] = ri
+        T[ENX + edges] = -1
+        if T[NET + p] < 0:
+            T[NEH + p] = edges
+        else:
+            T[ENX + T[NET + p]] = edges
+        T[NET + p] = edges
+        edges += 1
+    if T[NO + a] != 0 and T[NL + a] < T[NL + p]:
+        T[NL + p] = T[NL + a]
+    return edges
+
+
+@njit(cache=True)
+def node(T, key, nodes, top):
+    # The position of ``key``: found (its number), or made (number nodes + 1 << 32;
+    # -16 when there is no room).
+    slot = ((key ^ (key >> 29)) * 0x5851F42D4C957F2D >> 20) & {2 * _NODES - 1}
+    while True:
+        v = T[HS + slot] - 1  # 0: a free slot
+        if v < 0:
+            break
+        if T[NK + v] == key:
+            return v
+        slot = (slot + 1) & {2 * _NODES - 1}
+    if nodes >= {_NODES}:
+        return -16
+    v = nodes
+    T[HS + slot] = v + 1
+    T[NSL + v] = slot
+    T[NK + v] = key
+    T[NL + v] = v
+    T[NO + v] = 1
+    T[NEH + v] = -1
+    T[NET + v] = -1
+    T[NLH + v] = -1
+    T[NLT + v] = -1
+    T[NCO + v] = -1
+    T[TS + top] = v
+    return v | (1 << 32)
+
+
+@njit(cache=True)
+def ends(T, x, top, count):
+    # Position x closes a strongly connected component of the positions: its members
+    # (off Tarjan's stack) become ends, each with whether a chain may stop there.
+    start = top - 1
+    while T[TS + start] != x:
+        start -= 1
+    for i in range(start, top):
+        T[NCO + T[TS + i]] = x
+        T[NO + T[TS + i]] = 0
+    closed = True
+    loop = top - start > 1
+    for i in range(start, top):
+        m = T[TS + i]
+        e = T[NEH + m]
+        while e >= 0:
+            if T[NCO + T[ETO + e]] != x:
+                closed = False
+            if m == x and T[ETO + e] == x:
+                loop = True
+            e = T[ENX + e]
+    for i in range(top - 1, start - 1, -1):
+        m = T[TS + i]
+        T[EN + 2 * count] = m
+        T[EN + 2 * count + 1] = 1 if {n_stops} or (T[NLH + m] < 0 and (
+            T[NEH + m] < 0 or (closed and loop))) else 0
+        count += 1
+    return start, count
+
+
+@njit(cache=True)
+def ctouch(T, c, nt):
+    if T[CST + c] == 0:
+        T[CTL + nt] = c
+        return nt + 1
+    return nt
+
+
+@njit(cache=True)
+def ccompose(S, T, count):
+    # The actions of the chain of steps T[PB:PB + count] as one move (rules.compose),
+    # written at the words' top: their end (-14: no room).
+    nt = 0
+    for s in range(count):
+        r = XW + 6 * T[PB + s]
+        at = XA + T[r]
+        m = T[r + 1]
+        nl = 0
+        for i in range(m):
+            a = T[at + i]
+            if a & 3 == {_SHIFT}:
+                c = (a >> 2) & 65535
+                if T[CST + c] == 2:
+                    T[LT + 3 * nl] = T[COG + c]
+                    T[LT + 3 * nl + 1] = T[CPC + c]
+                    T[LT + 3 * nl + 2] = T[CRS + c]
+                elif T[CST + c] == 1 or S[{BOARD} + c] == 0:
+                    T[LT + 3 * nl] = -2
+                else:
+                    T[LT + 3 * nl] = c
+                    T[LT + 3 * nl + 1] = S[{BOARD} + c]
+                    T[LT + 3 * nl + 2] = 0
+                nl += 1
+        for i in range(m):
+            a = T[at + i]
+            if a & 3 == {_CAPTURE}:
+                c = (a >> 2) & 65535
+                nt = ctouch(T, c, nt)
+                T[CST + c] = 1
+        for i in range(m):
+            a = T[at + i]
+            if a & 3 == {_SHIFT}:
+                c = (a >> 2) & 65535
+                nt = ctouch(T, c, nt)
+                T[CST + c] = 1
+        j = 0
+        for i in range(m):
+            a = T[at + i]
+            if a & 3 == {_SHIFT}:
+                c = (a >> 18) & 65535
+                nt = ctouch(T, c, nt)
+                if T[LT + 3 * j] == -2:
+                    T[CST + c] = 1
+                else:
+                    T[CST + c] = 2
+                    T[COG + c] = T[LT + 3 * j]
+                    T[CPC + c] = T[LT + 3 * j + 1]
+                    T[CRS + c] = T[LT + 3 * j + 2]
+                j += 1
+        for i in range(m):
+            a = T[at + i]
+            k = a & 3
+            if k == {_PLACE} or k == {_CHANGE}:
+                c = (a >> 2) & 65535
+                fr = (a >> 34) & 1
+                if k == {_CHANGE} and T[CST + c] == 2:
+                    T[CRS + c] = T[CRS + c] | fr
+                elif k == {_CHANGE} and T[CST + c] == 0 and S[{BOARD} + c] != 0:
+                    T[COG + c] = c
+                    T[CRS + c] = fr
+                else:
+                    T[COG + c] = -1
+                    T[CRS + c] = fr
+                nt = ctouch(T, c, nt)
+                T[CST + c] = 2
+                T[CPC + c] = (a >> 18) & 65535
+    # The cells in order.
+    for i in range(1, nt):
+        c = T[CTL + i]
+        j = i - 1
+        while j >= 0 and T[CTL + j] > c:
+            T[CTL + j + 1] = T[CTL + j]
+            j -= 1
+        T[CTL + j + 1] = c
+    top = T[XS + 1]
+    if top + 3 * nt > {_ARENA}:
+        return -14
+    w = top
+    for i in range(nt):
+        c = T[CTL + i]
+        if S[{BOARD} + c] == 0:
+            continue
+        alive = False
+        for j in range(nt):
+            d = T[CTL + j]
+            if T[CST + d] == 2 and T[COG + d] == c:
+                alive = True
+                break
+        if not alive:
+            T[XA + w] = {_CAPTURE} | (c << 2)
+            w += 1
+    for i in range(nt):
+        c = T[CTL + i]
+        if T[CST + c] == 2 and T[COG + c] >= 0 and T[COG + c] != c:
+            T[XA + w] = {_SHIFT} | (T[COG + c] << 2) | (c << 18)
+            w += 1
+    for i in range(nt):
+        c = T[CTL + i]
+        if T[CST + c] != 2:
+            continue
+        o = T[COG + c]
+        if o < 0:
+            T[XA + w] = {_PLACE} | (c << 2) | (T[CPC + c] << 18) | (T[CRS + c] << 34)
+            w += 1
+        elif T[CPC + c] != S[{BOARD} + o] or T[CRS + c] != 0:
+            T[XA + w] = {_CHANGE} | (c << 2) | (T[CPC + c] << 18) | (T[CRS + c] << 34)
+            w += 1
+    for i in range(nt):
+        T[CST + T[CTL + i]] = 0
+    return w
+
+
+@njit(cache=True)
+def cpush(S, T, n, count, priority, firsts):
+    # The move of the chain T[PB:PB + count], unless it does nothing or an equal one
+    # of its priority came before (rules.Rules.generate's keep); its template is the
+    # first's of the first steps whose words are its first step's.
+    top = T[XS + 1]
+    w = ccompose(S, T, count)
+    if w < 0:
+        return w
+    na = w - top
+    if na == 0:
+        return n
+    for o in range(n):
+        if T[XP + o] != priority or T[XK + o] & 65535 != na:
+            continue
+        same = True
+        for i in range(na):
+            if T[XA + T[XO + o] + i] != T[XA + top + i]:
+                same = False
+                break
+        if same:
+            return n
+    for s in range(count):
+        r = XW + 6 * T[PB + s]
+        if w + 1 + T[r + 1] > {_ARENA}:
+            return -14
+        T[XA + w] = {_STEP_MARK} | T[r + 1]
+        w += 1
+        for i in range(T[r + 1]):
+            T[XA + w] = T[XA + T[r] + i]
+            w += 1
+    f = XW + 6 * T[PB]
+    template = T[f + 2]
+    for g in range(firsts):
+        r = XW + 6 * g
+        if T[{prio} + T[r + 2]] != priority or T[r + 1] != T[f + 1]:
+            continue
+        same = True
+        for i in range(T[r + 1]):
+            if T[XA + T[r] + i] != T[XA + T[f] + i]:
+                same = False
+                break
+        if same:
+            template = T[r + 2]
+            break
+    if n >= {MAX_MOVES}:
+        return -2
+    h = 0x51ED270B27
+    for i in range(top, w):
+        h = mix(h, T[XA + i])
+    T[XN + n] = h
+    T[XP + n] = priority
+    T[XO + n] = top
+    T[XK + n] = na | ((w - top - na) << 16)
+    T[XT + n] = template
+    T[XL + n] = 0
+    T[XS + 1] = w
+    return n + 1
+
+
+@njit(cache=True)
+def search(S, T, player, n, priority, firsts, budget):
+    # The chains of the first steps of ``priority`` (rules.Rules._chains): their moves
+    # added to the n found, and the budget of steps left. The positions met are
+    # counted at T[NC] (chains frees their slots, whatever the search ends with).
+    H = T[HC:HC + {_HIST * (maxc + 2)}].reshape(({maxc + 2}, {_HIST}))
+    key = S[{KEY}]
+    v = node(T, key, 0, 0)
+    if v < 0:
+        return v, budget
+    nodes = 1
+    T[NC] = 1
+    top = 1
+    edges = 0
+    count = 0
+    T[FR] = 0
+    T[FR + 1] = 1 << 30
+    T[FR + 2] = 0
+    T[FR + 3] = firsts
+    d = 0
+    err = 0
+    while True:
+        f = FR + 8 * d
+        ri = T[f + 2]
+        if ri < T[f + 3]:
+            T[f + 2] = ri + 1
+            r = XW + 6 * ri
+            if d == 0 and T[{prio} + T[r + 2]] != priority:
+                continue
+            x = T[f]
+            if T[r + 3] < 0:
+                # A step that ends a chain here.
+                if T[NLT + x] < 0:
+                    T[NLH + x] = ri
+                else:
+                    T[XW + 6 * T[NLT + x] + 5] = ri
+                T[NLT + x] = ri
+                continue
+            budget -= 1
+            if budget < 0:
+                err = -17
+                break
+            last = S[{LAST}]
+            k, after = cstep(S, T, H, d + 1, r, key)
+            if k < 0:
+                err = k
+                break
+            v = node(T, after, nodes, top)
+            if v < 0 or v >> 32 == 0:
+                cundo(S, H, d + 1, k, last)
+                if v < 0:
+                    err = v
+                    break
+                edges = follow(T, x, v, ri, edges)
+                if edges < 0:
+                    err = edges
+                    break
+                continue
+            nodes += 1
+            T[NC] = nodes
+            top += 1
+            d += 1
+            g = FR + 8 * d
+            T[g] = v & 0xFFFFFFFF
+            T[g + 1] = 0 if d < {maxc} else 1 << 30
+            T[g + 2] = 0
+            T[g + 3] = 0
+            T[g + 4] = key
+            T[g + 5] = last
+            T[g + 6] = k
+            T[g + 7] = ri
+            key = after
+            continue
+        if d > 0:
+            # The next template that goes on from this position's cell.
+            t = T[f + 1]
+            r = XW + 6 * T[f + 7]
+            kind = T[r + 3]
+            at = T[{goes} + kind]
+            if t < T[{goes} + kind + 1] - at:
+                T[f + 1] = t + 1
+                a = T[XS + 2]
+                rc = cont(S, T, T[{going_list} + at + t], player, T[r + 4])
+                if rc < 0:
+                    err = rc
+                    break
+                T[f + 2] = a
+                T[f + 3] = T[XS + 2]
+                continue
+        x = T[f]
+        if T[NL + x] == x:
+            top, count = ends(T, x, top, count)
+        if d == 0:
+            break
+        cundo(S, H, d, T[f + 6], T[f + 5])
+        key = T[f + 4]
+        d -= 1
+        edges = follow(T, T[FR + 8 * d], x, T[f + 7], edges)
+        if edges < 0:
+            err = edges
+            break
+    if err < 0:
+        # The steps made so far taken back: the position is as it was.
+        while d > 0:
+            f = FR + 8 * d
+            cundo(S, H, d, T[f + 6], T[f + 5])
+            d -= 1
+        return err, budget
+    # A shortest chain to each position, breadth first.
+    for v in range(nodes):
+        T[NPL + v] = -1
+    T[NPL] = 0
+    T[BQ] = 0
+    head = 0
+    tail = 1
+    while head < tail:
+        v = T[BQ + head]
+        head += 1
+        e = T[NEH + v]
+        while e >= 0:
+            a = T[ETO + e]
+            if T[NPL + a] < 0:
+                T[NPL + a] = T[NPL + v] + 1
+                T[NPA + a] = v
+                T[NPS + a] = T[ERC + e]
+                T[BQ + tail] = a
+                tail += 1
+            e = T[ENX + e]
+    order = np.empty(count, dtype=np.int64)
+    for i in range(count):
+        order[i] = T[NPL + T[EN + 2 * i]] * {_NODES} + T[EN + 2 * i]
+    for i in np.argsort(order):
+        x = T[EN + 2 * i]
+        length = T[NPL + x]
+        v = x
+        for j in range(length - 1, -1, -1):
+            T[PB + j] = T[NPS + v]
+            v = T[NPA + v]
+        e = T[NLH + x]
+        while e >= 0:
+            T[PB + length] = e
+            n = cpush(S, T, n, length + 1, priority, firsts)
+            if n < 0:
+                return n, budget
+            e = T[XW + 6 * e + 5]
+        if T[EN + 2 * i + 1] != 0 and x != 0:
+            n = cpush(S, T, n, length, priority, firsts)
+            if n < 0:
+                return n, budget
+    return n, budget
+
+
+@njit(cache=True)
+def chains(S, T, player, n):
+    # The moves of the chains the first steps found begin, a priority at a time in the
+    # order they were first found (the interpreter's).
+    firsts = T[XS + 2]
+    budget = T[{bound}]
+    for i in range(firsts):
+        p = T[{prio} + T[XW + 6 * i + 2]]
+        known = False
+        for j in range(i):
+            if T[{prio} + T[XW + 6 * j + 2]] == p:
+                known = True
+                break
+        if known:
+            continue
+        n, budget = search(S, T, player, n, p, firsts, budget)
+        for v in range(T[NC]):
+            T[HS + T[NSL + v]] = 0
+        T[NC] = 0
+        T[XS + 2] = firsts
+        if n < 0:
+            return n
+    return n
+
+
+'''
 
     # --- the module -----------------------------------------------------------------
     def passes(self) -> str:
@@ -1810,7 +2469,12 @@ def guard(S, T, player, n):
         # The links of the directions the templates and tests name, for each player.
         rows = [self.board.player_links(p)[d] for p in range(n) for d in self.directions]
         links = self.put("links", [v for row in rows for v in row])
+        chained = bool(self.partial_types)
         tail = [
+            # The chains of partial moves, once every template has run.
+            *(["    if T[XS + 2] > 0:",
+               "        n = chains(S, T, player, n)",
+               "        if n < 0: return n"] if chained else []),
             # The moves that leave a protected piece attacked go (before the priorities:
             # the interpreter's classes hold the moves it keeps).
             *([f"    if T[{self.guards} + player] >= 0:",
@@ -1833,6 +2497,14 @@ def guard(S, T, player, n):
         ]
         size = self.size
         group_move = self.group_move()
+        chain_source = self.chains()
+        # A chain's move: its actions, then its steps' words (see _STEP_MARK).
+        words = "(T[XK + i] & 65535) + (T[XK + i] >> 16)" if chained else "T[XK + i]"
+        chain_count = "" if not chained else (
+            "    for i in range(count):\n"
+            f"        if T[at + i] & {_STEP_MARK}:\n"
+            "            count = i\n"
+            "            break\n")
         hand_touch = hand_take = hand_key = hand_undo = last_key = count_repeats = ""
         take = took = ""
         if self.taken:
@@ -1900,9 +2572,10 @@ def guard(S, T, player, n):
         at = {}
         for name, width in (("XN", MAX_MOVES), ("XP", MAX_MOVES), ("XL", MAX_MOVES),
                             ("XO", MAX_MOVES), ("XK", MAX_MOVES), ("XT", MAX_MOVES),
-                            ("XH", _BUCKETS), ("XS", 2), ("XC", size), ("XG", 2 * size),
+                            ("XH", _BUCKETS), ("XS", 3 if chained else 2), ("XC", size),
+                            ("XG", 2 * size),
                             ("XQ", _QUEUE), ("XCH", 3 * _CHANGES), ("XM", _TOUCH),
-                            ("XA", _ARENA), ("XU", _HIST)):
+                            ("XA", _ARENA), ("XU", _HIST), *self.chain_regions()):
             at[name] = scratch
             scratch += width
         self.registry = scratch
@@ -2067,7 +2740,7 @@ def compose(S, T, pos, hand, hf, q, nc, becomes, copy, rsv):
     return w
 
 
-{group_move}{parts}{checks}@njit(cache=True)
+{group_move}{parts}{checks}{chain_source}@njit(cache=True)
 def generate(S, T, player):
     # The mover's cells, once for every template.
     # Without a branch: whether a cell holds a piece of the mover is a coin toss the
@@ -2078,7 +2751,7 @@ def generate(S, T, player):
         mine += T[{self.owner} + S[{BOARD} + c]] == player
     T[XS] += 1  # a new generation of duplicate chains
     T[XS + 1] = 0  # and of words
-    n = 0
+{"    T[XS + 2] = 0  # and of the steps of chains" + chr(10) if chained else ""}    n = 0
 '''
         mid = f'''
 
@@ -2176,7 +2849,7 @@ def scan(S, T, write):
         return -6
     top = -1
     for i in range(n):
-        index = intern(T, S, T[XN + i], player, T[XT + i], T[XO + i], T[XK + i], write)
+        index = intern(T, S, T[XN + i], player, T[XT + i], T[XO + i], {words}, write)
         if index < 0:
             return -4 if index == -1 else index
         S[MOVES + i] = index
@@ -2293,8 +2966,9 @@ def play(S, H, T, index):
     h = S[{DEPTH}]
     if h >= H.shape[0]:
         return -3
-    k = make(S, H, T, h, RK + 3 * T[RB + 1] + (T[RK + 2 * T[RB + 1] + index] >> 27),
-             (T[RK + 2 * T[RB + 1] + index] >> 15) & 4095, index)
+    at = RK + 3 * T[RB + 1] + (T[RK + 2 * T[RB + 1] + index] >> 27)
+    count = (T[RK + 2 * T[RB + 1] + index] >> 15) & 4095
+{chain_count}    k = make(S, H, T, h, at, count, index)
     if k < 0:
         return k
     packed = scan(S, T, write)
@@ -2309,6 +2983,9 @@ def play(S, H, T, index):
         # legal_moves will say, as the interpreter does.
         S[{STATUS}] = {UNKNOWN}
         return packed - 11
+    if packed <= -14:
+        S[{STATUS}] = {UNKNOWN}
+        return -18
     return packed
 
 
@@ -2396,7 +3073,7 @@ def undo(S, H):
             # (what its last move took is part of it).
             record_taken = (
                 "        nt = 0\n"
-                "        for i in range(T[XO + k], T[XO + k] + T[XK + k]):\n"
+                f"        for i in range(T[XO + k], T[XO + k] + {self.actions_of('T[XK + k]')}):\n"
                 "            a = T[XA + i]\n"
                 f"            c = S[{BOARD} + ((a >> 2) & 65535)]\n"
                 f"            if a & 3 == {_CAPTURE} and c != 0 and nt < {_TOUCH}:\n"
@@ -2425,13 +3102,14 @@ def undo(S, H):
         from boardlab.core import rng
 
         digest = hashlib.sha256(Path(rng.__file__).read_bytes()).hexdigest()[:16]
+        count = self.actions_of("T[XK + k]")
         return f'''
 
 # The random playouts (boardlab.core.rng {digest}).
 @njit(cache=True)
 def captures(T, k):
     # 1 when the k-th move found takes a piece.
-    for i in range(T[XO + k], T[XO + k] + T[XK + k]):
+    for i in range(T[XO + k], T[XO + k] + {self.actions_of("T[XK + k]")}):
         if T[XA + i] & 3 == {_CAPTURE}:
             return 1
     return 0
@@ -2492,7 +3170,7 @@ def run(S0, S, H, T, R, games, cap, budget, weights):
             return -21 if budget <= 0 else -3
         budget -= 1
         k, state = choose(S, T, found & 16777215, weights, state)
-{record_taken}        if make(S, H, T, {row}, XA + T[XO + k], T[XK + k], -1) < 0:
+{record_taken}        if make(S, H, T, {row}, XA + T[XO + k], {count}, -1) < 0:
             R[0] = np.int64(state)
             R[1] = plies
             R[2] = done
@@ -2856,6 +3534,11 @@ class KernelPosition:
         """Make room after a kernel's call that ran out of it (or raise its error)."""
         if code == -1:  # as the interpreter says it
             raise BoardError("move template loops forever (While never ends)")
+        if code == -17:  # as the interpreter says it
+            bound = self.game.move_rules.max_chains
+            raise RulesError(f"the partial moves of this position take more than {bound} "
+                             "steps to explore (the engine's bound): the rules' chains do "
+                             "not come to an end")
         if code in _ERRORS:
             raise RulesError(f"{self.game.name}: {_ERRORS[code]} ({self})")
         if code in (-4, -9):
@@ -2903,7 +3586,8 @@ class KernelPosition:
                     after = packed in (-8, -9, -11)
                     packed = plan.scan(self._s, plan.table, 1)
                     if after:
-                        packed = {-4: -9, -6: -8, -1: -12, -2: -13}.get(packed, packed)
+                        packed = {-4: -9, -6: -8, -1: -12, -2: -13}.get(
+                            packed, -18 if packed <= -14 else packed)
                 else:
                     packed = plan.play(self._s, self._h, plan.table, index | _WRITE)
         raise RulesError(f"{self.game.name}: the kernel failed ({packed})")  # pragma: no cover
