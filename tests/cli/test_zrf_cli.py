@@ -266,11 +266,12 @@ def test_zrf_check_counts_the_files_on_a_kernel_and_says_why_the_others_are_not(
     from boardlab.core import kernel
     from boardlab.zrf.game import load_game
 
-    folder = CORPUS / "checkers"
-    # Maximal captures (a move filter in Python) keep these two off a kernel.
-    names = ("international-checkers.zrf", "italian-checkers.zrf")
-    for name in names:
-        (tmp_path / name).write_text((folder / name).read_text())
+    # Partial moves with pieces in hand, and a turn of one move type, keep these two
+    # off a kernel.
+    paths = (CORPUS / "checkers-like" / "yote.zrf", CORPUS / "elimination" / "duel.zrf")
+    names = tuple(path.name for path in paths)
+    for path in paths:
+        (tmp_path / path.name).write_text(path.read_text())
     (tmp_path / "breakthrough.zrf").write_text(
         (CORPUS / "breakthrough" / "breakthrough.zrf").read_text())
     data = as_json("zrf", "check", tmp_path, "--games", "1", "--plies", "30")
@@ -278,7 +279,7 @@ def test_zrf_check_counts_the_files_on_a_kernel_and_says_why_the_others_are_not(
     assert (by_path["breakthrough.zrf"]["kernel"],
             by_path["breakthrough.zrf"]["kernel_reason"]) == (True, None)
     # The reasons are kernel.why_not's, read again here from the files themselves.
-    reasons = [kernel.why_not(load_game(folder / name)) for name in names]
+    reasons = [kernel.why_not(load_game(path)) for path in paths]
     assert all(reasons)
     assert [by_path[name]["kernel_reason"] for name in names] == reasons
     assert data["kernel"] == {"count": 1, "percent": round(100 / 3, 1),

@@ -825,3 +825,14 @@ def test_a_chain_search_past_the_rules_bound_fails_and_leaves_the_position():
         game.parse_state(text).legal_moves()
     wide = load_game(CORPUS / "checkers/english-checkers.zrf").parse_state(text)
     assert [m.notation for m in wide.legal_moves()] == ["c3-e5-g7 xd4 xf6"]
+
+
+@pytest.mark.parametrize("path", ["checkers/international-checkers.zrf",
+                                  "checkers/frisian-checkers.zrf"])
+def test_draughts_majority_and_turkish_strike_play_on_the_kernel(path):
+    # Deferred captures (a piece taken stays, owned by nobody, until the chain ends)
+    # and the majority rule (Frisian: kings weigh first), as the interpreter plays them;
+    # international perft against the published counts: tests/zrf/test_game.py.
+    game = load_game(CORPUS / path)
+    assert kernel.why_not(game) is None
+    assert sum(play_both(game, seed, 80) for seed in (5, 6)) > 60

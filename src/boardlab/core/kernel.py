@@ -44,10 +44,11 @@ made of piece configurations and counts; alternating turns or a turn order
 (:meth:`~boardlab.core.position.PieceGame.turn_order`), a ply limit, a pass (always or
 when forced); chains of partial moves (``add-partial``: the interpreter's search
 of the positions a chain's steps reach, in the kernel, each chain one move of composed
-actions whose words carry its steps for its notation); the last move, repetitions,
-captures and protected pieces read by the goals and rules. Not yet: invariants, move
-filters and move types chosen in Python, deferred captures, partial moves with pieces
-in hand, recycled pieces. The game's
+actions whose words carry its steps for its notation), with deferred captures
+(draughts' Turkish strike) and the majority rule
+(:class:`~boardlab.core.rules.MaximalCaptures`); the last move, repetitions, captures
+and protected pieces read by the goals and rules. Not yet: invariants, move filters and move types chosen in
+Python, partial moves with pieces in hand, recycled pieces. The game's
 positions are then kernel positions (:class:`KernelPosition` mixed into its position
 class: :class:`KernelState` for a :class:`~boardlab.core.position.PieceState`), in every
 respect positions of that class (their ``cells`` are read from the array when asked),
@@ -562,9 +563,9 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
     rules = game.move_rules
     if type(rules).generate is not r.Rules.generate:
         raise Unsupported("moves generated in Python, not by templates")
-    if rules.invariants or rules.select is not None \
-            or rules.turn_move_type is not None or rules.deferred_captures \
-            or rules.mover is not None:
+    if rules.invariants or (rules.select is not None
+                            and not isinstance(rules.select, r.MaximalCaptures)) \
+            or rules.turn_move_type is not None or rules.mover is not None:
         raise Unsupported("invariants, protection, move filters or move types")
     board = game.board
     if board.size >= (1 << _CELL_BITS) - 1 or len(rules.templates) > 4000 \
@@ -1824,6 +1825,53 @@ def guard(S, T, player, n):
 """
 
     # --- chains of partial moves ----------------------------------------------------
+    def maximal(self) -> str:
+        """The move filter of draughts' majority rule (rules.MaximalCaptures: ZRF's
+        ``maximal captures``): the moves whose captures weigh the most, in order."""
+        select = self.game.move_rules.select
+        if select is None:
+            return ""
+        assert isinstance(select, r.MaximalCaptures)
+        if select.kings_first:
+            kings = self.mask_of_codes(("not men", select.men),
+                                       lambda p: p.kind != select.men)
+            weigh = "(kings << 20) | c"
+            count = (f"            if p != 0 and T[{kings} + p] != 0:\n"
+                     "                kings += 1\n")
+        else:
+            weigh, count = "c", ""
+        return f'''@njit(cache=True)
+def weight(S, T, i):
+    c = 0
+    kings = 0
+    for j in range(T[XO + i], T[XO + i] + {self.actions_of("T[XK + i]")}):
+        a = T[XA + j]
+        if a & 3 == {_CAPTURE}:
+            c += 1
+            p = S[{BOARD} + ((a >> 2) & 65535)]
+{count}    return {weigh}
+
+
+@njit(cache=True)
+def maximal(S, T, n):
+    best = -1
+    for i in range(n):
+        w = weight(S, T, i)
+        if w > best:
+            best = w
+    k = 0
+    for i in range(n):
+        if weight(S, T, i) == best:
+            T[XN + k] = T[XN + i]
+            T[XO + k] = T[XO + i]
+            T[XK + k] = T[XK + i]
+            T[XT + k] = T[XT + i]
+            k += 1
+    return k
+
+
+'''
+
     def actions_of(self, count: str) -> str:
         """The count of a found move's actions, from its count of words ``count``
         (a chain's has its steps' above, see cpush)."""
@@ -1844,7 +1892,8 @@ def guard(S, T, player, n):
                 ("HS", 2 * _NODES), ("ETO", _EDGES), ("ERC", _EDGES), ("ENX", _EDGES),
                 ("FR", 8 * rows), ("HC", _HIST * rows), ("PB", rows),
                 ("CST", self.size), ("COG", self.size), ("CPC", self.size),
-                ("CRS", self.size), ("CTL", self.size), ("LT", 3 * _QUEUE)]
+                ("CRS", self.size), ("CTL", self.size), ("LT", 3 * _QUEUE),
+                ("DB", _QUEUE + 3 + _CHANGES)]
 
     def chains(self) -> str:
         """The functions that play chains of partial moves out (rules.Rules._chains,
@@ -1912,6 +1961,23 @@ def guard(S, T, player, n):
                     "    if l1 >> 16:",
                     f"        key ^= T[{self.last_keys} + (l1 & 65535)] ^ "
                     f"T[{self.last_keys + size + 1} + (l1 >> 16)]"))
+        if rules.deferred_captures:
+            # A piece a step takes stays, owned by nobody, until the chain ends: a step
+            # that would take it again is not played (rules.Rules._chains).
+            taken = self.put("taken pieces", [0] + [
+                self.codes[Piece(-1, p.kind, p.attributes)] for p in self.pieces[1:]])
+            deferred = "".join(f"    {line}\n" for line in (
+                "at = DB",
+                "for i in range(T[r + 1]):",
+                "    a = T[XA + T[r] + i]",
+                f"    c = S[{BOARD} + ((a >> 2) & 65535)]",
+                f"    if a & 3 == {_CAPTURE} and c != 0:",
+                f"        if T[{self.owner} + c] == -1:",
+                "            return -100, key",
+                f"        a = {_CHANGE} | (a & {(1 << 18) - 1}) | (T[{taken} + c] << 18)",
+                "    T[DB + i] = a"))
+        else:
+            deferred = "    at = XA + T[r]\n"
         return f'''{parts}@njit(cache=True)
 def cont(S, T, index, player, start):
     row = {table} + index * {width}
@@ -1944,9 +2010,9 @@ def record(S, T, pos, hand, hf, q, nc, becomes, copy, rsv, index, kind):
 @njit(cache=True)
 def cstep(S, T, H, h, r, key):
     # The step r made on S (its changes kept in row h of H): the cells it touched
-    # and the position's new key.
+    # and the position's new key (-100: a step not played).
     l0 = S[{LAST}]
-    k = mplay(S, H, T, h, XA + T[r], T[r + 1])
+{deferred}    k = mplay(S, H, T, h, at, T[r + 1])
     if k < 0:
         return k, key
     for j in range(k):
@@ -2278,6 +2344,8 @@ def search(S, T, player, n, priority, firsts, budget):
                 break
             last = S[{LAST}]
             k, after = cstep(S, T, H, d + 1, r, key)
+            if k == -100:
+                continue
             if k < 0:
                 err = k
                 break
@@ -2493,11 +2561,14 @@ def chains(S, T, player, n):
             "                T[XT + k] = T[XT + i]",
             "                k += 1",
             "        n = k",
+            # The moves that take the most (rules.MaximalCaptures), after the
+            # priorities as the interpreter filters them.
+            *(["    n = maximal(S, T, n)"] if rules.select is not None else []),
             "    return n",
         ]
         size = self.size
         group_move = self.group_move()
-        chain_source = self.chains()
+        chain_source = self.chains() + self.maximal()
         # A chain's move: its actions, then its steps' words (see _STEP_MARK).
         words = "(T[XK + i] & 65535) + (T[XK + i] >> 16)" if chained else "T[XK + i]"
         chain_count = "" if not chained else (
@@ -3231,6 +3302,9 @@ def _pieces(game: PieceGame, templates: Sequence[r.Template]) -> list[Piece]:
     flips = any(isinstance(i, r.ChangeOwner) and i.flip for i in every)
     creates = [i for i in every if isinstance(i, r.Create)]
     players = range(game.num_players)
+    if game.move_rules.deferred_captures:
+        # A piece a chain's step takes stays until the chain ends, owned by nobody.
+        out.extend(Piece(-1, p.kind, p.attributes) for p in list(out))
     for i in creates:
         if i.kind is not None:
             out.extend(Piece(pl if i.owner is None else i.owner, i.kind, i.attributes)

@@ -1808,6 +1808,42 @@ def _kinds_by_player(cells: Sequence[Piece | None]) -> dict[int, set[str]]:
 
 
 @dataclass(frozen=True)
+class MaximalCaptures:
+    """A move filter (:attr:`Rules.select`): only the moves that take the most pieces
+    (ZRF's ``maximal captures``, draughts' majority rule); with ``kings_first``, the
+    most pieces of another type than ``men`` first, then the most pieces (option
+    ``2``). Declared, not a bare function, so that a game kernel plays it too.
+
+    >>> from boardlab.core.move import Move
+    >>> class Board:  # what the filter reads of a position
+    ...     cells = [Piece(1, "Man"), Piece(1, "King"), Piece(1, "Man")]
+    >>> moves = [Move("a", (Capture(0), Capture(2))), Move("b", (Capture(1),))]
+    >>> [m.notation for m in MaximalCaptures()(Board(), moves)]
+    ['a']
+    >>> [m.notation for m in MaximalCaptures(kings_first=True, men="Man")(Board(), moves)]
+    ['b']
+    """
+
+    kings_first: bool = False
+    men: str | None = None
+
+    def score(self, cells: Sequence[Piece | None], actions: Sequence[Action]
+              ) -> tuple[int, int]:
+        """What a move's captures weigh: (kings, pieces) with ``kings_first``, else
+        (pieces, 0)."""
+        taken = [cells[a.cell] for a in actions if isinstance(a, Capture)]
+        if not self.kings_first:
+            return (len(taken), 0)
+        return (sum(1 for p in taken if p is not None and p.kind != self.men), len(taken))
+
+    def __call__(self, state: Any, moves: list[Move]) -> list[Move]:
+        cells = state.cells
+        scores = [self.score(cells, m.actions) for m in moves]
+        best = max(scores)
+        return [m for m, score in zip(moves, scores, strict=True) if score == best]
+
+
+@dataclass(frozen=True)
 class Protect:
     """A move of one of ``players`` may not leave one of their pieces of ``kinds``
     attacked (:meth:`Rules.attacked`): ZRF's ``checkmated`` goal, which Zillions also

@@ -584,7 +584,7 @@ def _compile(game: ZrfGame) -> tuple[r.Rules, g.Goals, bool]:
         pass_partial=spec.option("pass partial", "false") == "true",
         turn_move_type=game.turn_move_type if any(t.move_type for t in spec.turns) else None,
         mover=game.turn_mover if any(t.owner is not None for t in spec.turns) else None,
-        select=_maximal(spec.option("maximal captures")),
+        select=_maximal(spec.option("maximal captures"), spec),
         deferred_captures=spec.option("deferred captures", "false") == "true",
         pass_turn={"true": "always", "forced": "forced"}.get(pass_turn or ""))
     stalemate = "loss"
@@ -616,20 +616,14 @@ def _balance(values: list[float], player: int) -> float:
     return 0.0 if mine + others == 0 else (mine - others) / (mine + others)
 
 
-def _maximal(value: str | None) -> Any:
+def _maximal(value: str | None, spec: GameSpec) -> r.MaximalCaptures | None:
+    """ZRF's ``maximal captures``: true, or 2 (kings first: a piece of another type
+    than the first the file declares counts before the others)."""
     if value in (None, "false"):
         return None
-    kings_first = value == "2"
-
-    def select(state: PieceState, moves: list[Move]) -> list[Move]:
-        def count(move: Move) -> tuple[int, int]:
-            taken = [state.cells[a.cell] for a in move.actions if isinstance(a, Capture)]
-            first = next(iter(state.game.spec.pieces))  # type: ignore[attr-defined]
-            kings = sum(1 for p in taken if p is not None and p.kind != first)
-            return (kings, len(taken)) if kings_first else (len(taken), 0)
-        best = max(count(m) for m in moves)
-        return [m for m in moves if count(m) == best]
-    return select
+    if value == "2":
+        return r.MaximalCaptures(kings_first=True, men=next(iter(spec.pieces), None))
+    return r.MaximalCaptures()
 
 
 # --- loading ----------------------------------------------------------------------------
