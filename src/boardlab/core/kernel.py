@@ -47,9 +47,9 @@ of the positions a chain's steps reach, in the kernel, each chain one move of co
 actions whose words carry its steps for its notation), with deferred captures
 (draughts' Turkish strike) and the majority rule
 (:class:`~boardlab.core.rules.MaximalCaptures`); the last move, repetitions, captures
-and protected pieces read by the goals and rules. Not yet: invariants, move filters and move types chosen in
-Python, partial moves with pieces in hand, recycled pieces. The game's
-positions are then kernel positions (:class:`KernelPosition` mixed into its position
+and protected pieces read by the goals and rules. Not yet: invariants, move filters
+and move types chosen in Python, partial moves with pieces in hand, recycled pieces.
+The game's positions are then kernel positions (:class:`KernelPosition` mixed into its position
 class: :class:`KernelState` for a :class:`~boardlab.core.position.PieceState`), in every
 respect positions of that class (their ``cells`` are read from the array when asked),
 so everything that reads positions works unchanged; a position the kernel cannot hold
