@@ -1872,6 +1872,22 @@ def maximal(S, T, n):
 
 '''
 
+    def last_key_lines(self) -> str:
+        """The lines that turn ``key`` from the last move's cells ``l0`` (before) to
+        those in S now (none when the key does not read them)."""
+        if self.last_keys < 0:
+            return ""
+        size = self.size
+        return "".join(f"    {line}\n" for line in (
+            f"l1 = S[{LAST}]",
+            "if l0 != l1:",
+            "    if l0 >> 16:",
+            f"        key ^= T[{self.last_keys} + (l0 & 65535)] ^ "
+            f"T[{self.last_keys + size + 1} + (l0 >> 16)]",
+            "    if l1 >> 16:",
+            f"        key ^= T[{self.last_keys} + (l1 & 65535)] ^ "
+            f"T[{self.last_keys + size + 1} + (l1 >> 16)]"))
+
     def actions_of(self, count: str) -> str:
         """The count of a found move's actions, from its count of words ``count``
         (a chain's has its steps' above, see cpush)."""
@@ -1907,7 +1923,7 @@ def maximal(S, T, n):
         if not self.partial_types:
             return ""
         rules = self.game.move_rules
-        size, templates = self.size, self.templates
+        templates = self.templates
         bodies: list[list[str] | None] = []
         going = {k for row in self.going_on for k in row}
         self.continuing = True
@@ -1949,18 +1965,7 @@ def maximal(S, T, n):
         n_stops = "True" if rules.pass_partial else "False"
         z = self.zobrist
         npieces = len(self.pieces) - 1
-        last_key = ""
-        if self.last_keys >= 0:
-            last_key = "".join(
-                f"    {line}\n" for line in (
-                    f"l1 = S[{LAST}]",
-                    "if l0 != l1:",
-                    "    if l0 >> 16:",
-                    f"        key ^= T[{self.last_keys} + (l0 & 65535)] ^ "
-                    f"T[{self.last_keys + size + 1} + (l0 >> 16)]",
-                    "    if l1 >> 16:",
-                    f"        key ^= T[{self.last_keys} + (l1 & 65535)] ^ "
-                    f"T[{self.last_keys + size + 1} + (l1 >> 16)]"))
+        last_key = self.last_key_lines()
         if rules.deferred_captures:
             # A piece a step takes stays, owned by nobody, until the chain ends: a step
             # that would take it again is not played (rules.Rules._chains).
@@ -2596,17 +2601,7 @@ def chains(S, T, player, n):
                              f"    S[{REPS}] = c\n")
         if self.last_keys >= 0:
             # The key reads the last move's cells (none before the first move).
-            last_key = "".join(
-                f"    {line}\n" for line in (
-                    f"l0 = H[h, {_HIST - 1}]",
-                    f"l1 = S[{LAST}]",
-                    "if l0 != l1:",
-                    "    if l0 >> 16:",
-                    f"        key ^= T[{self.last_keys} + (l0 & 65535)] ^ "
-                    f"T[{self.last_keys + size + 1} + (l0 >> 16)]",
-                    "    if l1 >> 16:",
-                    f"        key ^= T[{self.last_keys} + (l1 & 65535)] ^ "
-                    f"T[{self.last_keys + size + 1} + (l1 >> 16)]"))
+            last_key = f"    l0 = H[h, {_HIST - 1}]\n" + self.last_key_lines()
         push = "".join(f"    {line}\n" for line in self.push_lines("index", "priority"))
         shift = "" if self.inline == self.plain else (
             "@njit(cache=True)\n"
