@@ -266,9 +266,8 @@ def test_zrf_check_counts_the_files_on_a_kernel_and_says_why_the_others_are_not(
     from boardlab.core import kernel
     from boardlab.zrf.game import load_game
 
-    # Partial moves with pieces in hand, and a turn of one move type, keep these two
-    # off a kernel.
-    paths = (CORPUS / "checkers-like" / "yote.zrf", CORPUS / "elimination" / "duel.zrf")
+    # Turns of one move type (chosen in Python) keep these two off a kernel.
+    paths = (CORPUS / "checkmate" / "klin-zha.zrf", CORPUS / "elimination" / "duel.zrf")
     names = tuple(path.name for path in paths)
     for path in paths:
         (tmp_path / path.name).write_text(path.read_text())

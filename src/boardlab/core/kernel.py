@@ -893,8 +893,6 @@ class _Writer:
             if any(type(templates[k]) is not r.Template for k in going):
                 raise Unsupported(f"a drop or a group goes on with partial moves of {name!r}")
             self.going_on.append(going)
-        if self.partial_types and self.reserved:
-            raise Unsupported("partial moves with pieces in hand")
         #: The templates whose moves are a piece's step alone (``shift``): from a cell
         #: of the board, nothing queued, nothing changed, nothing copied, no chain.
         self.plain = {index for index, t in enumerate(templates)
@@ -1872,6 +1870,17 @@ def maximal(S, T, n):
 
 '''
 
+    def hand_key_lines(self) -> str:
+        """The lines of a loop over the touched cells (``cell``, ``old``, ``new``) that
+        turn ``key`` for a count in hand (a cell from ``HAND`` on), when any is kept."""
+        if not self.reserved:
+            return ""
+        return ("        if cell >= HAND:\n"
+                f"            row = {self.hand_keys} + (cell - HAND) * {_HAND_KEYS}\n"
+                f"            key ^= T[row + min(old, {_HAND_KEYS - 1})] ^ "
+                f"T[row + min(new, {_HAND_KEYS - 1})]\n"
+                "            continue\n")
+
     def last_key_lines(self) -> str:
         """The lines that turn ``key`` from the last move's cells ``l0`` (before) to
         those in S now (none when the key does not read them)."""
@@ -1941,7 +1950,7 @@ def maximal(S, T, n):
             if t.kinds:
                 self.emit(1, f"if T[{self.kinds_mask(t.kinds)} + hand] == 0: return 0")
             for line in ("hf = start", "pos = start", "q = 0", "nc = 0", "mark = -1",
-                         "to = -1"):
+                         "to = -1", *(("rsv = 0",) if self.reserved else ())):
                 self.emit(1, line)
             reset = len(body)
             self.block(t.program, 1, "return 0", index, t.priority)
@@ -2024,7 +2033,7 @@ def cstep(S, T, H, h, r, key):
         cell = H[h, 5 + 2 * j]
         old = H[h, 6 + 2 * j]
         new = S[{BOARD} + cell]
-        if old != new:
+{self.hand_key_lines()}        if old != new:
             if old != 0:
                 key ^= T[{z} + cell * {npieces} + old - 1]
             if new != 0:
@@ -2622,11 +2631,7 @@ def chains(S, T, player, n):
                          "        a = T[at + i]\n"
                          f"        if a & 3 == {_PLACE} and (a >> 34) & 1:\n"
                          "            S[RES + ((a >> 18) & 65535)] -= 1\n")
-            hand_key = ("        if cell >= HAND:\n"
-                        f"            row = {self.hand_keys} + (cell - HAND) * {_HAND_KEYS}\n"
-                        f"            key ^= T[row + min(old, {_HAND_KEYS - 1})] ^ "
-                        f"T[row + min(new, {_HAND_KEYS - 1})]\n"
-                        "            continue\n")
+            hand_key = self.hand_key_lines()
             hand_undo = ("        if cell >= HAND:\n"
                          f"            S[{BOARD} + cell] = H[h, 6 + 2 * j]\n"
                          "            continue\n")
