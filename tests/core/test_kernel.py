@@ -836,3 +836,11 @@ def test_draughts_majority_and_turkish_strike_play_on_the_kernel(path):
     game = load_game(CORPUS / path)
     assert kernel.why_not(game) is None
     assert sum(play_both(game, seed, 80) for seed in (5, 6)) > 60
+
+
+def test_chains_with_pieces_in_hand_play_on_the_kernel_as_the_interpreter_plays_them():
+    # Bagh-chal: the goats come from hand, the tigers' jumps are chains; a step's key
+    # holds the counts in hand as a move's does.
+    game = load_game(CORPUS / "checkers-like/bagh-chal.zrf")
+    assert kernel.why_not(game) is None
+    assert sum(play_both(game, seed, 60) for seed in (1, 2)) > 40
