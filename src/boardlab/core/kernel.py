@@ -1811,11 +1811,7 @@ def guard(S, T, player, n):
         if hit < 0:
             return hit
         if hit == 0:
-            T[XN + k] = T[XN + i]
-            T[XP + k] = T[XP + i]
-            T[XO + k] = T[XO + i]
-            T[XK + k] = T[XK + i]
-            T[XT + k] = T[XT + i]
+            kept(T, k, i)
             k += 1
     return k
 
@@ -1860,10 +1856,7 @@ def maximal(S, T, n):
     k = 0
     for i in range(n):
         if weight(S, T, i) == best:
-            T[XN + k] = T[XN + i]
-            T[XO + k] = T[XO + i]
-            T[XK + k] = T[XK + i]
-            T[XT + k] = T[XT + i]
+            kept(T, k, i)
             k += 1
     return k
 
@@ -2697,6 +2690,16 @@ def push(T, n, top, w, index, priority):
 
 
 {shift}@njit(cache=True)
+def kept(T, k, i):
+    # The i-th move found kept as the k-th (k <= i), by a filter of the moves found.
+    T[XN + k] = T[XN + i]
+    T[XP + k] = T[XP + i]
+    T[XO + k] = T[XO + i]
+    T[XK + k] = T[XK + i]
+    T[XT + k] = T[XT + i]
+
+
+@njit(cache=True)
 def queued(T, q, word):
     for i in range(q):
         if T[XQ + i] == word:
