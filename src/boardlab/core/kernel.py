@@ -1682,6 +1682,29 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
         table = self.put(name + "s", [v for row in rows for v in row + [0] * (width - len(row))])
         return "".join(parts), table, width, calls
 
+    def from_start(self, index: int, owned: bool) -> list[str]:
+        """The lines of template ``index`` run once from the cell ``start`` (an attack's
+        or a chain's step's function); ``owned``: only from a piece of ``player``'s
+        (unless the template moves any player's pieces)."""
+        t = self.templates[index]
+        body: list[str] = []
+        self.lines = body
+        self.emit(1, f"hand = S[{BOARD} + start]")
+        if owned:
+            self.emit(1, "if hand == 0: return 0")
+            if not t.shared:
+                self.emit(1, f"if T[{self.owner} + hand] != player: return 0")
+        if t.kinds:
+            self.emit(1, f"if T[{self.kinds_mask(t.kinds)} + hand] == 0: return 0")
+        for line in ("hf = start", "pos = start", "q = 0", "nc = 0", "mark = -1",
+                     "to = -1", *(("rsv = 0",) if self.reserved else ())):
+            self.emit(1, line)
+        reset = len(body)
+        self.block(t.program, 1, "return 0", index, t.priority)
+        # Every flag and counter starts at 0 (see runs).
+        body[reset:reset] = ["    " + f"{v} = 0" for v in self.variables.values()]
+        return body
+
     def attacks(self) -> str:
         """The functions that say whether a piece is attacked (rules.attacked, for
         ``checkmated``): each template written to say whether, run for ``player``
@@ -1698,18 +1721,7 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
             if type(t) is not r.Template:
                 bodies.append(None)  # drops and groups attack nothing (the interpreter's)
                 continue
-            body: list[str] = []
-            self.lines = body
-            bodies.append(body)
-            self.emit(1, f"hand = S[{BOARD} + start]")
-            if t.kinds:
-                self.emit(1, f"if T[{self.kinds_mask(t.kinds)} + hand] == 0: return 0")
-            for line in ("hf = start", "pos = start", "q = 0", "nc = 0", "mark = -1",
-                         "to = -1", *(("rsv = 0",) if self.reserved else ())):
-                self.emit(1, line)
-            reset = len(body)
-            self.block(t.program, 1, "return 0", index, t.priority)
-            body[reset:reset] = ["    " + f"{v} = 0" for v in self.variables.values()]
+            bodies.append(self.from_start(index, owned=False))
         self.attacking = False
         parts, table, width, calls = self.shaped(bodies, "attack", "S, T, player, start, target",
                                                  "0")
@@ -1929,25 +1941,11 @@ def maximal(S, T, n):
         bodies: list[list[str] | None] = []
         going = {k for row in self.going_on for k in row}
         self.continuing = True
-        for index, t in enumerate(templates):
+        for index in range(len(templates)):
             if index not in going:
                 bodies.append(None)
                 continue
-            body: list[str] = []
-            self.lines = body
-            bodies.append(body)
-            self.emit(1, f"hand = S[{BOARD} + start]")
-            self.emit(1, "if hand == 0: return 0")
-            if not t.shared:
-                self.emit(1, f"if T[{self.owner} + hand] != player: return 0")
-            if t.kinds:
-                self.emit(1, f"if T[{self.kinds_mask(t.kinds)} + hand] == 0: return 0")
-            for line in ("hf = start", "pos = start", "q = 0", "nc = 0", "mark = -1",
-                         "to = -1", *(("rsv = 0",) if self.reserved else ())):
-                self.emit(1, line)
-            reset = len(body)
-            self.block(t.program, 1, "return 0", index, t.priority)
-            body[reset:reset] = ["    " + f"{v} = 0" for v in self.variables.values()]
+            bodies.append(self.from_start(index, owned=True))
         self.continuing = False
         parts, table, width, calls = self.shaped(bodies, "cont", "S, T, player, start", "0")
         dispatch = "".join(f"    {'if' if k == 0 else 'elif'} T[row] == {k}:\n"
