@@ -2156,15 +2156,11 @@ def ccompose(S, T, count):
                     T[LT + 3 * nl + 1] = S[{BOARD} + c]
                     T[LT + 3 * nl + 2] = 0
                 nl += 1
+        # The captured cells and the shifts' sources empty (the cells touched are a
+        # set, put in order below).
         for i in range(m):
             a = T[at + i]
-            if a & 3 == {_CAPTURE}:
-                c = (a >> 2) & 65535
-                nt = ctouch(T, c, nt)
-                T[CST + c] = 1
-        for i in range(m):
-            a = T[at + i]
-            if a & 3 == {_SHIFT}:
+            if a & 3 == {_CAPTURE} or a & 3 == {_SHIFT}:
                 c = (a >> 2) & 65535
                 nt = ctouch(T, c, nt)
                 T[CST + c] = 1
