@@ -48,7 +48,7 @@ actions whose words carry its steps for its notation), with deferred captures
 (draughts' Turkish strike) and the majority rule
 (:class:`~boardlab.core.rules.MaximalCaptures`); the last move, repetitions, captures
 and protected pieces read by the goals and rules. Not yet: invariants, move filters
-and move types chosen in Python, partial moves with pieces in hand, recycled pieces.
+and move types chosen in Python, recycled pieces.
 The game's positions are then kernel positions (:class:`KernelPosition` mixed into its position
 class: :class:`KernelState` for a :class:`~boardlab.core.position.PieceState`), in every
 respect positions of that class (their ``cells`` are read from the array when asked),
@@ -1830,7 +1830,7 @@ def guard(S, T, player, n):
 
 """
 
-    # --- chains of partial moves ----------------------------------------------------
+    # --- move filters and chains of partial moves ---------------------------------
     def maximal(self) -> str:
         """The move filter of draughts' majority rule (rules.MaximalCaptures: ZRF's
         ``maximal captures``): the moves whose captures weigh the most, in order."""
