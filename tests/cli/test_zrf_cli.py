@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from boardlab.cli.main import app
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "zrf"
+CONFORMANCE = Path(__file__).resolve().parents[1] / "zrf" / "conformance"
 runner = CliRunner()
 
 TIC_TAC_TOE = (Path(__file__).resolve().parents[2] / "examples" / "zrf" / "tic-tac-toe.zrf"
@@ -266,11 +267,16 @@ def test_zrf_check_counts_the_files_on_a_kernel_and_says_why_the_others_are_not(
     from boardlab.core import kernel
     from boardlab.zrf.game import load_game
 
-    # Turns of one move type (chosen in Python) keep these two off a kernel.
-    paths = (CORPUS / "checkmate" / "klin-zha.zrf", CORPUS / "elimination" / "duel.zrf")
+    # Every file of the corpus has a kernel: nine players (a kernel holds eight) and
+    # recycled captures keep these two off.
+    nine = " ".join(f"P{i}" for i in range(9))
+    (tmp_path / "nine.zrf").write_text(
+        TIC_TAC_TOE.replace("(players X O)", f"(players {nine})")
+        .replace("(turn-order X O)", f"(turn-order {nine})").replace("(X O)", f"({nine})"))
+    recycle = CONFORMANCE / "recycle-captures.zrf"
+    (tmp_path / recycle.name).write_text(recycle.read_text())
+    paths = (tmp_path / "nine.zrf", tmp_path / recycle.name)
     names = tuple(path.name for path in paths)
-    for path in paths:
-        (tmp_path / path.name).write_text(path.read_text())
     (tmp_path / "breakthrough.zrf").write_text(
         (CORPUS / "breakthrough" / "breakthrough.zrf").read_text())
     data = as_json("zrf", "check", tmp_path, "--games", "1", "--plies", "30")

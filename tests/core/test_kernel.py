@@ -844,3 +844,24 @@ def test_chains_with_pieces_in_hand_play_on_the_kernel_as_the_interpreter_plays_
     game = load_game(CORPUS / "checkers-like/bagh-chal.zrf")
     assert kernel.why_not(game) is None
     assert sum(play_both(game, seed, 60) for seed in (1, 2)) > 40
+
+
+@pytest.mark.parametrize("name", ["turn-order-types", "turn-order"])
+def test_turns_limited_to_a_move_type_or_another_players_pieces_play_on_the_kernel(name):
+    # The reference's turns (PLAYER MOVE-TYPE) and (PLAYER OWNER [MOVE-TYPE]): the jump
+    # of the man runs only on Black's turn, as a move of White's man; Neutral's stone
+    # moves on White's turn, read from Neutral's side (Klin Zha's setup turns and
+    # Duel's type-normal turns are the corpus's; benchmarks/kernels.py plays them).
+    game = load_game(CONFORMANCE / f"{name}.zrf")
+    assert kernel.why_not(game) is None
+    state = game.initial_state()
+    assert isinstance(state, kernel.KernelPosition)
+    if name == "turn-order-types":
+        assert [m.notation for m in state.legal_moves()] == ["a1-a2"]
+        state = state.play_all(["a1-a2"])
+        assert [m.notation for m in state.legal_moves()] == ["a2-a4"]
+        assert state.play_all(["a2-a4"]).outcome() == (0, 1)
+    else:
+        assert sorted(m.notation for m in state.legal_moves()) == ["b2-b1", "b2xc2"]
+    for seed in (1, 2):
+        play_both(game, seed, 20)

@@ -41,14 +41,16 @@ unlimited supply; group templates (Taacoca's moves of up to
 three pieces at once); the predicates the board and the run can answer (empty, friend,
 enemy, piece types, zones, cells, a step away, marked, flags, counters); end conditions
 made of piece configurations and counts; alternating turns or a turn order
-(:meth:`~boardlab.core.position.PieceGame.turn_order`), a ply limit, a pass (always or
-when forced); chains of partial moves (``add-partial``: the interpreter's search
+(:meth:`~boardlab.core.position.PieceGame.turn_order`), turns limited to a move type or
+given another player's pieces (:class:`~boardlab.core.rules.TurnLimits`), a ply limit,
+a pass (always or when forced); chains of partial moves (``add-partial``: the interpreter's search
 of the positions a chain's steps reach, in the kernel, each chain one move of composed
 actions whose words carry its steps for its notation), with deferred captures
 (draughts' Turkish strike) and the majority rule
 (:class:`~boardlab.core.rules.MaximalCaptures`); the last move, repetitions, captures
 and protected pieces read by the goals and rules. Not yet: invariants, move filters
-and move types chosen in Python, recycled pieces.
+written in Python, recycled pieces, ``attacked?``/``defended?``/``adjacent-to-enemy?``
+in a move, attributes and position flags.
 The game's positions are then kernel positions (:class:`KernelPosition` mixed into its position
 class: :class:`KernelState` for a :class:`~boardlab.core.position.PieceState`), in every
 respect positions of that class (their ``cells`` are read from the array when asked),
@@ -565,8 +567,8 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
         raise Unsupported("moves generated in Python, not by templates")
     if rules.invariants or (rules.select is not None
                             and not isinstance(rules.select, r.MaximalCaptures)) \
-            or rules.turn_move_type is not None or rules.mover is not None:
-        raise Unsupported("invariants, protection, move filters or move types")
+:
+        raise Unsupported("invariants or move filters")
     board = game.board
     if board.size >= (1 << _CELL_BITS) - 1 or len(rules.templates) > 4000 \
             or game.num_players > 8:
@@ -855,6 +857,17 @@ class _Writer:
             _signed(game.state_class(game, empty, player, {}, turn).key())
             for turn in range(len(self.turns)) for player in range(self.players)])
         self.turn_players = self.put("turn players", self.turns)
+        #: What each turn allows (rules.TurnLimits): a table of the move type's code
+        #: each turn allows (-1: any) and one of the player whose pieces it moves (-1:
+        #: the side to move); None when every turn allows every move of its player.
+        self.limits = game.move_rules.turns
+        self.limit_types: dict[str, int] = {}
+        if self.limits is not None:
+            self.limit_types = {name: code for code, name in enumerate(dict.fromkeys(
+                t for t in self.limits.move_types if t is not None))}
+            self.put("turn types", [-1 if t is None else self.limit_types[t]
+                                    for t in self.limits.move_types])
+            self.put("turn movers", [-1 if m is None else m for m in self.limits.movers])
         self.limit = game.ply_limit() or 0
         self.has_groups = False
         #: Where the keys of the last move's cells are, when the position's key reads
@@ -1594,38 +1607,62 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
             body: list[str] = []
             self.lines = body
             runs.append(body)
-            if not t.top_level:
+            guard = self.turn_guard(t)
+            if guard is None:
                 continue  # it only goes on with chains (see chains)
+            if guard != "True":
+                # A turn that limits the move types runs this template or not.
+                self.lines = []
             if type(t) is r.Group:
                 self.group(index, t)
-                continue
-            self.emit(1, f"# template {index}: {t.name or '(unnamed)'}")
-            if type(t) is r.Drop:
-                self.drop_head(t)
             else:
-                if self.reserved:
-                    self.emit(1, "rsv = 0")  # its pieces in hand come from cells
-                if t.shared:  # any piece on the board, not only the mover's
-                    self.emit(1, f"for start in range({self.size}):")
-                    self.emit(2, f"if S[{BOARD} + start] == 0: continue")
-                else:
-                    self.emit(1, "for _s in range(mine):")
-                    self.emit(2, "start = T[XC + _s]")
-                self.emit(2, f"hand = S[{BOARD} + start]")
-                if t.kinds:
-                    self.emit(2, f"if T[{self.kinds_mask(t.kinds)} + hand] == 0: continue")
-                self.emit(2, "hf = start")  # where the piece in hand is from (-1: no cell)
-            self.emit(2, "pos = start")
-            self.emit(2, "q = 0")  # the actions queued by the run
-            self.emit(2, "nc = 0")  # the changes of type and owner it asked for
-            self.emit(2, "mark = -1")  # no mark yet
-            self.emit(2, "to = -1")  # no ``to`` yet
-            reset = len(body)
-            self.block(t.program, 2, "continue", index, t.priority)
-            # Every flag and counter starts each run at 0 (written now that the
-            # program has named them; numba wants a local set on every path).
-            body[reset:reset] = ["        " + f"{v} = 0" for v in self.variables.values()]
+                self.run_lines(index, t)
+            if guard != "True":
+                body += [f"    if {guard}:"] + ["    " + part for line in self.lines
+                                                   for part in line.split("\n")]
         return runs
+
+    def turn_guard(self, t: r.Template | r.Drop | r.Group) -> str | None:
+        """When template ``t`` runs in generate: "True" (always, when no turn limits
+        the move types), a test of the move type the turn allows (``T[XY]``, -1: any;
+        see turn_mover), or None: never (it only goes on with chains)."""
+        if self.limits is None:
+            return "True" if t.top_level else None
+        tests = ["T[XY] < 0"] if t.top_level else []
+        if t.move_type in self.limit_types:
+            tests.append(f"T[XY] == {self.limit_types[t.move_type]}")
+        return " or ".join(tests) or None
+
+    def run_lines(self, index: int, t: r.Template | r.Drop) -> None:
+        """Template ``t``'s lines in generate (into ``self.lines``): its runs from
+        each start."""
+        body = self.lines
+        self.emit(1, f"# template {index}: {t.name or '(unnamed)'}")
+        if type(t) is r.Drop:
+            self.drop_head(t)
+        else:
+            if self.reserved:
+                self.emit(1, "rsv = 0")  # its pieces in hand come from cells
+            if t.shared:  # any piece on the board, not only the mover's
+                self.emit(1, f"for start in range({self.size}):")
+                self.emit(2, f"if S[{BOARD} + start] == 0: continue")
+            else:
+                self.emit(1, "for _s in range(mine):")
+                self.emit(2, "start = T[XC + _s]")
+            self.emit(2, f"hand = S[{BOARD} + start]")
+            if t.kinds:
+                self.emit(2, f"if T[{self.kinds_mask(t.kinds)} + hand] == 0: continue")
+            self.emit(2, "hf = start")  # where the piece in hand is from (-1: no cell)
+        self.emit(2, "pos = start")
+        self.emit(2, "q = 0")  # the actions queued by the run
+        self.emit(2, "nc = 0")  # the changes of type and owner it asked for
+        self.emit(2, "mark = -1")  # no mark yet
+        self.emit(2, "to = -1")  # no ``to`` yet
+        reset = len(body)
+        self.block(t.program, 2, "continue", index, t.priority)
+        # Every flag and counter starts each run at 0 (written now that the
+        # program has named them; numba wants a local set on every path).
+        body[reset:reset] = ["        " + f"{v} = 0" for v in self.variables.values()]
 
     def functions(self, templates: list[list[str]]) -> tuple[list[str], str]:
         """Generate's lines that call the templates, and the functions they call (see
@@ -2483,6 +2520,25 @@ def chains(S, T, player, n):
 '''
 
     # --- the module -----------------------------------------------------------------
+    def turn_mover(self) -> str:
+        """``turn_mover(S, T)``: whose pieces move now (rules.TurnLimits), which also
+        puts the move type the turn allows in ``T[XY]`` (-1: any)."""
+        limits = self.limits
+        if limits is None:
+            return ("@njit(cache=True)\n"
+                    "def turn_mover(S, T):\n"
+                    "    T[XY] = -1\n"
+                    f"    return S[{TO_MOVE}]\n")
+        count = len(limits.move_types)
+        start = limits.repeat_from
+        return ("@njit(cache=True)\n"
+                "def turn_mover(S, T):\n"
+                f"    ply = S[{PLY}]\n"
+                f"    t = ply if ply < {count} else {start} + (ply - {start}) % {count - start}\n"
+                f"    T[XY] = T[{self.offsets['turn types']} + t]\n"
+                f"    mover = T[{self.offsets['turn movers']} + t]\n"
+                f"    return S[{TO_MOVE}] if mover < 0 else mover\n")
+
     def passes(self) -> str:
         """The pass a player may make (``pass_turn``), after the moves as the
         interpreter adds it: always, or when forced -- no move, and another player has
@@ -2497,9 +2553,11 @@ def chains(S, T, player, n):
             others = [q for q in range(self.players) if q not in self.game.neutral_players]
             if not others:
                 return ""
+            # Every template that starts a move, whatever the turn allows.
             return (f"        if n == 0:\n"
+                    f"            T[XY] = -1\n"
                     f"            for q in {tuple(others)!r}:\n"
-                    f"                if q != player:\n"
+                    f"                if q != mover:\n"
                     f"                    k = generate(S, T, q)\n"
                     f"                    if k == -1:\n"
                     f"                        return -1\n"
@@ -2630,7 +2688,7 @@ def chains(S, T, player, n):
         at = {}
         for name, width in (("XN", MAX_MOVES), ("XP", MAX_MOVES), ("XL", MAX_MOVES),
                             ("XO", MAX_MOVES), ("XK", MAX_MOVES), ("XT", MAX_MOVES),
-                            ("XH", _BUCKETS), ("XS", 3 if chained else 2), ("XC", size),
+                            ("XH", _BUCKETS), ("XS", 3 if chained else 2), ("XY", 1), ("XC", size),
                             ("XG", 2 * size),
                             ("XQ", _QUEUE), ("XCH", 3 * _CHANGES), ("XM", _TOUCH),
                             ("XA", _ARENA), ("XU", _HIST), *self.chain_regions()):
@@ -2894,7 +2952,8 @@ def moves(S, T):
     player = S[{TO_MOVE}]
     n = 0
     if status < 0:
-        n = generate(S, T, player)
+        mover = turn_mover(S, T)
+        n = generate(S, T, mover)
         if n < 0:
             return n
 {self.passes()}
@@ -2913,11 +2972,12 @@ def scan(S, T, write):
     n = found & 16777215
     status = (found >> 24) - 2
     player = S[{TO_MOVE}]
+    mover = turn_mover(S, T)
     if n > S.shape[0] - MOVES:
         return -6
     top = -1
     for i in range(n):
-        index = intern(T, S, T[XN + i], player, T[XT + i], T[XO + i], {words}, write)
+        index = intern(T, S, T[XN + i], mover, T[XT + i], T[XO + i], {words}, write)
         if index < 0:
             return -4 if index == -1 else index
         S[MOVES + i] = index
@@ -2932,6 +2992,8 @@ def scan(S, T, write):
         packed |= 1 << 35
     return packed
 
+
+{self.turn_mover()}
 
 @njit(cache=True)
 def turn(ply):
@@ -3018,7 +3080,7 @@ def play(S, H, T, index):
     index &= (1 << 40) - 1
     if index < 0 or index >= T[RB]:
         return -5
-    if T[RK + 2 * T[RB + 1] + index] & 7 != S[{TO_MOVE}]:
+    if T[RK + 2 * T[RB + 1] + index] & 7 != turn_mover(S, T):
         return -5
     if S[{NMOVES}] < 0:
         packed = scan(S, T, write)

@@ -1382,8 +1382,8 @@ class Rules:
     until no step follows, and each whole chain is one move (its actions composed by
     :func:`compose`); with ``pass_partial`` every shorter chain is a move too. A chain
     never returns to a position it has passed and has at most ``max_chain`` steps.
-    ``turn_move_type(state)`` may restrict a turn to one move type, and ``mover(state)``
-    give the turn to another player's pieces; ``select(state,
+    ``turns`` (:class:`TurnLimits`) may restrict a turn to one move type and give it
+    another player's pieces; ``select(state,
     moves)`` filters the legal moves last (ZRF ``maximal captures``); ``pass_turn`` adds a
     pass: ``"always"`` as one more move, ``"forced"`` only when there is no other and
     another player could move (when nobody can, the game is over).
@@ -1403,10 +1403,7 @@ class Rules:
     pass_partial: bool = False
     max_chain: int = 64
     max_chains: int = 200_000
-    turn_move_type: Callable[[PieceState], str | None] | None = None
-    #: The player whose pieces move now, when not the side to move (ZRF's turn
-    #: ``(PLAYER OWNER)``: PLAYER moves OWNER's pieces, read from OWNER's side).
-    mover: Callable[[PieceState], int] | None = None
+    turns: TurnLimits | None = None
     select: Callable[[PieceState, list[Move]], list[Move]] | None = None
     pass_turn: str | None = None
     protect: tuple[Protect, ...] = ()
@@ -1427,7 +1424,9 @@ class Rules:
 
     def _generate(self, state: PieceState) -> list[Move]:
         game = state.game
-        player = state.to_move if self.mover is None else self.mover(state)
+        player, allowed = state.to_move, None
+        if self.turns is not None:
+            player, allowed = self.turns.at(state.ply, player)
         by_priority: dict[int, list[Move]] = {}
         # The moves found so far, per priority: a move that a higher class makes too
         # belongs to that class as well (Zillions' compulsory-capture chess offers a
@@ -1435,7 +1434,6 @@ class Rules:
         seen_in: dict[int, set[tuple[Action, ...]]] = {}
         guard = self.invariant_guard
         budget = [self.max_chains]
-        allowed = self.turn_move_type(state) if self.turn_move_type is not None else None
         # The mover's cells by piece type: a piece template runs from its own pieces
         # only, not from every cell of the board.
         cells_now = state.cells
@@ -1805,6 +1803,46 @@ def _kinds_by_player(cells: Sequence[Piece | None]) -> dict[int, set[str]]:
         if piece is not None:
             out.setdefault(piece.owner, set()).add(piece.kind)
     return out
+
+
+@dataclass(frozen=True)
+class TurnLimits:
+    """What each turn of a turn order allows beyond its player's moves (ZRF's
+    ``(PLAYER MOVE-TYPE)``, ``(PLAYER OWNER)``, ``(PLAYER OWNER MOVE-TYPE)``): the one
+    move type it allows (None: every template that starts a move; a type named here
+    lets templates run that otherwise only go on with chains) and the player whose
+    pieces it moves, read from that player's side (None: the side to move). Turns
+    count as the turn order's (:meth:`~boardlab.core.position.PieceGame.turn_order`):
+    turn ``ply`` while there are turns, then round from ``repeat_from``.
+
+    >>> limits = TurnLimits(("setup", "setup", None), (None, None, 2), repeat_from=2)
+    >>> [limits.at(ply, 0) for ply in (0, 2, 5)]
+    [(0, 'setup'), (2, None), (2, None)]
+    """
+
+    move_types: tuple[str | None, ...]
+    movers: tuple[int | None, ...]
+    repeat_from: int = 0
+
+    def __post_init__(self) -> None:
+        if len(self.movers) != len(self.move_types) or not \
+                0 <= self.repeat_from < len(self.move_types):
+            raise ValueError("a turn's move type and mover for each turn, and a turn "
+                             "to repeat from among them")
+
+    def turn(self, ply: int) -> int:
+        """The index of the turn played at ``ply``."""
+        count = len(self.move_types)
+        if ply < count:
+            return ply
+        return self.repeat_from + (ply - self.repeat_from) % (count - self.repeat_from)
+
+    def at(self, ply: int, to_move: int) -> tuple[int, str | None]:
+        """Whose pieces move at ``ply`` when ``to_move`` is to move, and the move type
+        the turn allows (None: any)."""
+        turn = self.turn(ply)
+        mover = self.movers[turn]
+        return (to_move if mover is None else mover), self.move_types[turn]
 
 
 @dataclass(frozen=True)

@@ -308,15 +308,6 @@ class ZrfGame(PieceGame):
     def next_player(self, state: PieceState, move: Move) -> int:
         return self.spec.turns[self.turn(state.ply)].player
 
-    def turn_move_type(self, state: PieceState) -> str | None:
-        """The move type the turn order allows now (None: any)."""
-        return self.spec.turns[self.turn(state.ply)].move_type
-
-    def turn_mover(self, state: PieceState) -> int:
-        """The player whose pieces the turn moves (the side to move, unless the turn
-        order says ``(PLAYER OWNER)``)."""
-        return self.spec.turns[self.turn(state.ply)].mover
-
     def end_goals(self) -> g.Goals:
         """The file's goals (the game ends as they say, and as a draw at ``max_moves``)."""
         return self.goals
@@ -582,8 +573,9 @@ def _compile(game: ZrfGame) -> tuple[r.Rules, g.Goals, bool]:
     rules = r.Rules(
         templates, (), protect=protect,
         pass_partial=spec.option("pass partial", "false") == "true",
-        turn_move_type=game.turn_move_type if any(t.move_type for t in spec.turns) else None,
-        mover=game.turn_mover if any(t.owner is not None for t in spec.turns) else None,
+        turns=r.TurnLimits(tuple(t.move_type for t in spec.turns),
+                           tuple(t.owner for t in spec.turns), spec.repeat_from)
+        if any(t.move_type or t.owner is not None for t in spec.turns) else None,
         select=_maximal(spec.option("maximal captures"), spec),
         deferred_captures=spec.option("deferred captures", "false") == "true",
         pass_turn={"true": "always", "forced": "forced"}.get(pass_turn or ""))
