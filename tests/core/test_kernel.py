@@ -35,15 +35,21 @@ from tests.core.test_compiled import predicate_trees
 
 PIECES = {"X": Piece(0, "man"), "K": Piece(0, "king"), "O": Piece(1, "man"),
           "Q": Piece(1, "king")}
+#: The same pieces with the attributes runs set ("moved", "royal"), so that every piece
+#: a move can make has a key.
+PIECES.update({f"{symbol}{'m' * ('moved' in a)}{'r' * ('royal' in a)}": Piece(
+    piece.owner, piece.kind, a) for symbol, piece in list(PIECES.items())
+    for a in (frozenset({"moved"}), frozenset({"royal"}), frozenset({"moved", "royal"}))})
 BOARD = Board.square(4, 4).rotated_for(1).with_zone("far", 0, ["a4", "b4", "c4", "d4"]) \
     .with_zone("far", 1, ["a1", "b1", "c1", "d1"])
 DIRECTIONS = ("n", "s", "e", "w", "ne", "sw")
 NAMES = [BOARD.cell_name(c) for c in range(BOARD.size)]
 
 
-def make_game(templates, conditions, stalemate, placement, pass_turn=None):
+def make_game(templates, conditions, stalemate, placement, pass_turn=None, recycle=False):
     """An unregistered game with a kernel: these templates, these end conditions, this
-    pass rule."""
+    pass rule; with ``recycle``, a piece taken goes to its owner's hand (which counts
+    every piece from the start)."""
     goals = g.Goals(tuple(conditions), 2, stalemate)
 
     class Random(PieceGame):
@@ -51,6 +57,10 @@ def make_game(templates, conditions, stalemate, placement, pass_turn=None):
         description = "test game"
         player_names = ("x", "o")
         pieces = PIECES
+        recycle_captures = recycle
+
+        def initial_reserves(self):
+            return dict.fromkeys(PIECES.values(), 0) if recycle else {}
 
         def make_board(self) -> Board:
             return BOARD
@@ -84,28 +94,33 @@ leaves = st.one_of(
         st.builds(r.on_board_step, directions),
         st.builds(lambda k: r.piece_is(*k), st.lists(kinds, min_size=1, max_size=2)),
         st.builds(r.in_zone, st.just("far")),
+        st.just(r.adjacent_to_enemy),
+        st.builds(r.attribute, st.sampled_from(("moved", "royal"))),
     ),
 )
 names = st.sampled_from(("f", "g"))
 # What a run remembers: its mark, and its flags and counters (one namespace).
-run_leaves = st.one_of(st.just(r.MARKED), st.builds(r.Flag, names), st.builds(
+run_leaves = st.one_of(st.just(r.MARKED), st.builds(r.Flag, names),
+                       st.builds(r.position_flag, names), st.builds(
     r.Less, st.one_of(st.builds(r.Var, names), st.integers(-1, 2)),
     st.one_of(st.builds(r.Var, names), st.integers(-1, 2))))
 predicates = predicate_trees(st.one_of(leaves, run_leaves), cells, directions)
 walks = st.one_of(st.builds(r.Step, directions), st.builds(r.Verify, predicates))
 adds = st.one_of(st.just(r.Add()), st.just(r.Add("king")), st.just(r.Add(copy=True)))
+wheres = st.one_of(st.just({}), st.builds(lambda c: {"cell": c}, cells),
+                   st.builds(lambda d: {"direction": d}, directions))
 # Instructions that move the cursor without a step, or set what the run remembers.
 jumps = st.one_of(
     st.just(r.Mark()), st.just(r.Back()), st.builds(r.GoTo, cells),
     st.builds(r.Go, st.sampled_from(("from", "to", "mark"))),
     st.builds(r.MarkAt, cells), st.builds(lambda d: r.MarkAt(direction=d), directions),
     st.builds(r.SetFlag, names, st.one_of(st.booleans(), predicates)),
+    st.builds(lambda n, v, w: r.SetPositionFlag(n, v, **w), names,
+              st.one_of(st.booleans(), leaves), wheres),
     st.builds(r.SetVar, names, st.integers(-1, 2)), st.builds(r.Inc, names, st.integers(-1, 2)),
 )
 # Instructions that act on the board: captures, the piece in hand put down and picked
 # up, creations and changes of type and owner, here or a cell or a step away.
-wheres = st.one_of(st.just({}), st.builds(lambda c: {"cell": c}, cells),
-                   st.builds(lambda d: {"direction": d}, directions))
 acts = st.one_of(
     st.just(r.CaptureHere()), st.builds(lambda w: r.CaptureAt(**w), wheres.filter(bool)),
     st.just(r.To()), st.just(r.From()), st.just(r.Cascade()), st.just(r.DiscardCascades()),
@@ -113,6 +128,8 @@ acts = st.one_of(
               st.sampled_from((None, 0, 1)), wheres),
     st.builds(lambda k, w: r.ChangeType(k, **w), kinds, wheres),
     st.builds(lambda f, w: r.ChangeOwner(flip=f, **w), st.booleans(), wheres),
+    st.builds(r.SetAttribute, st.sampled_from(("moved", "royal")),
+              st.one_of(st.booleans(), leaves)),
 )
 simple = st.one_of(walks, adds, acts, jumps)
 
@@ -155,7 +172,8 @@ templates = st.lists(st.one_of(
         program, kinds=k, priority=priority, name=name, shared=shared),
         programs, st.sampled_from(((), ("man",), ("king",), ("man", "king"))),
         st.integers(0, 1), st.sampled_from(("a", "b", "c")), st.booleans()),
-    # Drops from an unlimited supply (a kernel position holds no pieces in hand).
+    # Drops from an unlimited supply, or for player 0 alone from its hand (which only
+    # recycled captures fill).
     st.builds(lambda program, k, priority, zone, players: r.Drop(
         program, kinds=(k,), priority=priority, name="d", zone=zone,
         unlimited_for=players), programs.map(_in_hand_stays), kinds, st.integers(0, 1),
@@ -250,11 +268,11 @@ def kernel_folder(tmp_path_factory):
 @given(templates=templates, conditions=conditions,
        stalemate=st.sampled_from(("loss", "win", "draw")), placement=placements,
        seed=st.integers(0, 1 << 16), pass_turn=st.sampled_from((None, "always", "forced")),
-       split=st.booleans())
+       split=st.booleans(), recycle=st.booleans())
 def test_random_games_play_as_the_interpreter_plays_them(kernel_folder, templates, conditions,
                                                          stalemate, placement, seed,
-                                                         pass_turn, split):
-    game = make_game(templates, conditions, stalemate, placement, pass_turn)
+                                                         pass_turn, split, recycle):
+    game = make_game(templates, conditions, stalemate, placement, pass_turn, recycle)
     # Half of them with their templates as functions (the kernel of large rule sets).
     before = kernel._SPLIT_LINES
     kernel._SPLIT_LINES = 0 if split else 1 << 30

@@ -48,9 +48,10 @@ of the positions a chain's steps reach, in the kernel, each chain one move of co
 actions whose words carry its steps for its notation), with deferred captures
 (draughts' Turkish strike) and the majority rule
 (:class:`~boardlab.core.rules.MaximalCaptures`); the last move, repetitions, captures
-and protected pieces read by the goals and rules. Not yet: invariants, move filters
-written in Python, recycled pieces, ``attacked?``/``defended?``/``adjacent-to-enemy?``
-in a move, attributes and position flags.
+and protected pieces read by the goals and rules; ``attacked?`` and ``defended?`` in a
+run (over the same attack tables as ``checkmated``), ``adjacent-to-enemy?``, pieces'
+attributes (each set of attributes a piece code of its own) and cells' flags set in a
+run. Not yet: invariants, move filters written in Python, recycled pieces.
 The game's positions are then kernel positions (:class:`KernelPosition` mixed into its position
 class: :class:`KernelState` for a :class:`~boardlab.core.position.PieceState`), in every
 respect positions of that class (their ``cells`` are read from the array when asked),
@@ -556,8 +557,10 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
     goals = game.end_goals()
     if goals is None:
         raise Unsupported("the game's end is not written as goals")
-    if game.recycle_captures or game.recycle_promotions:
-        raise Unsupported("recycled captures or promotions")
+    if game.recycle_promotions:
+        raise Unsupported("recycled promotions")
+    if game.recycle_captures and game.move_rules.deferred_captures:
+        raise Unsupported("recycled captures deferred to a chain's end")
     if game.turn_order() is None and type(game).next_player is not PieceGame.next_player:
         raise Unsupported("a turn order it does not give")
     if not game.defers_notation:
@@ -662,7 +665,10 @@ def _check_program(program: Sequence[r.Instruction], game: Any, inside_loop: boo
         elif isinstance(i, r.Add):
             if i.partial is not None and not run:
                 raise Unsupported("a partial move in a group")
-        elif isinstance(i, r.CaptureAt | r.Create | r.ChangeType | r.ChangeOwner):
+        elif isinstance(i, r.CaptureAt | r.Create | r.ChangeType | r.ChangeOwner
+                        | r.SetPositionFlag):
+            if isinstance(i, r.SetPositionFlag) and not isinstance(i.value, bool):
+                _check_predicate(i.value, game, run)
             if i.cell is not None and not 0 <= i.cell < game.board.size:
                 raise Unsupported(f"{type(i).__name__} at no cell")
             if i.cell is None and i.direction is not None:
@@ -681,7 +687,7 @@ def _check_program(program: Sequence[r.Instruction], game: Any, inside_loop: boo
                 raise Unsupported("a mark at no cell")
             else:
                 _check_direction(game, i.direction)
-        elif isinstance(i, r.SetFlag):
+        elif isinstance(i, r.SetFlag | r.SetAttribute):
             if not isinstance(i.value, bool):
                 _check_predicate(i.value, game, run)
         elif not isinstance(i, r.Mark | r.Back | r.SetVar | r.Inc | r.CaptureHere | r.To
@@ -705,7 +711,8 @@ _PLAIN = {id(p) for p in (r.EMPTY, r.FRIEND, r.ENEMY, r.ON_BOARD, r.ALWAYS, r.NE
 def _check_predicate(p: Any, game: Any, run: bool = True) -> None:
     if id(p) in _PLAIN:
         return
-    if not run and (p is r.MARKED or isinstance(p, r.Flag | r.Var | r.Less)):
+    if not run and (p is r.MARKED or isinstance(p, r.Flag | r.Var | r.Less | r.PositionFlag
+                                                | r.Attacked)):
         raise Unsupported("a test of a run's mark, flags or counters in a group's move")
     if isinstance(p, r.Not):
         _check_predicate(p.test, game, run)
@@ -728,9 +735,27 @@ def _check_predicate(p: Any, game: Any, run: bool = True) -> None:
         for side in (p.left, p.right):
             if not isinstance(side, int | r.Var):
                 raise Unsupported("a comparison of something other than counters")
-    elif p is not r.MARKED and not isinstance(p, r.PositionIs | r.InCells | r.PieceIs
-                                              | r.Flag | r.Var):
+    elif p is not r.MARKED and p is not r.adjacent_to_enemy and not isinstance(
+            p, r.PositionIs | r.InCells | r.PieceIs | r.Flag | r.Var | r.Attribute
+            | r.PositionFlag | r.Attacked):
         raise Unsupported(f"predicate {getattr(p, '__name__', type(p).__name__)}")
+
+
+def _tests(program: Sequence[r.Instruction]) -> Iterator[Any]:
+    """Every predicate ``program`` reads, and every predicate inside them."""
+    stack = [getattr(i, attr) for i in r._instructions(program)
+             for attr in ("test", "value") if hasattr(i, attr)]
+    while stack:
+        p = stack.pop()
+        if isinstance(p, bool | int | str) or p is None:
+            continue
+        yield p
+        if isinstance(p, r.AllOf | r.AnyOf):
+            stack.extend(p.tests)
+        elif isinstance(p, r.Not | r.AtCell | r.AtStep):
+            stack.append(p.test)
+        elif isinstance(p, r.Less):
+            stack.extend((p.left, p.right))
 
 
 def _check_goal(goal: g.Goal, game: Any) -> None:
@@ -768,7 +793,7 @@ _LOOP_LOCAL = re.compile(r"\b_([fi])\d+\b")
 
 #: The instructions that queue an action or a change, or move the piece in hand.
 _QUEUING = (r.CaptureHere, r.CaptureAt, r.To, r.From, r.Cascade, r.DiscardCascades,
-            r.Create, r.ChangeType, r.ChangeOwner)
+            r.Create, r.ChangeType, r.ChangeOwner, r.SetAttribute)
 
 
 def _distinct(templates: Sequence[r.Template], board: Any, players: int) -> bool:
@@ -827,7 +852,16 @@ class _Writer:
         #: after the board's counts, and a move that drops one touches it as a cell
         #: past the board's (``HAND`` + code).
         self.hand = tuple(game.initial_reserves())
-        self.reserved = bool(self.hand) or any(
+        #: Whether a captured piece goes to its owner's hand (ZRF ``recycle captures``):
+        #: the hand must count every piece a move can take.
+        self.recycle = bool(game.recycle_captures)
+        if self.recycle:
+            kept = set(self.hand)
+            for piece in self.pieces[1:]:
+                if piece.owner >= 0 and piece not in kept:
+                    raise Unsupported(f"{piece} may be taken into a hand that does not "
+                                      "count it")
+        self.reserved = bool(self.hand) or self.recycle or any(
             type(t) is r.Drop and set(range(self.players)) - t.unlimited_for
             for t in templates)
         self.table: list[int] = []
@@ -838,6 +872,15 @@ class _Writer:
         self.loops = 0
         #: The locals of the runs' flags and counters, by name.
         self.variables: dict[str, str] = {}
+        #: Whether a run asks ``attacked?`` or ``defended?`` (rules.Attacked), and the
+        #: codes of the move types they name.
+        self.asks_attacks = any(isinstance(p, r.Attacked) for t in templates
+                                for p in _tests(t.program))
+        self.attack_types = {name: code for code, name in enumerate(dict.fromkeys(
+            p.move_type for t in templates for p in _tests(t.program)
+            if isinstance(p, r.Attacked) and p.move_type is not None))}
+        #: The names of the cells' flags a run sets (ZRF position flags), numbered.
+        self.position_flags: dict[str, int] = {}
         self.owner = self.put("owner", [-1] + [p.owner for p in self.pieces[1:]])
         # The keys are the position class's own (the kernel's keys equal a plain
         # position's): a piece's on each cell, and the side to move's at each turn of
@@ -988,6 +1031,13 @@ class _Writer:
             return f"({w} == (start if mark < 0 else mark))"
         if isinstance(p, r.Flag):
             return f"({self.variable(p.name)} != 0)"
+        if isinstance(p, r.PositionFlag):
+            return f"(T[{self.position_flag(p.name)} + {w}] == ps)"
+        if isinstance(p, r.Attacked):
+            if self.attacking:
+                return "False"  # not asked inside an attack (the interpreter's)
+            code = -1 if p.move_type is None else self.attack_types[p.move_type]
+            return f"could_take(S, T, player, {w}, start, hand, {p.defended}, {code})"
         if isinstance(p, r.Var):
             return self.variable(p.name)
         if isinstance(p, r.Less):
@@ -1012,6 +1062,30 @@ class _Writer:
             return f"(T[{off} + {w}] != 0)"
         if isinstance(p, r.PieceIs):
             return f"(T[{self.kinds_mask(p.kinds)} + {cell}] != 0)"
+        if isinstance(p, r.Attribute):
+            name = p.name
+            off = self.mask_of_codes(("attribute", name), lambda piece: name in piece.attributes)
+            return f"(T[{off} + {cell}] != 0)"
+        if p is r.adjacent_to_enemy:
+            if "neighbours" not in self.offsets:
+                # Each cell's neighbours in every direction (rules._enemy_next_to), a
+                # run of the table from each cell's start.
+                rows = [[row[c] for row in self.board.links if row[c] >= 0]
+                        for c in range(self.size)]
+                starts = [0]
+                for cells in rows:
+                    starts.append(starts[-1] + len(cells))
+                first = self.put("neighbours", [v + self.size + 1 for v in starts])
+                self.put("neighbour cells", [c for cells in rows for c in cells])
+                self.helpers.append(
+                    "@njit(cache=True)\n"
+                    "def near_enemy(S, T, cell, player):\n"
+                    f"    for i in range(T[{first} + cell], T[{first} + cell + 1]):\n"
+                    f"        v = S[{BOARD} + T[{first} + i]]\n"
+                    f"        if v != 0 and T[{self.owner} + v] != player:\n"
+                    "            return True\n"
+                    "    return False\n")
+            return f"near_enemy(S, T, {w}, player)"
         if isinstance(p, r.InZone):
             zone = self.board.zones[p.zone]
             off = self.put(("zone", p.zone), [1 if c in zone.get(pl, ()) else 0
@@ -1019,6 +1093,23 @@ class _Writer:
                                               for c in range(self.size)])
             return f"(T[{off} + player * {self.size} + {w}] != 0)"
         raise Unsupported(f"predicate {p!r}")  # pragma: no cover - _check refused it
+
+    def position_flag(self, name: str) -> str:
+        """Where the flags ``name`` of the cells are (ZRF ``set-position-flag``): a
+        cell's flag is set in this run when it holds the run's stamp ``ps`` (a number
+        new at each run's start: nothing is cleared between runs)."""
+        if name not in self.position_flags:
+            self.position_flags[name] = len(self.position_flags)
+        return f"XF + {self.position_flags[name] * self.size}"
+
+    def run_resets(self, indent: str) -> list[str]:
+        """The lines that start a run: every flag and counter at 0 (written once the
+        program has named them; numba wants a local set on every path), and a new
+        stamp for the cells' flags."""
+        lines = [f"{indent}{v} = 0" for v in self.variables.values()]
+        if self.position_flags:
+            lines += [f"{indent}T[XF - 1] += 1", f"{indent}ps = T[XF - 1]"]
+        return lines
 
     def variable(self, name: str) -> str:
         """The local of a run's flag or counter ``name`` (flags and counters share one
@@ -1133,10 +1224,25 @@ class _Writer:
                 step = rows[1] - rows[0] if len(rows) > 1 else 0
                 assert all(rows[k] == rows[0] + k * step for k in range(len(rows)))
                 table = f"({rows[0]} + player * {step})"
-            e(depth, f"if nc >= {_CHANGES}: return -14")
-            e(depth, f"T[XCH + 3 * nc] = {where}")
-            e(depth, f"T[XCH + 3 * nc + 1] = {table}")
-            e(depth, "nc += 1")
+            self.change(depth, where, table, 0)
+        elif isinstance(i, r.SetAttribute):
+            # Given to the piece on the cell after the move, after the changes of type
+            # and owner (rules.emit): a change of kind 1.
+            name = i.name
+            on, off = (self.changed(("attribute", name, v),
+                                    lambda p, v=v: p.with_attributes({name: v}))
+                       for v in (True, False))
+            if isinstance(i.value, bool):
+                table = str(on if i.value else off)
+            else:
+                table = f"({on} if {self.expr(i.value, 'pos')} else {off})"
+            self.change(depth, "pos", table, 1)
+        elif isinstance(i, r.SetPositionFlag):
+            where = self.target(i, depth, fail)
+            value = i.value
+            stamp = "ps" if value is True else "0" if value is False else \
+                f"(ps if {self.expr(value, 'pos')} else 0)"
+            e(depth, f"T[{self.position_flag(i.name)} + {where}] = {stamp}")
         elif isinstance(i, r.Mark):
             e(depth, "mark = pos")
         elif isinstance(i, r.Back) or (isinstance(i, r.Go) and i.where == "mark"):
@@ -1312,6 +1418,17 @@ class _Writer:
         self.emit(depth, f"tg = {self.direction(i.direction).format('pos')}")
         self.emit(depth, f"if tg < 0: {fail}")
         return "tg"
+
+    def change(self, depth: int, where: str, table: str, kind: int) -> None:
+        """Queue a change of the piece on ``where`` after the move, by the row
+        ``table`` of what each piece becomes: of type or owner (``kind`` 0), or of an
+        attribute (1), given after every change of type or owner."""
+        e = self.emit
+        e(depth, f"if nc >= {_CHANGES}: return -14")
+        e(depth, f"T[XCH + 3 * nc] = {where}")
+        e(depth, f"T[XCH + 3 * nc + 1] = {table}")
+        e(depth, f"T[XCH + 3 * nc + 2] = {kind}")
+        e(depth, "nc += 1")
 
     def changed(self, name: Any, change: Any) -> int:
         """A table of what each piece code becomes by ``change`` (code 0 stays 0)."""
@@ -1662,7 +1779,7 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
         self.block(t.program, 2, "continue", index, t.priority)
         # Every flag and counter starts each run at 0 (written now that the
         # program has named them; numba wants a local set on every path).
-        body[reset:reset] = ["        " + f"{v} = 0" for v in self.variables.values()]
+        body[reset:reset] = self.run_resets("        ")
 
     def functions(self, templates: list[list[str]]) -> tuple[list[str], str]:
         """Generate's lines that call the templates, and the functions they call (see
@@ -1739,7 +1856,7 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
         reset = len(body)
         self.block(t.program, 1, "return 0", index, t.priority)
         # Every flag and counter starts at 0 (see runs).
-        body[reset:reset] = ["    " + f"{v} = 0" for v in self.variables.values()]
+        body[reset:reset] = self.run_resets("    ")
         return body
 
     def attacks(self) -> str:
@@ -1796,7 +1913,7 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
                      for k in guard.kinds}
             guards.append(self.kinds_mask(kinds) if kinds else -1)
         self.guards = self.put("guards", guards)
-        return f"""{parts}@njit(cache=True)
+        return f"""{parts}{self.could_take(at, pairs)}@njit(cache=True)
 def attack(S, T, index, player, start, target):
     row = {table} + index * {width}
 {dispatch}    return 0
@@ -1863,6 +1980,77 @@ def guard(S, T, player, n):
             kept(T, k, i)
             k += 1
     return k
+
+
+"""
+
+    def could_take(self, at: int, pairs: int) -> str:
+        """``could_take``, the kernel's rules._could_take (``attacked?`` and
+        ``defended?`` in a run: ``defended`` 0 or 1, ``kind`` the code of the move type
+        asked about, -1 for any), and ``attacked_at``, its rules.attacked over the
+        attack tables (``at``, ``pairs``; see attacks). A template that loops for ever
+        leaves -1 in ``T[XE]`` for generate to return."""
+        if not self.asks_attacks:
+            return ""
+        n, size = self.players, self.size
+        rows = [self.changed(("owner", pl), lambda p, pl=pl: Piece(pl, p.kind, p.attributes))
+                for pl in range(n)]
+        step = rows[1] - rows[0] if n > 1 else 0
+        assert all(rows[k] == rows[0] + k * step for k in range(n))
+        types = self.put("attack types", [self.attack_types.get(t.move_type, -2)
+                                          if t.move_type is not None else -2
+                                          for t in self.templates])
+        return f"""@njit(cache=True)
+def attacked_at(S, T, cell, player, defended, kind, exclude):
+    # Whether a player the question asks about (the mover's opponents, or with
+    # ``defended`` the mover) could capture on ``cell`` or move onto it with one move
+    # of a template (of move type ``kind``) now; -1: a template loops for ever.
+    for q in range({n}):
+        if (q == player) != defended:
+            continue
+        for e in range(T[{at} + q * {size} + cell], T[{at} + q * {size} + cell + 1]):
+            s = T[{pairs} + 2 * e]
+            if s == exclude:
+                continue
+            u = S[{BOARD} + s]
+            if u == 0 or T[{self.owner} + u] != q:
+                continue
+            t = T[{pairs} + 2 * e + 1]
+            if kind >= 0 and T[{types} + t] != kind:
+                continue
+            hit = attack(S, T, t, q, s, cell)
+            if hit != 0:
+                return hit
+    return 0
+
+
+@njit(cache=True)
+def could_take(S, T, player, pos, start, hand, defended, kind):
+    v = S[{BOARD} + pos]
+    exclude = start if defended else -1
+    hit = 0
+    if v != 0 and (T[{self.owner} + v] == player) != defended:
+        hit = attacked_at(S, T, pos, player, defended, kind, exclude)
+    else:
+        # The question asked of a piece of a player it does not ask about on the cell:
+        # the one there, else the moving piece.
+        piece = v
+        if piece == 0:
+            piece = S[{BOARD} + start] if start >= 0 else 0
+            if piece == 0:
+                piece = hand
+            if piece == 0:
+                return False
+        other = player
+        if defended:
+            other = 1 if player == 0 else 0
+        S[{BOARD} + pos] = T[{rows[0]} + other * {step} + piece]
+        hit = attacked_at(S, T, pos, player, defended, kind, exclude)
+        S[{BOARD} + pos] = v
+    if hit < 0:
+        T[XE] = -1
+        return False
+    return hit != 0
 
 
 """
@@ -2591,7 +2779,8 @@ def chains(S, T, player, n):
             body = [line for lines in runs for line in lines]
         rules = self.game.move_rules
         checks = ""
-        if rules.protect or any(isinstance(goal, g.Checkmated) for goal in goals.leaves()):
+        if rules.protect or self.asks_attacks or \
+                any(isinstance(goal, g.Checkmated) for goal in goals.leaves()):
             checks = self.attacks()
         # The links of the directions the templates and tests name, for each player.
         rows = [self.board.player_links(p)[d] for p in range(n) for d in self.directions]
@@ -2602,6 +2791,10 @@ def chains(S, T, player, n):
             *(["    if T[XS + 2] > 0:",
                "        n = chains(S, T, player, n)",
                "        if n < 0: return n"] if chained else []),
+            # A template that looped for ever in an attack asked by a run.
+            *(["    if T[XE] != 0:",
+               "        T[XE] = 0",
+               "        return -1"] if self.asks_attacks else []),
             # The moves that leave a protected piece attacked go (before the priorities:
             # the interpreter's classes hold the moves it keeps).
             *([f"    if T[{self.guards} + player] >= 0:",
@@ -2636,6 +2829,17 @@ def chains(S, T, player, n):
             "            count = i\n"
             "            break\n")
         hand_touch = hand_take = hand_key = hand_undo = last_key = count_repeats = ""
+        recycle_touch = recycle_take = ""
+        if self.recycle:
+            # A captured piece goes to its owner's hand: its count is touched as a cell.
+            recycle_touch = (f"        if a & 3 == {_CAPTURE} and "
+                             f"S[{BOARD} + ((a >> 2) & 65535)] != 0:\n"
+                             f"            k = touch(S, H, h, k, HAND + "
+                             f"S[{BOARD} + ((a >> 2) & 65535)])\n"
+                             "            if k < 0:\n"
+                             "                return -15\n")
+            recycle_take = (f"            if S[{BOARD} + ((a >> 2) & 65535)] != 0:\n"
+                            f"                S[RES + S[{BOARD} + ((a >> 2) & 65535)]] += 1\n")
         take = took = ""
         if self.taken:
             # What the move takes, read before it is made.
@@ -2689,6 +2893,10 @@ def chains(S, T, player, n):
         for name, width in (("XN", MAX_MOVES), ("XP", MAX_MOVES), ("XL", MAX_MOVES),
                             ("XO", MAX_MOVES), ("XK", MAX_MOVES), ("XT", MAX_MOVES),
                             ("XH", _BUCKETS), ("XS", 3 if chained else 2), ("XY", 1), ("XC", size),
+                            # The cells' flags: the last run's stamp, then a row a name.
+                            *((("XP0", 1), ("XF", len(self.position_flags) * size))
+                              if self.position_flags else ()),
+                            *((("XE", 1),) if self.asks_attacks else ()),
                             ("XG", 2 * size),
                             ("XQ", _QUEUE), ("XCH", 3 * _CHANGES), ("XM", _TOUCH),
                             ("XA", _ARENA), ("XU", _HIST), *self.chain_regions()):
@@ -2845,12 +3053,34 @@ def compose(S, T, pos, hand, hf, q, nc, becomes, copy, rsv):
             if piece != hand:
                 T[XA + w] = {_CHANGE} | (pos << 2) | (piece << 18)
                 w += 1
-    for c in range(nc):
-        cell = T[XCH + 3 * c]
+    for c in range(2 * nc):
+        # The changes of type and owner in order, then the attributes, a cell at a
+        # time in the order each cell was first given one (rules.emit).
+        if c < nc:
+            if T[XCH + 3 * c + 2] != 0:
+                continue
+            cell = T[XCH + 3 * c]
+        else:
+            if T[XCH + 3 * (c - nc) + 2] != 1:
+                continue
+            cell = T[XCH + 3 * (c - nc)]
+            first = True
+            for b in range(c - nc):
+                if T[XCH + 3 * b + 2] == 1 and T[XCH + 3 * b] == cell:
+                    first = False
+                    break
+            if not first:
+                continue
         piece = piece_after(S, T, top, w, cell)
         if piece == 0:
             continue
-        changed = T[T[XCH + 3 * c + 1] + piece]
+        if c < nc:
+            changed = T[T[XCH + 3 * c + 1] + piece]
+        else:
+            changed = piece
+            for b in range(c - nc, nc):
+                if T[XCH + 3 * b + 2] == 1 and T[XCH + 3 * b] == cell:
+                    changed = T[T[XCH + 3 * b + 1] + changed]
         if changed == piece:
             continue
         # A change replaces an earlier one of its cell.
@@ -2877,7 +3107,8 @@ def generate(S, T, player):
         mine += T[{self.owner} + S[{BOARD} + c]] == player
     T[XS] += 1  # a new generation of duplicate chains
     T[XS + 1] = 0  # and of words
-{"    T[XS + 2] = 0  # and of the steps of chains" + chr(10) if chained else ""}    n = 0
+{"    T[XS + 2] = 0  # and of the steps of chains" + chr(10) if chained else ""}\
+{"    T[XE] = 0  # no attack looped yet" + chr(10) if self.asks_attacks else ""}    n = 0
 '''
         mid = f'''
 
@@ -3020,7 +3251,7 @@ def mplay(S, H, T, h, at, count):
     # them): the shifts' pieces are read first, then the captures and the shifts'
     # sources empty, the shifts land, and the drops and changes follow in order.
     a = T[at + count - 1]
-    if a & 3 == {_SHIFT} and (count == 1 or (
+    if a & 3 == {_SHIFT} and (count == 1 or ({not self.recycle} and
             count == 2 and T[at] == {_CAPTURE} | (((a >> 18) & 65535) << 2))):
         # The common move, at once: a piece from a cell to another, taking what stood
         # there.
@@ -3041,7 +3272,7 @@ def mplay(S, H, T, h, at, count):
         k = touch(S, H, h, k, (a >> 2) & 65535)
         if k < 0:
             return -15
-{hand_touch}        if a & 3 == {_SHIFT}:
+{hand_touch}{recycle_touch}        if a & 3 == {_SHIFT}:
             k = touch(S, H, h, k, (a >> 18) & 65535)
             if k < 0:
                 return -15
@@ -3052,7 +3283,7 @@ def mplay(S, H, T, h, at, count):
     for i in range(count):
         a = T[at + i]
         if a & 3 == {_CAPTURE}:
-            S[{BOARD} + ((a >> 2) & 65535)] = 0
+{recycle_take}            S[{BOARD} + ((a >> 2) & 65535)] = 0
     for i in range(count):
         a = T[at + i]
         if a & 3 == {_SHIFT}:
@@ -3357,9 +3588,13 @@ def _pieces(game: PieceGame, templates: Sequence[r.Template]) -> list[Piece]:
     every = [i for t in templates for i in r._instructions(t.program)]
     kinds = sorted({i.promote for i in every if isinstance(i, r.Add) and i.promote}
                    | {i.kind for i in every if isinstance(i, r.ChangeType)})
-    owners = any(isinstance(i, r.ChangeOwner) and not i.flip for i in every)
+    # attacked?/defended? ask their question of a piece of another player standing on
+    # the cell (rules._could_take).
+    owners = any(isinstance(i, r.ChangeOwner) and not i.flip for i in every) or any(
+        isinstance(p, r.Attacked) for t in templates for p in _tests(t.program))
     flips = any(isinstance(i, r.ChangeOwner) and i.flip for i in every)
     creates = [i for i in every if isinstance(i, r.Create)]
+    attributes = sorted({i.name for i in every if isinstance(i, r.SetAttribute)})
     players = range(game.num_players)
     if game.move_rules.deferred_captures:
         # A piece a chain's step takes stays until the chain ends, owned by nobody.
@@ -3382,6 +3617,8 @@ def _pieces(game: PieceGame, templates: Sequence[r.Template]) -> list[Piece]:
             made.extend(Piece(pl if i.owner is None else i.owner, piece.kind,
                               game.attribute_defaults(piece.kind))
                         for i in creates if i.kind is None for pl in players)
+            made.extend(piece.with_attributes({name: value}) for name in attributes
+                        for value in (True, False))
         frontier = []
         for piece in made:
             if piece not in seen:

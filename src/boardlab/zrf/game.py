@@ -288,8 +288,16 @@ class ZrfGame(PieceGame):
         return out
 
     def initial_reserves(self) -> Mapping[Piece, int]:
-        return {Piece(player, kind, self.attribute_defaults(kind)): count
-                for (player, kind), count in self.spec.reserves.items()}
+        """The pieces off the board at the start (``off`` counts); when captures are
+        recycled, every player holds every type of piece from the start, none yet, so
+        that a captured piece goes back to a hand the position already counts."""
+        out = {Piece(player, kind, self.attribute_defaults(kind)): count
+               for (player, kind), count in self.spec.reserves.items()}
+        if self.recycle_captures:
+            for player in range(len(self.spec.players)):
+                for kind in self.spec.pieces:
+                    out.setdefault(Piece(player, kind, self.attribute_defaults(kind)), 0)
+        return out
 
     def attribute_defaults(self, kind: str) -> frozenset[str]:
         """The attributes of a new piece of ``kind`` that start true."""
