@@ -14,6 +14,10 @@ For every file of tests/data/zrf (its default variant):
 
     python benchmarks/kernels.py [--games 3] [--plies 60] [--seconds 0.5] [files ...]
 
+With ``--conformance`` it plays the rule files of tests/zrf/conformance instead, and
+checks each file's own expectations (moves, perfts, positions, outcomes worked out from
+the ZRF Language Reference) on its kernel too; the tests check a sample.
+
 The first run compiles each file's kernel (about two seconds a file; cached after).
 """
 
@@ -24,6 +28,7 @@ import collections
 import random
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -34,6 +39,7 @@ from boardlab.core import kernel  # noqa: E402
 from boardlab.errors import BoardlabError  # noqa: E402
 from boardlab.zrf.game import load_game  # noqa: E402
 from tests.core.test_kernel import play_both  # noqa: E402
+from tests.zrf.test_conformance_entries import CONFORMANCE, failures  # noqa: E402
 
 CORPUS = ROOT / "tests" / "data" / "zrf"
 
@@ -68,16 +74,20 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=60)
     parser.add_argument("--seconds", type=float, default=0.5,
                         help="seconds of play per speed figure")
+    parser.add_argument("--conformance", action="store_true",
+                        help="the reference's rule files, their expectations checked too")
     parser.add_argument("files", nargs="*", help="files under tests/data/zrf (default: all)")
     args = parser.parse_args()
-    files = [CORPUS / f for f in args.files] or sorted(CORPUS.glob("*/*.zrf"))
+    folder = CONFORMANCE if args.conformance else CORPUS
+    files = [folder / f for f in args.files] or sorted(
+        folder.glob("*.zrf" if args.conformance else "*/*.zrf"))
 
     reasons: collections.Counter[str] = collections.Counter()
     ratios: list[float] = []
     differing: list[str] = []
     print(f"{'file':<44}{'plies':>7}{'kernel plies/s':>16}{'plain plies/s':>15}{'ratio':>8}")
     for path in files:
-        name = str(path.relative_to(CORPUS))
+        name = str(path.relative_to(folder))
         try:
             game = load_game(path)
             why = kernel.why_not(game)
@@ -93,6 +103,13 @@ def main() -> None:
             differing.append(name)
             print(f"{name:<44} DIFFERS from the interpreter")
             continue
+        if args.conformance:
+            with tempfile.TemporaryDirectory() as tmp:
+                wrong = list(failures(path, Path(tmp), on_kernel=True))
+            if wrong:
+                differing.append(name)
+                print(f"{name:<44} MISSES its expectations: " + "; ".join(wrong))
+                continue
         fast = plies_per_second(game, True, args.seconds)
         plain = plies_per_second(game, False, args.seconds)
         if fast != fast:  # nan: nothing to play
@@ -102,7 +119,8 @@ def main() -> None:
         print(f"{name:<44}{plies:>7}{fast:>16,.0f}{plain:>15,.0f}{fast / plain:>8.1f}")
     played = len(files) - sum(reasons.values())
     print(f"\n{len(files)} files: {played} with a kernel, {len(differing)} of them differing "
-          f"from the interpreter{': ' + ', '.join(differing) if differing else ''}")
+          f"from the interpreter{' or their expectations' if args.conformance else ''}"
+          f"{': ' + ', '.join(differing) if differing else ''}")
     if ratios:
         print(f"kernel / plain plies per second: median {statistics.median(ratios):.1f}x, "
               f"min {min(ratios):.1f}x, max {max(ratios):.1f}x")

@@ -46,10 +46,11 @@ DIRECTIONS = ("n", "s", "e", "w", "ne", "sw")
 NAMES = [BOARD.cell_name(c) for c in range(BOARD.size)]
 
 
-def make_game(templates, conditions, stalemate, placement, pass_turn=None, recycle=False):
+def make_game(templates, conditions, stalemate, placement, pass_turn=None, recycle=""):
     """An unregistered game with a kernel: these templates, these end conditions, this
-    pass rule; with ``recycle``, a piece taken goes to its owner's hand (which counts
-    every piece from the start)."""
+    pass rule. ``recycle`` names "captures" (a piece taken goes to its owner's hand)
+    and "promotions" (a promotion takes its piece from the hand): the hand then counts
+    every piece from the start, a king each."""
     goals = g.Goals(tuple(conditions), 2, stalemate)
 
     class Random(PieceGame):
@@ -57,10 +58,13 @@ def make_game(templates, conditions, stalemate, placement, pass_turn=None, recyc
         description = "test game"
         player_names = ("x", "o")
         pieces = PIECES
-        recycle_captures = recycle
+        recycle_captures = "captures" in recycle
+        recycle_promotions = "promotions" in recycle
 
         def initial_reserves(self):
-            return dict.fromkeys(PIECES.values(), 0) if recycle else {}
+            if not recycle:
+                return {}
+            return {p: int(p.kind == "king" and not p.attributes) for p in PIECES.values()}
 
         def make_board(self) -> Board:
             return BOARD
@@ -268,7 +272,8 @@ def kernel_folder(tmp_path_factory):
 @given(templates=templates, conditions=conditions,
        stalemate=st.sampled_from(("loss", "win", "draw")), placement=placements,
        seed=st.integers(0, 1 << 16), pass_turn=st.sampled_from((None, "always", "forced")),
-       split=st.booleans(), recycle=st.booleans())
+       split=st.booleans(),
+       recycle=st.sampled_from(("", "captures", "promotions", "captures promotions")))
 def test_random_games_play_as_the_interpreter_plays_them(kernel_folder, templates, conditions,
                                                          stalemate, placement, seed,
                                                          pass_turn, split, recycle):
@@ -576,16 +581,23 @@ def test_games_beyond_a_kernel_say_why():
         assert type(boardlab.load("breakthrough").initial_state()) is PieceState
 
 
-def test_recycled_promotions_are_beyond_a_kernel():
-    # A kernel promotes without a reserve; with "recycle promotions" a promotion needs
-    # the piece in hand, so the game stays on the plain engine.
+def test_recycled_promotions_take_the_new_piece_from_the_hand_on_the_kernel():
+    # With "recycle promotions" a promotion needs the piece in hand: one king each, so
+    # one man promotes and the second cannot; recycled captures bring the king back.
     promote = r.Template((r.Step("n"), r.Verify(r.EMPTY), r.Add(promote="king")), ("man",))
-    assert kernel.why_not(make_game([promote], [], "loss", {"a1": "X", "d4": "O"})) is None
-    game = make_game([promote], [], "loss", {"a1": "X", "d4": "O"})
-    type(game).recycle_promotions = True
-    assert "promotions" in kernel.why_not(game)
+    take = r.Template((r.Step("e"), r.Verify(r.ENEMY), r.Add()), ("king",))
+    game = make_game([promote, take], [], "loss", {"a1": "X", "b1": "X", "d4": "O"},
+                     recycle="captures promotions")
+    assert kernel.why_not(game) is None
     state = game.initial_state()
-    assert type(state) is PieceState and state.legal_moves() == []  # no king in hand
+    assert isinstance(state, kernel.KernelPosition)
+    assert [m.notation for m in state.legal_moves()] == ["a1-a2 a2=K", "b1-b2 b2=K"]
+    state = state.play(state.legal_moves()[0])
+    assert state.reserves[Piece(0, "king")] == 0
+    state = state.play(state.legal_moves()[0])  # Black's man promotes with its king
+    assert "b1-b2 b2=K" not in [m.notation for m in state.legal_moves()]
+    for seed in (1, 2, 3):
+        play_both(game, seed, 30)
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "zrf"
 #: A sample of the ZRF files that get a kernel (benchmarks/kernels.py plays them all):
 #: races, a turn order of several turns, promotions, captures, ply limits, puzzles.

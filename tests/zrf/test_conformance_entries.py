@@ -272,11 +272,13 @@ def _play_tree(game: ZrfGame, depth: int) -> list[tuple[str, tuple[str, ...], st
     return out
 
 
-def failures(path: Path, tmp_path: Path) -> Iterator[str]:
-    """What goes wrong with the file's expectations (one message each), in each mode."""
+def failures(path: Path, tmp_path: Path, on_kernel: bool = False) -> Iterator[str]:
+    """What goes wrong with the file's expectations (one message each), in each mode;
+    ``on_kernel``: played on the game's kernel instead."""
     found = header(path)
-    for mode, context in MODES.items():
-        with kernel.disabled(), context():
+    modes = {"kernel": nullcontext} if on_kernel else MODES
+    for mode, context in modes.items():
+        with (nullcontext() if on_kernel else kernel.disabled()), context():
             for expectation in found.expectations:
                 try:
                     check(path, expectation, tmp_path, found.variant)
@@ -293,6 +295,20 @@ def test_rule_file_meets_its_expectations(path, tmp_path):
     assert found.entries and found.reference and found.expectations, \
         f"{path.name}: a header needs entry, reference and expect lines"
     assert list(failures(path, tmp_path)) == []
+
+
+#: Files checked on their kernels too (each compiles one, seconds: a sample of what the
+#: kernel came to hold last; ``python benchmarks/kernels.py --conformance`` checks all).
+ON_KERNEL = ("attribute", "adjacent-to-enemy", "position-flag", "attacked", "defended",
+             "recycle-captures", "recycle-promotions-used", "turn-order-types")
+
+
+@pytest.mark.parametrize("stem", ON_KERNEL)
+def test_rule_file_meets_its_expectations_on_its_kernel(stem, tmp_path):
+    path = CONFORMANCE / f"{stem}.zrf"
+    assert kernel.why_not(load_game(path)) is None
+    assert isinstance(load_game(path).initial_state(), kernel.KernelPosition)
+    assert list(failures(path, tmp_path, on_kernel=True)) == []
 
 
 @pytest.mark.parametrize("stem", sorted(KNOWN_WRONG))

@@ -51,7 +51,9 @@ actions whose words carry its steps for its notation), with deferred captures
 and protected pieces read by the goals and rules; ``attacked?`` and ``defended?`` in a
 run (over the same attack tables as ``checkmated``), ``adjacent-to-enemy?``, pieces'
 attributes (each set of attributes a piece code of its own) and cells' flags set in a
-run. Not yet: invariants, move filters written in Python, recycled pieces.
+run; recycled captures and promotions (ZRF ``recycle captures``/``recycle promotions``:
+pieces go to and come from the hand). Not yet: invariants and move filters written in
+Python (no ZRF file has them).
 The game's positions are then kernel positions (:class:`KernelPosition` mixed into its position
 class: :class:`KernelState` for a :class:`~boardlab.core.position.PieceState`), in every
 respect positions of that class (their ``cells`` are read from the array when asked),
@@ -557,8 +559,6 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
     goals = game.end_goals()
     if goals is None:
         raise Unsupported("the game's end is not written as goals")
-    if game.recycle_promotions:
-        raise Unsupported("recycled promotions")
     if game.recycle_captures and game.move_rules.deferred_captures:
         raise Unsupported("recycled captures deferred to a chain's end")
     if game.turn_order() is None and type(game).next_player is not PieceGame.next_player:
@@ -861,7 +861,11 @@ class _Writer:
                 if piece.owner >= 0 and piece not in kept:
                     raise Unsupported(f"{piece} may be taken into a hand that does not "
                                       "count it")
-        self.reserved = bool(self.hand) or self.recycle or any(
+        #: Whether a promotion takes its new piece from the hand (ZRF ``recycle
+        #: promotions``): the hand's pieces in order, and each piece's owner and type
+        #: as one number, to find the first of them the hand holds (rules.in_hand).
+        self.recycle_promotions = bool(game.recycle_promotions)
+        self.reserved = bool(self.hand) or self.recycle or self.recycle_promotions or any(
             type(t) is r.Drop and set(range(self.players)) - t.unlimited_for
             for t in templates)
         self.table: list[int] = []
@@ -935,6 +939,21 @@ class _Writer:
         self.hand_keys = self.put("hand keys", [
             _signed(proto._reserve_key(piece, count)) if piece in self.hand else 0
             for piece in self.pieces if self.reserved for count in range(_HAND_KEYS)])
+        if self.recycle_promotions:
+            sorts = {(p.owner, p.kind): k for k, p in enumerate(self.pieces[1:], 1)}
+            self.sorts = self.put("piece sorts", [0] + [sorts[(p.owner, p.kind)]
+                                                       for p in self.pieces[1:]])
+            order = self.put("hand order", [self.codes[p] for p in self.hand])
+            self.helpers.append(
+                "@njit(cache=True)\n"
+                "def inhand(S, T, piece):\n"
+                "    # The first piece of the hand of ``piece``'s owner and type it holds\n"
+                "    # one of (rules.in_hand), or -1.\n"
+                f"    for i in range({len(self.hand)}):\n"
+                f"        c = T[{order} + i]\n"
+                f"        if T[{self.sorts} + c] == T[{self.sorts} + piece] and S[RES + c] > 0:\n"
+                "            return c\n"
+                "    return -1\n")
         #: The move types of the partial moves (ZRF ``add-partial``; "" for none), whose
         #: codes the steps of chains carry, and for each the templates that go on with
         #: it (see chains); none when the rules make no partial move.
@@ -952,7 +971,7 @@ class _Writer:
         #: The templates whose moves are a piece's step alone (``shift``): from a cell
         #: of the board, nothing queued, nothing changed, nothing copied, no chain.
         self.plain = {index for index, t in enumerate(templates)
-                      if type(t) is r.Template and all(
+                      if type(t) is r.Template and not self.recycle_promotions and all(
                           not isinstance(i, _QUEUING) and not (
                               isinstance(i, r.Add) and (i.copy or i.partial is not None))
                           for i in r._instructions(t.program))}
@@ -2220,6 +2239,8 @@ def record(S, T, pos, hand, hf, q, nc, becomes, copy, rsv, index, kind):
     # type ``kind``, or (-1) a step that ends a chain.
     top = T[XS + 1]
     w = compose(S, T, pos, hand, hf, q, nc, becomes, copy, rsv)
+    if w == -19:  # a promotion the hand holds no piece for: no step
+        return 0
     if w < 0:
         return w
     k = T[XS + 2]
@@ -2829,7 +2850,39 @@ def chains(S, T, player, n):
             "            count = i\n"
             "            break\n")
         hand_touch = hand_take = hand_key = hand_undo = last_key = count_repeats = ""
-        recycle_touch = recycle_take = ""
+        recycle_touch = recycle_take = change_take = keep_taken = replaced = ""
+        promotion_change = f"                T[XA + w] = {_CHANGE} | (pos << 2) | (piece << 18)\n"
+        if self.recycle_promotions:
+            # rules.emit: a promotion takes its piece from the hand (none there: no
+            # move); rules._change: a later change of the cell keeps it taken.
+            promotion_change = (
+                "                tk = 0\n"
+                "                if becomes != 0:\n"
+                "                    if inhand(S, T, piece) < 0:\n"
+                "                        return -19\n"
+                "                    tk = 1\n"
+                f"                T[XA + w] = {_CHANGE} | (pos << 2) | (piece << 18) | "
+                "(tk << 34)\n")
+            replaced = (" (a promotion's from the hand stays unless the new piece is of its "
+                        "owner and type, and then the new one is taken from the hand)")
+            keep_taken = ("                if (a >> 34) & 1:\n"
+                          f"                    if T[{self.sorts} + ((a >> 18) & 65535)] != "
+                          f"T[{self.sorts} + changed]:\n"
+                          "                        T[XA + k] = a\n"
+                          "                        k += 1\n"
+                          "                        continue\n"
+                          "                    taken = 1\n")
+        if self.recycle_promotions:
+            # A promotion's new piece leaves the hand: the first of its owner and type
+            # the hand holds when the move is played (its count touched as a cell).
+            change_take = (f"            if a & 3 == {_CHANGE} and (a >> 34) & 1:\n"
+                           "                c = inhand(S, T, (a >> 18) & 65535)\n"
+                           "                if c < 0:\n"
+                           "                    c = (a >> 18) & 65535\n"
+                           "                k = touch(S, H, h, k, HAND + c)\n"
+                           "                if k < 0:\n"
+                           "                    return -15\n"
+                           "                S[RES + c] -= 1\n")
         if self.recycle:
             # A captured piece goes to its owner's hand: its count is touched as a cell.
             recycle_touch = (f"        if a & 3 == {_CAPTURE} and "
@@ -3005,6 +3058,8 @@ def piece_after(S, T, top, w, cell):
 @njit(cache=True)
 def emit(S, T, n, pos, hand, hf, q, nc, becomes, copy, rsv, index, priority, player):
     w = compose(S, T, pos, hand, hf, q, nc, becomes, copy, rsv)
+    if w == -19:  # a promotion the hand holds no piece for: no move
+        return n
     if w < 0:
         return w
     return push(T, n, T[XS + 1], w, index, priority)
@@ -3051,8 +3106,7 @@ def compose(S, T, pos, hand, hf, q, nc, becomes, copy, rsv):
                 T[XA + w] = {_SHIFT} | (hf << 2) | (pos << 18)
                 w += 1
             if piece != hand:
-                T[XA + w] = {_CHANGE} | (pos << 2) | (piece << 18)
-                w += 1
+{promotion_change}                w += 1
     for c in range(2 * nc):
         # The changes of type and owner in order, then the attributes, a cell at a
         # time in the order each cell was first given one (rules.emit).
@@ -3083,15 +3137,17 @@ def compose(S, T, pos, hand, hf, q, nc, becomes, copy, rsv):
                     changed = T[T[XCH + 3 * b + 1] + changed]
         if changed == piece:
             continue
-        # A change replaces an earlier one of its cell.
+        # A change replaces an earlier one of its cell{replaced}.
+        taken = 0
         k = top
         for i in range(top, w):
             a = T[XA + i]
-            if not (a & 3 == {_CHANGE} and (a >> 2) & 65535 == cell):
-                T[XA + k] = a
-                k += 1
+            if a & 3 == {_CHANGE} and (a >> 2) & 65535 == cell:
+{keep_taken}                continue
+            T[XA + k] = a
+            k += 1
         w = k
-        T[XA + w] = {_CHANGE} | (cell << 2) | (changed << 18)
+        T[XA + w] = {_CHANGE} | (cell << 2) | (changed << 18) | (taken << 34)
         w += 1
     return w
 
@@ -3302,7 +3358,7 @@ def mplay(S, H, T, h, at, count):
             S[{BOARD} + ((a >> 2) & 65535)] = (a >> 18) & 65535
             if a & 3 == {_PLACE} and shifts == 0:
                 S[{LAST}] = (((a >> 2) & 65535) + 1) << 16
-{hand_take}    return k
+{change_take}{hand_take}    return k
 
 
 @njit(cache=True)
