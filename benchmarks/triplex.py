@@ -13,7 +13,8 @@ Baselines, side by side:
 * ``partitions``: boardlab's own version of the seed's first method
   (:mod:`boardlab.puzzles.polyomino.partitions`: the edge-state loop with its seven
   filters, compiled), for rectangles up to ``--partitions-area`` cells (default 28); its
-  levels are checked equal to the vector method's;
+  levels are checked equal to the vector method's, on the seed's rectangles and on every
+  other rectangle up to that area (the tests check them up to area 25);
 * ``python``: a plain Python count-vector generator (first-empty-cell search, no numba,
   no memo, no pocket pruning) run here in the same process, for sizes where it finishes
   within ``--python-budget`` seconds.
@@ -235,6 +236,16 @@ def main() -> None:
               flush=True)
     print(f"sum over these sizes: C {total_c:.3f} s, boardlab {total:.3f} s CPU "
           f"({total / total_c:.2f}x C)")
+    # The rectangles the seed's table leaves out, up to --partitions-area: both methods
+    # again (the tests compare them up to area 25).
+    others = [s for s in sizes_up_to(args.partitions_area) if s not in SEED]
+    for w, h in others:
+        by_partitions, part = cpu(levels_of_size, w, h, method="partitions")
+        levels, ours = cpu(levels_of_size, w, h)
+        assert by_partitions == levels, (w, h)
+    if others:
+        print(f"partitions = vector method on the {len(others)} other rectangles up to area "
+              f"{args.partitions_area} too")
     if args.max_area < 36:  # a quick look: no full run
         return
     sizes = sizes_up_to(36)

@@ -155,3 +155,18 @@ def wait_for_bot(client, match: dict) -> dict:
                            json={"revision": match["revision"]})
     assert response.status_code == 200, response.text
     return response.json()
+
+
+def serve_help() -> str:
+    """``boardlab serve --help`` as a user sees it, from a process of its own: a help
+    this long printed through CliRunner in the test process lost its captured output to
+    another thread's work now and then ("I/O operation on closed file")."""
+    import os
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "boardlab.cli.main", "serve", "--help"],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "COLUMNS": "200", "NO_COLOR": "1"})
+    assert done.returncode == 0, done.stderr
+    return done.stdout

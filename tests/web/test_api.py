@@ -20,7 +20,15 @@ from boardlab.core.registry import names
 from boardlab.web.app import create_app
 from boardlab.web.matches import bot_options
 from boardlab.web.schemas import MAX_BOT_SECONDS, BotPlayer
-from tests.web.conftest import KEY, assert_error, bearer, new_match, play, wait_for_bot
+from tests.web.conftest import (
+    KEY,
+    assert_error,
+    bearer,
+    new_match,
+    play,
+    serve_help,
+    wait_for_bot,
+)
 
 HUMAN = {"type": "human"}
 
@@ -387,10 +395,9 @@ def test_the_lobby_and_static_files_need_no_network(client):
 
 # --- boardlab serve ---------------------------------------------------------------------------
 def test_serve_help():
-    result = CliRunner().invoke(cli_app, ["serve", "--help"])
-    assert result.exit_code == 0
-    assert "--port" in result.output and "--db" in result.output and "--data" in result.output
-    assert "--bot-workers" in result.output and "--bot-memory" in result.output
+    text = serve_help()
+    assert "--port" in text and "--db" in text and "--data" in text
+    assert "--bot-workers" in text and "--bot-memory" in text
 
 
 def test_serve_passes_the_bot_pool_settings_to_the_app(monkeypatch, tmp_path):

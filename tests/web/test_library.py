@@ -30,7 +30,15 @@ from boardlab.errors import FileError
 from boardlab.web.app import create_app
 from boardlab.web.errors import ApiError
 from boardlab.web.library import Library, parse_id
-from tests.web.conftest import KEY, assert_error, bearer, new_match, play, wait_for_bot
+from tests.web.conftest import (
+    KEY,
+    assert_error,
+    bearer,
+    new_match,
+    play,
+    serve_help,
+    wait_for_bot,
+)
 
 CORPUS = Path(__file__).parents[1] / "data" / "zrf"
 HUMAN = {"type": "human"}
@@ -356,7 +364,7 @@ def test_a_games_folder_that_is_not_one_is_refused(tmp_path):
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and "no such folder" in lines[0]
-    assert "--games" in CliRunner().invoke(cli_app, ["serve", "--help"]).output
+    assert "--games" in serve_help()
 
 
 def test_rules_that_cannot_end_their_chains_answer_422():

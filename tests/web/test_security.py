@@ -33,7 +33,7 @@ from boardlab.puzzles.polyomino.pack import Pack
 from boardlab.web import api_pipes
 from boardlab.web.app import create_app, serve
 from boardlab.web.security import MAX_BODY_BYTES, SettingError, check_origin, check_proxy
-from tests.web.conftest import serving
+from tests.web.conftest import serve_help, serving
 
 EVIL = "attacker.invalid"
 CHECK = "/api/pipes/levels/sample-1/check"
@@ -471,7 +471,7 @@ def test_settings_are_normalised():
 
 
 def test_serve_help_documents_the_options_and_bad_ones_are_one_error_line(tmp_path):
-    help_text = CliRunner().invoke(cli_app, ["serve", "--help"]).output
+    help_text = serve_help()
     for option in ("--public-url", "--cors-origin", "--trusted-proxy"):
         assert option in help_text
     for args, words in ((["--cors-origin", "ftp://x"], "--cors-origin 'ftp://x'"),

@@ -204,6 +204,8 @@ def test_same_levels_as_the_vector_method(size):
 
 @pytest.mark.parametrize("size", [s for s in sizes_up_to(25) if s[0] * s[1] > 20])
 def test_same_levels_as_the_vector_method_up_to_25(size):
+    # Areas 26 to 28 (minutes): benchmarks/triplex.py compares every rectangle up to
+    # its --partitions-area, 28 by default.
     w, h = size
     assert levels_of_size(w, h, method="partitions") == levels_of_size(w, h)
 
@@ -214,13 +216,6 @@ def test_same_levels_as_the_vector_method_with_tetrominoes(size):
     w, h = size
     levels = levels_of_size(w, h, "tetra", method="partitions")
     assert levels == levels_of_size(w, h, "tetra") and levels
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("size", [s for s in sizes_up_to(28) if s[0] * s[1] > 25])
-def test_same_levels_as_the_vector_method_up_to_28(size):
-    w, h = size
-    assert levels_of_size(w, h, method="partitions") == levels_of_size(w, h)
 
 
 def test_report_counts_through_generate_levels():
