@@ -16,7 +16,9 @@ For every file of tests/data/zrf (its default variant):
 
 With ``--conformance`` it plays the rule files of tests/zrf/conformance instead, and
 checks each file's own expectations (moves, perfts, positions, outcomes worked out from
-the ZRF Language Reference) on its kernel too; the tests check a sample.
+the ZRF Language Reference) on its kernel too; the tests check a sample. With
+``--examples``, the rule files of examples/zrf (chess, shogi, xiangqi... written for
+boardlab; their kernels take minutes to compile, so the tests play them interpreted).
 
 The first run compiles each file's kernel (about two seconds a file; cached after).
 """
@@ -42,6 +44,7 @@ from tests.core.test_kernel import play_both  # noqa: E402
 from tests.zrf.test_conformance_entries import CONFORMANCE, failures  # noqa: E402
 
 CORPUS = ROOT / "tests" / "data" / "zrf"
+EXAMPLES = ROOT / "examples" / "zrf"
 
 
 def plies_per_second(game: object, kernels: bool, seconds: float) -> float:
@@ -76,11 +79,13 @@ def main() -> None:
                         help="seconds of play per speed figure")
     parser.add_argument("--conformance", action="store_true",
                         help="the reference's rule files, their expectations checked too")
+    parser.add_argument("--examples", action="store_true",
+                        help="the rule files of examples/zrf")
     parser.add_argument("files", nargs="*", help="files under tests/data/zrf (default: all)")
     args = parser.parse_args()
-    folder = CONFORMANCE if args.conformance else CORPUS
+    folder = CONFORMANCE if args.conformance else EXAMPLES if args.examples else CORPUS
     files = [folder / f for f in args.files] or sorted(
-        folder.glob("*.zrf" if args.conformance else "*/*.zrf"))
+        folder.glob("*.zrf" if args.conformance or args.examples else "*/*.zrf"))
 
     reasons: collections.Counter[str] = collections.Counter()
     ratios: list[float] = []

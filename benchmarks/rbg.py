@@ -31,6 +31,10 @@ The games and what differs between the two sides:
 * Connect Four 6x7: ``connect4.rbg``, built-in ``connect-four`` (the hand-written Python
   game until it moves onto the move language; no ``rollout()`` override is used here).
 * Reversi: ``reversi.rbg``, built-in ``othello`` (a pass is a ply on both sides).
+* The same two written in the move language, on their game kernels:
+  ``connect-four-zrf`` (``examples/zrf/connect-four.zrf``: a drop falls by a while loop,
+  four in a row by relative-config goals) and ``reversi-zrf`` (``examples/zrf/reversi.zrf``:
+  a drop flips what it flanks; a forced pass).
 * Chess: ``chess_200.rbg`` -- RBG's ``chess.rbg`` with the fifty-move rule replaced by a
   cap of 200 plies -- with the cap set to boardlab's ply cap for ``chess.zrf``
   (``max_moves``, 1000), against ``chess/chess.zrf``. The ZRF file also makes a
@@ -94,7 +98,10 @@ class Comparison:
     cap_to_ply_limit: bool = False
 
     def load(self) -> Game:
-        """boardlab's game: a registered name, or a ``.zrf`` path under tests/data/zrf."""
+        """boardlab's game: a registered name, or a ``.zrf`` path under tests/data/zrf
+        (or under the repository when it starts with ``examples/``)."""
+        if self.boardlab.startswith("examples/"):
+            return load_game(ROOT / self.boardlab)
         if self.boardlab.endswith(".zrf"):
             return load_game(ZRF_FOLDER / self.boardlab)
         return boardlab.load(self.boardlab)
@@ -106,6 +113,10 @@ COMPARISONS = (
                "boardlab's connect-four is the hand-written Python game until it moves "
                "onto the move language"),
     Comparison("reversi", "reversi.rbg", "othello", 8),
+    Comparison("connect-four-zrf", "connect4.rbg", "examples/zrf/connect-four.zrf", 8,
+               "boardlab: connect four written in the move language, on its kernel"),
+    Comparison("reversi-zrf", "reversi.rbg", "examples/zrf/reversi.zrf", 8,
+               "boardlab: reversi written in the move language, on its kernel"),
     Comparison("chess", "chess_200.rbg", "chess/chess.zrf", 4,
                "RBG: no fifty-move rule, capped at boardlab's ply cap; boardlab: a "
                "threefold repetition loses for the repeater", cap_to_ply_limit=True),
