@@ -20,15 +20,7 @@ from boardlab.core.registry import names
 from boardlab.web.app import create_app
 from boardlab.web.matches import bot_options
 from boardlab.web.schemas import MAX_BOT_SECONDS, BotPlayer
-from tests.web.conftest import (
-    KEY,
-    assert_error,
-    bearer,
-    new_match,
-    play,
-    serve_help,
-    wait_for_bot,
-)
+from tests.web.conftest import KEY, assert_error, bearer, new_match, play, serve_help, wait_for_bot
 
 HUMAN = {"type": "human"}
 

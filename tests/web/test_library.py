@@ -30,15 +30,7 @@ from boardlab.errors import FileError
 from boardlab.web.app import create_app
 from boardlab.web.errors import ApiError
 from boardlab.web.library import Library, parse_id
-from tests.web.conftest import (
-    KEY,
-    assert_error,
-    bearer,
-    new_match,
-    play,
-    serve_help,
-    wait_for_bot,
-)
+from tests.web.conftest import KEY, assert_error, bearer, new_match, play, serve_help, wait_for_bot
 
 CORPUS = Path(__file__).parents[1] / "data" / "zrf"
 HUMAN = {"type": "human"}
