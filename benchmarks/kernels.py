@@ -18,7 +18,7 @@ With ``--conformance`` it plays the rule files of tests/zrf/conformance instead,
 checks each file's own expectations (moves, perfts, positions, outcomes worked out from
 the ZRF Language Reference) on its kernel too; the tests check a sample. With
 ``--examples``, the rule files of examples/zrf (chess, shogi, xiangqi... written for
-boardlab; their kernels take minutes to compile, so the tests play them interpreted).
+boardlab; shogi's kernel takes minutes to compile).
 
 The first run compiles each file's kernel (about two seconds a file; cached after).
 """
