@@ -102,7 +102,7 @@ def _leaves(i: r.Instruction) -> bool:
         (isinstance(i, r.GoTo) and i.cell < 0) or not isinstance(i, _INLINE)
 
 
-def _tests(i: r.Instruction) -> Iterator[Any]:
+def tests_of(i: r.Instruction) -> Iterator[Any]:
     """The predicates (and values) an instruction reads, nested ones included."""
     for value in (getattr(i, "test", None), getattr(i, "value", None)):
         if callable(value):
@@ -149,7 +149,7 @@ class _Compiler:
         self.temps = 0
         program = tuple(template.program)
         every = list(r._instructions(program))
-        predicates = [p for i in every for p in _tests(i)]
+        predicates = [p for i in every for p in tests_of(i)]
         self.opaque = any(not self._known(p) for p in predicates)
         # An ``add`` can take the short way when nothing before it can have changed the
         # piece in hand or queued actions: a piece template whose program only walks

@@ -742,20 +742,8 @@ def _check_predicate(p: Any, game: Any, run: bool = True) -> None:
 
 
 def _tests(program: Sequence[r.Instruction]) -> Iterator[Any]:
-    """Every predicate ``program`` reads, and every predicate inside them."""
-    stack = [getattr(i, attr) for i in r._instructions(program)
-             for attr in ("test", "value") if hasattr(i, attr)]
-    while stack:
-        p = stack.pop()
-        if isinstance(p, bool | int | str) or p is None:
-            continue
-        yield p
-        if isinstance(p, r.AllOf | r.AnyOf):
-            stack.extend(p.tests)
-        elif isinstance(p, r.Not | r.AtCell | r.AtStep):
-            stack.append(p.test)
-        elif isinstance(p, r.Less):
-            stack.extend((p.left, p.right))
+    """Every predicate ``program`` reads, nested ones included."""
+    return (p for i in r._instructions(program) for p in _compiled.tests_of(i))
 
 
 def _check_goal(goal: g.Goal, game: Any) -> None:
