@@ -154,7 +154,8 @@ _AFTER_ERRORS = (-12, -13, -18)
 # history is full; -4 the registry of moves is full, -6 the position's array has no room
 # for its moves (both before a move is played; -9 and -8 after it); -5 an illegal move;
 # -12 and -13 are -1 (a While that never ends) and -2 met by the scan after a move, -18
-# another error it met (-14 to -17, which the new position's legal_moves raises).
+# another error it met (-14 to -17, which the new position's legal_moves raises); -19
+# (from compose, inside the kernel only) a promotion the hand holds no piece for: no move.
 #: Hash slots of a new game's registry of moves (it doubles when a quarter is used).
 REGISTRY = 1 << 12
 _MASK64 = (1 << 64) - 1
@@ -569,8 +570,7 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
     if type(rules).generate is not r.Rules.generate:
         raise Unsupported("moves generated in Python, not by templates")
     if rules.invariants or (rules.select is not None
-                            and not isinstance(rules.select, r.MaximalCaptures)) \
-:
+                            and not isinstance(rules.select, r.MaximalCaptures)):
         raise Unsupported("invariants or move filters")
     board = game.board
     if board.size >= (1 << _CELL_BITS) - 1 or len(rules.templates) > 4000 \
@@ -1294,12 +1294,7 @@ class _Writer:
                 table = str(self.changed(("flip",), lambda p: Piece((p.owner + 1) % n, p.kind,
                                                                     p.attributes)))
             else:
-                rows = [self.changed(("owner", pl), lambda p, pl=pl: Piece(pl, p.kind,
-                                                                           p.attributes))
-                        for pl in range(self.players)]
-                step = rows[1] - rows[0] if len(rows) > 1 else 0
-                assert all(rows[k] == rows[0] + k * step for k in range(len(rows)))
-                table = f"({rows[0]} + player * {step})"
+                table = self.owned_by("player")
             self.change(depth, where, table, 0)
         elif isinstance(i, r.SetAttribute):
             # Given to the piece on the cell after the move, after the changes of type
@@ -1505,6 +1500,15 @@ class _Writer:
         e(depth, f"T[XCH + 3 * nc + 1] = {table}")
         e(depth, f"T[XCH + 3 * nc + 2] = {kind}")
         e(depth, "nc += 1")
+
+    def owned_by(self, player: str) -> str:
+        """The row of what each piece code becomes when the player that ``player``
+        names owns it (a row for each player, one after the other)."""
+        rows = [self.changed(("owner", pl), lambda p, pl=pl: Piece(pl, p.kind, p.attributes))
+                for pl in range(self.players)]
+        step = rows[1] - rows[0] if len(rows) > 1 else 0
+        assert all(rows[k] == rows[0] + k * step for k in range(len(rows)))
+        return f"({rows[0]} + {player} * {step})"
 
     def changed(self, name: Any, change: Any) -> int:
         """A table of what each piece code becomes by ``change`` (code 0 stays 0)."""
@@ -2069,10 +2073,7 @@ def guard(S, T, player, n):
         if not self.asks_attacks:
             return ""
         n, size = self.players, self.size
-        rows = [self.changed(("owner", pl), lambda p, pl=pl: Piece(pl, p.kind, p.attributes))
-                for pl in range(n)]
-        step = rows[1] - rows[0] if n > 1 else 0
-        assert all(rows[k] == rows[0] + k * step for k in range(n))
+        owned_by_other = self.owned_by("other")
         types = self.put("attack types", [self.attack_types.get(t.move_type, -2)
                                           if t.move_type is not None else -2
                                           for t in self.templates])
@@ -2120,7 +2121,7 @@ def could_take(S, T, player, pos, start, hand, defended, kind):
         other = player
         if defended:
             other = 1 if player == 0 else 0
-        S[{BOARD} + pos] = T[{rows[0]} + other * {step} + piece]
+        S[{BOARD} + pos] = T[{owned_by_other} + piece]
         hit = attacked_at(S, T, pos, player, defended, kind, exclude)
         S[{BOARD} + pos] = v
     if hit < 0:
@@ -2807,10 +2808,13 @@ def chains(S, T, player, n):
                     f"    return S[{TO_MOVE}]\n")
         count = len(limits.move_types)
         start = limits.repeat_from
+        # The turn order's own turn, unless the limits count turns otherwise.
+        turn = "turn(ply)" if (count, start) == (len(self.turns), self.repeat_from) else \
+            f"ply if ply < {count} else {start} + (ply - {start}) % {count - start}"
         return ("@njit(cache=True)\n"
                 "def turn_mover(S, T):\n"
                 f"    ply = S[{PLY}]\n"
-                f"    t = ply if ply < {count} else {start} + (ply - {start}) % {count - start}\n"
+                f"    t = {turn}\n"
                 f"    T[XY] = T[{self.offsets['turn types']} + t]\n"
                 f"    mover = T[{self.offsets['turn movers']} + t]\n"
                 f"    return S[{TO_MOVE}] if mover < 0 else mover\n")
@@ -2939,7 +2943,6 @@ def chains(S, T, player, n):
                           "                        k += 1\n"
                           "                        continue\n"
                           "                    taken = 1\n")
-        if self.recycle_promotions:
             # A promotion's new piece leaves the hand: the first of its owner and type
             # the hand holds when the move is played (its count touched as a cell).
             change_take = (f"            if a & 3 == {_CHANGE} and (a >> 34) & 1:\n"

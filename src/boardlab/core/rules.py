@@ -1805,6 +1805,18 @@ def _kinds_by_player(cells: Sequence[Piece | None]) -> dict[int, set[str]]:
     return out
 
 
+def turn_index(ply: int, turns: int, repeat_from: int) -> int:
+    """The index of the turn played at ``ply`` in a turn order of ``turns`` turns that
+    goes round from turn ``repeat_from`` once it has run out (ZRF's ``repeat``).
+
+    >>> [turn_index(ply, 3, 1) for ply in range(7)]
+    [0, 1, 2, 1, 2, 1, 2]
+    """
+    if ply < turns:
+        return ply
+    return repeat_from + (ply - repeat_from) % (turns - repeat_from)
+
+
 @dataclass(frozen=True)
 class TurnLimits:
     """What each turn of a turn order allows beyond its player's moves (ZRF's
@@ -1832,10 +1844,7 @@ class TurnLimits:
 
     def turn(self, ply: int) -> int:
         """The index of the turn played at ``ply``."""
-        count = len(self.move_types)
-        if ply < count:
-            return ply
-        return self.repeat_from + (ply - self.repeat_from) % (count - self.repeat_from)
+        return turn_index(ply, len(self.move_types), self.repeat_from)
 
     def at(self, ply: int, to_move: int) -> tuple[int, str | None]:
         """Whose pieces move at ``ply`` when ``to_move`` is to move, and the move type

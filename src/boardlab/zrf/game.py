@@ -307,11 +307,7 @@ class ZrfGame(PieceGame):
     # --- turns and results ---------------------------------------------------------------
     def turn(self, ply: int) -> int:
         """The index in the turn order of the turn at ``ply``."""
-        spec = self.spec
-        if ply < len(spec.turns):
-            return ply
-        cycle = len(spec.turns) - spec.repeat_from
-        return spec.repeat_from + (ply - spec.repeat_from) % cycle
+        return r.turn_index(ply, len(self.spec.turns), self.spec.repeat_from)
 
     def next_player(self, state: PieceState, move: Move) -> int:
         return self.spec.turns[self.turn(state.ply)].player
