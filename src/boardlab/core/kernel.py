@@ -103,9 +103,11 @@ if TYPE_CHECKING:
 # (their keys alone: a ZRF position's past, kept by a copy or read from text), the others
 # the moves played here; REPS is how often the position has occurred (as ``occurrences``
 # says it), kept when the goals count repetitions; TAKEN says what the last move took,
-# a bit for each Captured goal and player (see _Writer.taken).
-TO_MOVE, PLY, KEY, NMOVES, STATUS, DEPTH, MOVER, LAST, BASE, REPS, TAKEN = range(11)
-BOARD = 11
+# a bit for each Captured goal and player (see _Writer.taken). NEAR says where the goals
+# that a move can only make true near the cells it changed need looking at: 0 everywhere,
+# -1 none holds here, k > 0 none held before the last move, which changed the k cells
+# that follow NEAR (see _Writer.near).
+TO_MOVE, PLY, KEY, NMOVES, STATUS, DEPTH, MOVER, LAST, BASE, REPS, TAKEN, NEAR = range(12)
 #: Most moves one position may have (a kernel that finds more says so).
 MAX_MOVES = 1 << 15
 # A move is a list of action words, one int64 each, in the interpreter's order: the
@@ -120,6 +122,7 @@ _CELL_BITS = 16
 _BUCKETS = 1024
 #: Cells one move may change (a kernel meeting a move that changes more says so).
 _TOUCH = 24
+BOARD = NEAR + 1 + _TOUCH
 # Width of a history row: to move, key, status, mover, move, (cell, code) x _TOUCH,
 # what the move before took, occurrences, last move.
 _HIST = 5 + 2 * _TOUCH + 3
@@ -858,10 +861,20 @@ def _distinct(templates: Sequence[r.Template], board: Any, players: int) -> bool
     template a straight run of steps and tests ending in one plain add, and the cells
     where the templates of a priority put a piece from one cell all differ and differ
     from it (each move then has a shift of its own). Then the kernel keeps the moves as
-    they come, looking for none equal (the interpreter drops equal moves)."""
+    they come, looking for none equal (the interpreter drops equal moves).
+
+    A drop whose run only steps and tests (in loops too) places its piece on a cell its
+    steps reach from its start: its moves differ when those cells differ for every two
+    starts of the drops of a priority that place the same piece (and a drop never
+    equals a move from a cell, which has a shift)."""
     lands: dict[int, list[list[int]]] = {}
-    for t in templates:
+    reached: dict[tuple, dict[int, tuple[int, int]]] = {}
+    for index, t in enumerate(templates):
         program = t.program
+        if type(t) is r.Drop:
+            if not _drops_apart(index, t, board, players, reached):
+                return False
+            continue
         if type(t) is not r.Template or not program or any(
                 type(i) not in (r.Step, r.Verify) or (type(i) is r.Step and i.may_leave)
                 for i in program[:-1]):
@@ -886,6 +899,44 @@ def _distinct(templates: Sequence[r.Template], board: Any, players: int) -> bool
             cells = [row[at] for row in group if row[at] >= 0]
             if at % board.size in cells or len(cells) != len(set(cells)):
                 return False
+    return True
+
+
+def _drops_apart(index: int, t: r.Drop, board: Any, players: int,
+                 reached: dict[tuple, dict[int, tuple[int, int]]]) -> bool:
+    """Whether the cells drop ``t`` (template ``index``) can place its piece on, from
+    each of its starts, are apart from those of every other start of the drops of
+    its priority and piece met so far (kept in ``reached``); see :func:`_distinct`."""
+    def steps_only(program: Sequence[r.Instruction]) -> bool:
+        return all(type(i) is r.Verify or (type(i) is r.Step and not i.may_leave) or (
+            type(i) is r.While and steps_only(i.body)) for i in program)
+
+    program = t.program
+    if not program or not steps_only(program[:-1]):
+        return False
+    last = program[-1]
+    if type(last) is not r.Add or last.copy or last.partial is not None:
+        return False
+    directions = {i.direction for i in r._instructions(program) if type(i) is r.Step}
+    for player in range(players):
+        links = board.player_links(player)
+        if t.zone is not None:
+            starts: Iterable[int] = sorted(board.zones[t.zone].get(player, ()))
+        else:
+            starts = t.cells if t.cells is not None else range(board.size)
+        seen = reached.setdefault((t.priority, t.kinds[0], t.attributes, player), {})
+        for start in starts:
+            todo, here = [start], {start}
+            while todo:
+                cell = todo.pop()
+                for d in directions:
+                    nxt = links[d][cell]  # type: ignore[index]
+                    if nxt >= 0 and nxt not in here:
+                        here.add(nxt)
+                        todo.append(nxt)
+            for cell in here:
+                if seen.setdefault(cell, (index, start)) != (index, start):
+                    return False
     return True
 
 
@@ -1032,6 +1083,17 @@ class _Writer:
                           not isinstance(i, _QUEUING) and not (
                               isinstance(i, r.Add) and (i.copy or i.partial is not None))
                           for i in r._instructions(t.program))}
+        #: The drops whose moves are their piece placed alone (nothing queued, changed
+        #: or copied, no chain), written out where they add them (:meth:`drop_lines`)
+        #: when they add few.
+        self.plain_drops = {
+            index for index, t in enumerate(templates)
+            if type(t) is r.Drop and not self.recycle_promotions and all(
+                not isinstance(i, _QUEUING) and not (
+                    isinstance(i, r.Add) and (i.copy or i.partial is not None))
+                for i in r._instructions(t.program))
+            and sum(isinstance(i, r.Add) for i in r._instructions(t.program))
+            <= _INLINE_ADDS}
         #: Whether no two moves a position has can be equal, so none is looked for
         #: (see _distinct).
         self.distinct = _distinct(templates, self.board, self.players)
@@ -1046,6 +1108,10 @@ class _Writer:
         #: steps that go on with a chain (see :meth:`chains`).
         self.attacking = False
         self.continuing = False
+        #: Whether after() tests relative configurations only near the cells the last
+        #: move changed, where none held before it (see :meth:`goal`): moves, make and
+        #: undo then keep S[NEAR].
+        self.near = False
 
     def inlined(self) -> set[int]:
         """The plain templates whose moves are written out (see :attr:`inline`): all
@@ -1368,7 +1434,10 @@ class _Writer:
                          f"{rsv}, {index}, {kind})")
                 e(depth, "if rc < 0: return rc")
                 return
-            if index in self.inline:
+            if index in self.plain_drops:
+                for line in self.drop_lines(becomes, str(index), str(priority)):
+                    e(depth, line)
+            elif index in self.inline:
                 for line in self.shift_lines(becomes, str(index), str(priority)):
                     e(depth, line)
             elif index in self.plain:
@@ -1405,9 +1474,39 @@ class _Writer:
                       "    w += 1"]
         return lines + self.push_lines(index, priority)
 
+    def drop_lines(self, becomes: str, index: str, priority: str) -> list[str]:
+        """The lines of the move of a plain drop (see :attr:`plain_drops`), as compose
+        writes it: what stands on ``pos`` taken, the piece in hand (or what it is
+        promoted to) placed there, from the mover's reserve where ``rsv`` says so."""
+        reserve = " | ((1 if rsv != 0 else 0) << 34)" if self.reserved else ""
+        piece = "hand"
+        lines = ["top = T[XS + 1]",
+                 f"if top + 2 > {_ARENA}: return -14",
+                 "w = top",
+                 f"if S[{BOARD} + pos] != 0:",
+                 f"    T[XA + w] = {_CAPTURE} | (pos << 2)",
+                 "    w += 1"]
+        if becomes != "0":
+            lines.append(f"piece = {becomes}")
+            lines.append("if piece == 0: piece = hand")
+            piece = "piece"
+        lines += [f"T[XA + w] = {_PLACE} | (pos << 2) | ({piece} << 18){reserve}",
+                  "w += 1"]
+        return lines + self.push_lines(index, priority)
+
     def push_lines(self, index: str, priority: str) -> list[str]:
         """The lines that add the move of words T[XA + top:XA + w] to the n found
         (see ``push``), unless an equal one of its priority came before."""
+        if self.distinct:
+            # No equal move to look for; scan hashes the moves it registers, a
+            # playout none.
+            return [f"if n >= {MAX_MOVES}: return -2",
+                    f"T[XP + n] = {priority}",
+                    "T[XO + n] = top",
+                    "T[XK + n] = w - top",
+                    f"T[XT + n] = {index}",
+                    "T[XS + 1] = w",
+                    "n += 1"]
         lines = ["h = 0x51ED270B27",
                  "for i in range(top, w):",
                  "    h = mix(h, T[XA + i])"]
@@ -1419,8 +1518,6 @@ class _Writer:
                f"T[XT + n] = {index}",
                "T[XS + 1] = w",
                "n += 1"]
-        if self.distinct:
-            return lines + add
         return lines + [
             f"b = XH + (((h * -7046029254386353131) >> 50) & {_BUCKETS - 1})",
             "stamp = T[XS]",
@@ -1537,10 +1634,15 @@ class _Writer:
         return self.put(("promote", kind), values)
 
     # --- goals ----------------------------------------------------------------------
-    def goal(self, goal: g.Goal, player: str) -> str:
+    def goal(self, goal: g.Goal, player: str, near: bool = False) -> str:
+        """The test of ``goal`` for ``player``; ``near``: a goal whose being false makes
+        its condition's false (so false at a position that goes on), which a relative
+        configuration then tests only around the cells the last move changed when it
+        was false before it (see :attr:`near`)."""
         if isinstance(goal, g.AllOf | g.AnyOf):
             joint = " and " if isinstance(goal, g.AllOf) else " or "
-            parts = [self.goal(child, player) for child in goal.goals]
+            inner = near and isinstance(goal, g.AnyOf)
+            parts = [self.goal(child, player, inner) for child in goal.goals]
             return "(" + (joint.join(parts) or ("True" if isinstance(goal, g.AllOf)
                                                 else "False")) + ")"
         if isinstance(goal, g.NotGoal):
@@ -1611,6 +1713,9 @@ class _Writer:
             self.more_in_zone(name, goal)
         elif isinstance(goal, g.RelativeConfig):
             self.relative_config(name, goal)
+            if near:
+                self.near = True
+                return f"({name}_near(S, T, {player}) if near else {name}(S, T, {player}))"
         else:  # pragma: no cover - _check refused it
             raise Unsupported(type(goal).__name__)
         return f"{name}(S, T, {player})"
@@ -1663,22 +1768,57 @@ class _Writer:
                     found.append(cell)
             starts.append([len(found), *found, *([0] * (self.size - len(found)))])
         where = self.put(("relative-starts", name), [v for row in starts for v in row])
-        lines = [f"@njit(cache=True)\ndef {name}(S, T, p):",
-                 f"    base = {where} + p * {self.size + 1}",
-                 "    for i in range(T[base]):",
-                 "        c = T[base + 1 + i]"]
+        # For each player and cell, the starts whose walk crosses the cell: where the
+        # pattern can newly match once the cell changes.
+        crossing: list[list[list[int]]] = []
+        for pl in range(self.players):
+            by_cell: list[list[int]] = [[] for _ in range(self.size)]
+            for cell in starts[pl][1:1 + starts[pl][0]]:
+                pos = cell
+                walk = [pos]
+                for d in steps:
+                    pos = links[pl][d][pos]  # type: ignore[index]
+                    walk.append(pos)
+                for c in dict.fromkeys(walk):
+                    by_cell[c].append(cell)
+            crossing.append(by_cell)
+        flat: list[int] = []
+        heads: list[int] = []
+        for by_cell in crossing:
+            for found in by_cell:
+                heads += [len(found), len(flat)]
+                flat += found
+        near_heads = self.put(("relative-near", name), heads)
+        near_starts = self.put(("relative-near-starts", name), flat)
+        walk_lines = []
         for k, item in enumerate(items):
             if k:
                 row = self.put(("relative-step", name, k),
                                [v for pl in range(self.players)
                                 for v in links[pl][steps[k - 1]]])  # type: ignore[index]
-                lines.append(f"        c = T[{row} + p * {self.size} + c]")
+                walk_lines.append(f"c = T[{row} + p * {self.size} + c]")
             fits = self.put(("relative-item", name, k),
                             [int(g._fits(piece, item, pl))  # type: ignore[arg-type]
                              for pl in range(self.players) for piece in self.pieces])
-            lines.append(f"        if T[{fits} + p * {self.ncodes} + S[{BOARD} + c]] == 0:"
-                         " continue")
-        lines += ["        return True", "    return False"]
+            walk_lines.append(f"if T[{fits} + p * {self.ncodes} + S[{BOARD} + c]] == 0:"
+                              " continue")
+        walk_lines.append("return True")
+        lines = [f"@njit(cache=True)\ndef {name}(S, T, p):",
+                 f"    base = {where} + p * {self.size + 1}",
+                 "    for i in range(T[base]):",
+                 "        c = T[base + 1 + i]",
+                 *("        " + line for line in walk_lines),
+                 "    return False",
+                 "",
+                 "",
+                 f"@njit(cache=True)\ndef {name}_near(S, T, p):",
+                 "    # Only the starts whose walk crosses a cell the last move changed.",
+                 f"    for j in range(S[{NEAR}]):",
+                 f"        x = {near_heads} + 2 * (p * {self.size} + S[{NEAR + 1} + j])",
+                 "        for i in range(T[x]):",
+                 f"            c = T[{near_starts} + T[x + 1] + i]",
+                 *("            " + line for line in walk_lines),
+                 "    return False"]
         self.helpers.append("\n".join(lines) + "\n")
 
     def resolve(self, name: str, conditions: Sequence[g.Condition]) -> None:
@@ -1688,14 +1828,19 @@ class _Writer:
         lines = [f"@njit(cache=True)\ndef {name}(S, T):",
                  f"    mover = S[{MOVER}]",
                  "    best = 1 << 30"]
+        had = self.near
         for c in conditions:
             order = g._ORDER[c.kind]
             for p in c.players:
-                test = self.goal(c.goal, str(p))
+                # after()'s -1 says every condition false at a position that goes on
+                # (moves keeps it in NEAR); stuck_conditions' says nothing of it.
+                test = self.goal(c.goal, str(p), near=name == "after")
                 lines.append(f"    if {test}:")
                 lines.append(f"        rank = ({order * 2} + (0 if mover == {p} else 1)) * {n}"
                              f" + {p}")
                 lines.append("        if rank < best: best = rank")
+        if self.near and not had:
+            lines.insert(2, f"    near = S[{NEAR}] > 0")
         lines.append("    if best == 1 << 30: return -1")
         lines.append(f"    return (best // {2 * n}) * {n} + best % {n}")
         self.helpers.append("\n".join(lines) + "\n")
@@ -2911,10 +3056,39 @@ def chains(S, T, player, n):
             "    return n",
         ]
         size = self.size
+        near_moves = near_make = near_undo = ""
+        if self.near:
+            near_moves = f"    if status == -1: S[{NEAR}] = -1\n"
+            near_make = (
+                f"    if S[{NEAR}] == -1:\n"
+                "        for j in range(k):\n"
+                f"            S[{NEAR + 1} + j] = H[h, 5 + 2 * j]\n"
+                f"        S[{NEAR}] = k\n"
+                "    else:\n"
+                f"        S[{NEAR}] = 0\n")
+            near_undo = f"    S[{NEAR}] = 0\n"
         group_move = self.group_move()
         chain_source = self.chains() + self.maximal()
+        # The mover's cells, read by the templates that move a piece of the mover's
+        # (drops, and templates of any piece, have starts of their own).
+        mine = "    mine = 0\n"
+        if any(isinstance(t, r.Group) or (type(t) is r.Template and not t.shared)
+               for t in self.templates):
+            mine += (
+                "    # Without a branch: whether a cell holds a piece of the mover is a\n"
+                "    # coin toss the processor cannot learn.\n"
+                f"    for c in range({size}):\n"
+                "        T[XC + mine] = c\n"
+                f"        mine += T[{self.owner} + S[{BOARD} + c]] == player\n")
         # A chain's move: its actions, then its steps' words (see _STEP_MARK).
         words = "(T[XK + i] & 65535) + (T[XK + i] >> 16)" if chained else "T[XK + i]"
+        hash_words, hashed = "", "T[XN + i]"
+        if self.distinct:
+            # The moves were found with no hash (see push_lines).
+            hash_words = ("        h = 0x51ED270B27\n"
+                          f"        for j in range(T[XO + i], T[XO + i] + {words}):\n"
+                          "            h = mix(h, T[XA + j])\n")
+            hashed = "h"
         chain_count = "" if not chained else (
             "    for i in range(count):\n"
             f"        if T[at + i] & {_STEP_MARK}:\n"
@@ -3224,14 +3398,7 @@ def compose(S, T, pos, hand, hf, q, nc, becomes, copy, rsv):
 
 {group_move}{parts}{checks}{chain_source}@njit(cache=True)
 def generate(S, T, player):
-    # The mover's cells, once for every template.
-    # Without a branch: whether a cell holds a piece of the mover is a coin toss the
-    # processor cannot learn.
-    mine = 0
-    for c in range({size}):
-        T[XC + mine] = c
-        mine += T[{self.owner} + S[{BOARD} + c]] == player
-    T[XS] += 1  # a new generation of duplicate chains
+{mine}    T[XS] += 1  # a new generation of duplicate chains
     T[XS + 1] = 0  # and of words
 {"    T[XS + 2] = 0  # and of the steps of chains" + chr(10) if chained else ""}\
 {"    T[XE] = 0  # no attack looped yet" + chr(10) if self.asks_attacks else ""}    n = 0
@@ -3304,7 +3471,7 @@ def moves(S, T):
     # The position's status and moves (in T[XN:XN + n], unregistered): n | (status + 2)
     # << 24, or -1 and -2 as generate says them.
     status = after(S, T)
-    if status < 0 and {self.limit} > 0 and S[{PLY}] >= {self.limit}:
+{near_moves}    if status < 0 and {self.limit} > 0 and S[{PLY}] >= {self.limit}:
         status = {2 * n}  # a draw when the game reaches its ply limit
     player = S[{TO_MOVE}]
     n = 0
@@ -3334,7 +3501,7 @@ def scan(S, T, write):
         return -6
     top = -1
     for i in range(n):
-        index = intern(T, S, T[XN + i], mover, T[XT + i], T[XO + i], {words}, write)
+{hash_words}        index = intern(T, S, {hashed}, mover, T[XT + i], T[XO + i], {words}, write)
         if index < 0:
             return -4 if index == -1 else index
         S[MOVES + i] = index
@@ -3493,7 +3660,7 @@ def make(S, H, T, h, at, count, number):
     if k < 0:
         # Nothing was changed: a move's cells are all touched before any changes.
         return k
-{took}
+{took}{near_make}
     for j in range(k, {_TOUCH}):
         H[h, 5 + 2 * j] = -1
     key = S[{KEY}]
@@ -3541,7 +3708,7 @@ def undo(S, H):
     S[{NMOVES}] = -1
     S[{PLY}] -= 1
     S[{DEPTH}] = h
-''' + self.playouts()
+{near_undo}''' + self.playouts()
         return _unliteral(head + "\n".join(body) + "\n" + "\n".join(tail) + "\n\n\n" +
                           "\n\n".join(self.helpers) + mid)
 
