@@ -193,6 +193,13 @@ goal_leaves = st.one_of(
     st.builds(g.PiecesRemaining, st.integers(0, 2), st.one_of(st.none(), kinds)),
     st.builds(g.TotalPieceCount, st.integers(0, 4), st.one_of(st.none(), kinds)),
     st.builds(g.Repetition, st.integers(1, 3)),
+    # Lines of pieces, which the kernel looks for near the last move's cells alone
+    # where none held before it (under AnyOf: near; under AllOf or NotGoal: everywhere).
+    st.builds(lambda first, rest: g.RelativeConfig(
+        (first, *[x for step in rest for x in step])),
+        st.tuples(owners, st.sampled_from(("man", "king", "empty"))),
+        st.lists(st.tuples(directions, st.tuples(owners, st.sampled_from(
+            ("man", "king", "empty")))), max_size=2)),
 )
 goal_trees = st.recursive(goal_leaves, lambda inner: st.one_of(
     st.builds(lambda c: g.AllOf(tuple(c)), st.lists(inner, min_size=1, max_size=2)),
@@ -355,6 +362,52 @@ def test_language_games_play_on_their_kernel_as_the_interpreter_plays_them(name,
     assert kernel.why_not(game) is None
     plies = sum(play_both(game, seed, 400) for seed in range(4))
     assert plies > 40
+
+
+EXAMPLE_RULES = Path(__file__).resolve().parents[2] / "examples" / "zrf"
+
+
+@pytest.mark.parametrize("name", ["connect-four", "reversi", "tic-tac-toe"])
+def test_drop_games_play_on_their_kernel_as_the_interpreter_plays_them(kernel_folder, name):
+    # Their drops are written out with no search for equal moves (each lands apart),
+    # connect four's and tic-tac-toe's lines are looked for near the last drop alone,
+    # reversi's flips are written with its drop, its loops run without a count of turns.
+    game = load_game(EXAMPLE_RULES / f"{name}.zrf")
+    assert kernel.why_not(game) is None
+    writer, source = kernel._write(game)
+    assert writer.distinct and writer.plain_drops == {0}
+    assert f"> {r._LOOP_LIMIT}" not in source
+    assert ("_near(S, T" in source) == (name != "reversi")
+    plies = sum(play_both(game, seed, 80) for seed in range(6))
+    assert plies > 30
+
+
+def test_drops_that_can_land_on_one_cell_are_not_taken_as_distinct(kernel_folder):
+    # Two starts in one column fall to its foot: one move, as the interpreter has it.
+    fall = r.Drop((r.While(r.AtStep(r.EMPTY, "s"), (r.Step("s"),)), r.Add()), kinds=("man",),
+                  cells=(BOARD.cell("a4"), BOARD.cell("a3")), unlimited_for=frozenset({0, 1}))
+    game = make_game([fall], [], "draw", {})
+    assert not kernel._write(game)[0].distinct
+    start = game.initial_state()
+    assert isinstance(start, kernel.KernelPosition)
+    assert [m.notation for m in start.legal_moves()] == ["X@a1"]
+    play_both(game, 0, 8)
+    # Back on its start at the add (marks and backs; reversi's flank): apart again.
+    flank = (r.Mark(), r.If(r.AtStep(r.ENEMY, "n"), (r.Step("n"), r.ChangeOwner(), r.Back()),
+                            ()), r.Back())
+    assert kernel._back_at_start(flank, True, True) == (True, True)
+    assert kernel._back_at_start((r.Mark(), r.Step("n")), True, True) == (False, True)
+    assert kernel._back_at_start((r.Step("n"), r.Mark(), r.Back()), True, True) == \
+        (False, False)
+
+
+def test_a_loop_that_can_come_back_keeps_its_count_of_turns(kernel_folder):
+    # North then south can come back to a cell: the loop keeps the interpreter's limit.
+    walk = r.Template((r.While(r.ALWAYS, (r.Step("n"),)), r.Add()), name="north")
+    spin = r.Template((r.While(r.ALWAYS, (r.Step("n"), r.Step("s"))), r.Add()), name="spin")
+    assert f"> {r._LOOP_LIMIT}" not in kernel.source(make_game([walk], [], "draw", {}))
+    assert f"> {r._LOOP_LIMIT}" in kernel.source(make_game([spin], [], "draw", {}))
+    assert kernel._acyclic([[1], [2], []]) and not kernel._acyclic([[1], [0]])
 
 
 @pytest.mark.parametrize(("name", "counts"), [("breakthrough", [22, 484, 11132, 256036]),

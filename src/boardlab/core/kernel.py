@@ -902,6 +902,61 @@ def _distinct(templates: Sequence[r.Template], board: Any, players: int) -> bool
     return True
 
 
+def _acyclic(edges: Sequence[Sequence[int]]) -> bool:
+    """Whether the graph of these out-edges (by node) has no cycle (Kahn's order)."""
+    into = [0] * len(edges)
+    for out in edges:
+        for v in out:
+            into[v] += 1
+    ready = [v for v, k in enumerate(into) if k == 0]
+    seen = 0
+    while ready:
+        u = ready.pop()
+        seen += 1
+        for v in edges[u]:
+            into[v] -= 1
+            if into[v] == 0:
+                ready.append(v)
+    return seen == len(edges)
+
+
+#: Instructions that neither move nor add (a run's flags, tests and changes).
+_IN_PLACE = (r.Verify, r.SetFlag, r.SetVar, r.Inc, r.SetPositionFlag, r.ChangeType,
+             r.ChangeOwner, r.SetAttribute)
+
+
+def _back_at_start(program: Sequence[r.Instruction], pos: bool, mark: bool
+                   ) -> tuple[bool, bool] | None:
+    """Whether a run is surely on its start, and its mark there, after ``program``
+    (given whether they were before): None where it adds or does what this does not
+    follow. A run's mark starts on its start (back with no mark goes there)."""
+    for i in program:
+        if isinstance(i, r.Step):
+            pos = False
+        elif type(i) is r.Mark:
+            mark = pos
+        elif type(i) is r.Back:
+            pos = mark
+        elif isinstance(i, r.If):
+            then = _back_at_start(i.then, pos, mark)
+            other = _back_at_start(i.else_, pos, mark)
+            if then is None or other is None:
+                return None
+            pos, mark = then[0] and other[0], then[1] and other[1]
+        elif isinstance(i, r.While):
+            # Any number of turns: what holds before and after every turn.
+            while True:
+                turn = _back_at_start(i.body, pos, mark)
+                if turn is None:
+                    return None
+                if (pos and turn[0], mark and turn[1]) == (pos, mark):
+                    break
+                pos, mark = pos and turn[0], mark and turn[1]
+        elif not isinstance(i, _IN_PLACE):
+            return None
+    return pos, mark
+
+
 def _drops_apart(index: int, t: r.Drop, board: Any, players: int,
                  reached: dict[tuple, dict[int, tuple[int, int]]]) -> bool:
     """Whether the cells drop ``t`` (template ``index``) can place its piece on, from
@@ -912,12 +967,17 @@ def _drops_apart(index: int, t: r.Drop, board: Any, players: int,
             type(i) is r.While and steps_only(i.body)) for i in program)
 
     program = t.program
-    if not program or not steps_only(program[:-1]):
+    if not program:
         return False
     last = program[-1]
     if type(last) is not r.Add or last.copy or last.partial is not None:
         return False
-    directions = {i.direction for i in r._instructions(program) if type(i) is r.Step}
+    if steps_only(program[:-1]):
+        directions = {i.direction for i in r._instructions(program) if type(i) is r.Step}
+    elif _back_at_start(program[:-1], True, True) == (True, True):
+        directions = set()  # its one move places the piece on its start
+    else:
+        return False
     for player in range(players):
         links = board.player_links(player)
         if t.zone is not None:
@@ -979,6 +1039,12 @@ class _Writer:
         self.table: list[int] = []
         self.offsets: dict[Any, int] = {}
         self.directions: dict[str, int] = {}
+        #: By set of directions, whether no walk along them comes back (see ends).
+        self.acyclic: dict[frozenset[str], bool] = {}
+        #: Whether every player sees the directions alike (no symmetry turns them):
+        #: the kernel then reads the first player's links for all.
+        self.same_links = all(self.board.player_links(p) == self.board.player_links(0)
+                              for p in range(1, self.players))
         self.lines: list[str] = []
         self.helpers: list[str] = []
         self.loops = 0
@@ -1083,17 +1149,21 @@ class _Writer:
                           not isinstance(i, _QUEUING) and not (
                               isinstance(i, r.Add) and (i.copy or i.partial is not None))
                           for i in r._instructions(t.program))}
-        #: The drops whose moves are their piece placed alone (nothing queued, changed
-        #: or copied, no chain), written out where they add them (:meth:`drop_lines`)
-        #: when they add few.
+        #: The drops whose moves are their piece placed and changes of type or owner
+        #: (nothing else queued, nothing copied, no chain), written out where they add
+        #: them (:meth:`drop_lines`) when they add few; those that change nothing.
         self.plain_drops = {
             index for index, t in enumerate(templates)
             if type(t) is r.Drop and not self.recycle_promotions and all(
-                not isinstance(i, _QUEUING) and not (
-                    isinstance(i, r.Add) and (i.copy or i.partial is not None))
+                not isinstance(i, _QUEUING) or isinstance(i, r.ChangeType | r.ChangeOwner)
+                for i in r._instructions(t.program)) and all(
+                not (isinstance(i, r.Add) and (i.copy or i.partial is not None))
                 for i in r._instructions(t.program))
             and sum(isinstance(i, r.Add) for i in r._instructions(t.program))
             <= _INLINE_ADDS}
+        self.unchanging = {index for index in self.plain_drops if not any(
+            isinstance(i, r.ChangeType | r.ChangeOwner)
+            for i in r._instructions(templates[index].program))}
         #: Whether no two moves a position has can be equal, so none is looked for
         #: (see _distinct).
         self.distinct = _distinct(templates, self.board, self.players)
@@ -1134,10 +1204,44 @@ class _Writer:
     def links(self) -> int:
         return self.offsets.get("links", -1)
 
+    def ends(self, loop: r.While) -> bool:
+        """Whether ``loop`` surely ends before the interpreter's limit of turns: each
+        turn steps (or fails), it only steps (and tests, changes, adds), and no cell can be
+        reached again by its directions (for any player), on a board of no more cells
+        than the limit."""
+        def moves(program: Sequence[r.Instruction]) -> set[str] | None:
+            found: set[str] = set()
+            for i in program:
+                if isinstance(i, r.Step):
+                    found.add(i.direction)
+                elif isinstance(i, r.If | r.While):
+                    parts = [moves(i.then), moves(i.else_)] if isinstance(i, r.If) \
+                        else [moves(i.body)]
+                    if None in parts:
+                        return None
+                    found.update(*parts)  # type: ignore[arg-type]
+                elif not isinstance(i, _IN_PLACE + (r.Add,)):
+                    return None
+            return found
+
+        directions = moves(loop.body)
+        if directions is None or not any(isinstance(i, r.Step) for i in loop.body) \
+                or self.size > r._LOOP_LIMIT:
+            return False
+        key = frozenset(directions)
+        if key not in self.acyclic:
+            self.acyclic[key] = all(_acyclic(
+                [[row[c] for row in (self.board.player_links(p)[d] for d in key)
+                  if row[c] >= 0] for c in range(self.size)])
+                for p in range(self.players))
+        return self.acyclic[key]
+
     def direction(self, d: str) -> str:
         """The expression of the row of direction ``d`` for the mover, at ``{}``."""
         if d not in self.directions:
             self.directions[d] = len(self.directions)
+        if self.same_links:
+            return f"T[LK + {self.directions[d] * self.size} + {{}}]"
         return f"T[LK + (player * ND + {self.directions[d]}) * {self.size} + {{}}]"
 
     def mask_of_codes(self, name: Any, test: Any) -> int:
@@ -1293,8 +1397,9 @@ class _Writer:
             e(depth, f"{turns} = 0")
             e(depth, "while True:")
             e(depth + 1, f"if not {self.expr(i.test, 'pos')}: break")
-            e(depth + 1, f"{turns} += 1")
-            e(depth + 1, f"if {turns} > {r._LOOP_LIMIT}: return -1")
+            if not self.ends(i):
+                e(depth + 1, f"{turns} += 1")
+                e(depth + 1, f"if {turns} > {r._LOOP_LIMIT}: return -1")
             self.block(i.body, depth + 1, f"{flag} = True; break", index, priority)
             e(depth, f"if {flag}: {fail}")
         elif isinstance(i, r.CaptureHere | r.CaptureAt):
@@ -1435,7 +1540,8 @@ class _Writer:
                 e(depth, "if rc < 0: return rc")
                 return
             if index in self.plain_drops:
-                for line in self.drop_lines(becomes, str(index), str(priority)):
+                for line in self.drop_lines(becomes, str(index), str(priority),
+                                            index not in self.unchanging):
                     e(depth, line)
             elif index in self.inline:
                 for line in self.shift_lines(becomes, str(index), str(priority)):
@@ -1474,14 +1580,17 @@ class _Writer:
                       "    w += 1"]
         return lines + self.push_lines(index, priority)
 
-    def drop_lines(self, becomes: str, index: str, priority: str) -> list[str]:
+    def drop_lines(self, becomes: str, index: str, priority: str, changes: bool
+                   ) -> list[str]:
         """The lines of the move of a plain drop (see :attr:`plain_drops`), as compose
         writes it: what stands on ``pos`` taken, the piece in hand (or what it is
-        promoted to) placed there, from the mover's reserve where ``rsv`` says so."""
+        promoted to) placed there, from the mover's reserve where ``rsv`` says so; then
+        the ``changes`` of type and owner the run asked for, each of a piece the move
+        leaves alone (compose writes the move where one is not)."""
         reserve = " | ((1 if rsv != 0 else 0) << 34)" if self.reserved else ""
         piece = "hand"
         lines = ["top = T[XS + 1]",
-                 f"if top + 2 > {_ARENA}: return -14",
+                 f"if top + 2 + nc > {_ARENA}: return -14",
                  "w = top",
                  f"if S[{BOARD} + pos] != 0:",
                  f"    T[XA + w] = {_CAPTURE} | (pos << 2)",
@@ -1492,6 +1601,25 @@ class _Writer:
             piece = "piece"
         lines += [f"T[XA + w] = {_PLACE} | (pos << 2) | ({piece} << 18){reserve}",
                   "w += 1"]
+        if changes:
+            rsv = "rsv" if self.reserved else "0"
+            lines += [
+                "for c in range(nc):",
+                "    cell = T[XCH + 3 * c]",
+                f"    was = S[{BOARD} + cell]",
+                "    for i in range(top, w):",
+                "        if (T[XA + i] >> 2) & 65535 == cell:",
+                "            was = -1",
+                "            break",
+                "    if was < 0:",
+                f"        w = compose(S, T, pos, hand, hf, q, nc, {becomes}, 0, {rsv})",
+                "        if w < 0: return w",
+                "        break",
+                "    if was == 0: continue",
+                "    now = T[T[XCH + 3 * c + 1] + was]",
+                "    if now != was:",
+                f"        T[XA + w] = {_CHANGE} | (cell << 2) | (now << 18)",
+                "        w += 1"]
         return lines + self.push_lines(index, priority)
 
     def push_lines(self, index: str, priority: str) -> list[str]:
@@ -1669,7 +1797,7 @@ class _Writer:
                               int(any(g._matches(piece, o, k, pl) for o, k in goal.pieces))
                               for pl in range(self.players) for piece in self.pieces])
             self.helpers.append(
-                f"@njit(cache=True)\n"
+                f"@njit(cache=True, inline='always')\n"
                 f"def {name}(S, T, p):\n"
                 f"    base = {where} + p * {self.size + 1}\n"
                 f"    for i in range(T[base]):\n"
@@ -1681,7 +1809,7 @@ class _Writer:
             mine = isinstance(goal, g.PiecesRemaining)
             # The counts of the piece codes the goal counts, kept up to date by play.
             self.helpers.append(
-                f"@njit(cache=True)\n"
+                f"@njit(cache=True, inline='always')\n"
                 f"def {name}(S, T, p):\n"
                 f"    n = 0\n"
                 + "".join(
@@ -1700,7 +1828,7 @@ class _Writer:
             start = self.put(("lost-start", name),
                              [goal.at_start(self.game, pl) for pl in range(self.players)])
             self.helpers.append(
-                f"@njit(cache=True)\n"
+                f"@njit(cache=True, inline='always')\n"
                 f"def {name}(S, T, p):\n"
                 f"    n = 0\n"
                 + "".join(
@@ -1732,7 +1860,7 @@ class _Writer:
         counted = self.mask_of_codes(("counted", kind),
                                      lambda piece: kind is None or piece.kind == kind)
         self.helpers.append(
-            f"@njit(cache=True)\n"
+            f"@njit(cache=True, inline='always')\n"
             f"def {name}_count(S, T, q):\n"
             f"    base = {where} + q * {self.size + 1}\n"
             f"    n = 0\n"
@@ -1741,7 +1869,7 @@ class _Writer:
             f"        if v != 0 and T[{self.owner} + v] == q and T[{counted} + v] != 0:\n"
             f"            n += 1\n"
             f"    return n\n\n\n"
-            f"@njit(cache=True)\n"
+            f"@njit(cache=True, inline='always')\n"
             f"def {name}(S, T, p):\n"
             f"    mine = {name}_count(S, T, p)\n"
             f"    for q in range({self.players}):\n"
@@ -1789,6 +1917,9 @@ class _Writer:
                 heads += [len(found), len(flat)]
                 flat += found
         near_heads = self.put(("relative-near", name), heads)
+        fits_any = self.put(("relative-any", name), [
+            int(any(g._fits(piece, item, pl) for item in items))  # type: ignore[arg-type]
+            for pl in range(self.players) for piece in self.pieces])
         near_starts = self.put(("relative-near-starts", name), flat)
         walk_lines = []
         for k, item in enumerate(items):
@@ -1803,7 +1934,7 @@ class _Writer:
             walk_lines.append(f"if T[{fits} + p * {self.ncodes} + S[{BOARD} + c]] == 0:"
                               " continue")
         walk_lines.append("return True")
-        lines = [f"@njit(cache=True)\ndef {name}(S, T, p):",
+        lines = [f"@njit(cache=True, inline='always')\ndef {name}(S, T, p):",
                  f"    base = {where} + p * {self.size + 1}",
                  "    for i in range(T[base]):",
                  "        c = T[base + 1 + i]",
@@ -1811,15 +1942,58 @@ class _Writer:
                  "    return False",
                  "",
                  "",
-                 f"@njit(cache=True)\ndef {name}_near(S, T, p):",
-                 "    # Only the starts whose walk crosses a cell the last move changed.",
+                 f"@njit(cache=True, inline='always')\ndef {name}_near(S, T, p):",
+                 "    # Only the starts whose walk crosses a cell the last move changed",
+                 "    # to a piece (or none) that some item of the pattern fits.",
                  f"    for j in range(S[{NEAR}]):",
-                 f"        x = {near_heads} + 2 * (p * {self.size} + S[{NEAR + 1} + j])",
-                 "        for i in range(T[x]):",
-                 f"            c = T[{near_starts} + T[x + 1] + i]",
-                 *("            " + line for line in walk_lines),
-                 "    return False"]
+                 f"        cell = S[{NEAR + 1} + j]",
+                 f"        if T[{fits_any} + p * {self.ncodes} + S[{BOARD} + cell]] == 0:",
+                 "            continue"]
+        line = self.line_lengths(name, items, steps, links)
+        if line is not None:
+            # n alike in a row: the run of fitting cells through the cell, both ways.
+            ahead, behind = line
+            fits = f"T[{fits_any} + p * {self.ncodes} + S[{BOARD} + c]] != 0"
+            lines += ["        run = 1",
+                      f"        c = T[{ahead} + p * {self.size} + cell]",
+                      f"        while run < {len(items)} and c >= 0 and {fits}:",
+                      "            run += 1",
+                      f"            c = T[{ahead} + p * {self.size} + c]",
+                      f"        c = T[{behind} + p * {self.size} + cell]",
+                      f"        while run < {len(items)} and c >= 0 and {fits}:",
+                      "            run += 1",
+                      f"            c = T[{behind} + p * {self.size} + c]",
+                      f"        if run >= {len(items)}: return True"]
+        else:
+            lines += [f"        x = {near_heads} + 2 * (p * {self.size} + cell)",
+                      "        for i in range(T[x]):",
+                      f"            c = T[{near_starts} + T[x + 1] + i]",
+                      *("            " + line for line in walk_lines)]
+        lines.append("    return False")
         self.helpers.append("\n".join(lines) + "\n")
+
+    def line_lengths(self, name: str, items: Sequence[Any], steps: Sequence[str],
+                     links: Sequence[Any]) -> tuple[int, int] | None:
+        """For a pattern of one item again and again, a step in one direction apart,
+        where no two cells step to one cell (for any player): the table rows of that
+        direction and of its way back, by player; else None. Such a pattern holds
+        through a cell exactly when the run of cells the item fits through it, along
+        the direction, is as long as the pattern."""
+        if len(items) < 2 or len(set(items)) != 1 or len(set(steps)) != 1:
+            return None
+        d = steps[0]
+        back = []
+        for pl in range(self.players):
+            row = [-1] * self.size
+            for cell, nxt in enumerate(links[pl][d]):
+                if nxt >= 0:
+                    if row[nxt] >= 0:
+                        return None
+                    row[nxt] = cell
+            back.extend(row)
+        ahead = self.put(("relative-step", name, 1),
+                         [v for pl in range(self.players) for v in links[pl][d]])
+        return ahead, self.put(("relative-back", name), back)
 
     def resolve(self, name: str, conditions: Sequence[g.Condition]) -> None:
         """A function giving the status of the first condition to fire (by
@@ -3202,11 +3376,17 @@ def chains(S, T, player, n):
         self.registry = scratch
         self.scratch = scratch - len(self.table)
         layout = "\n".join(f"{name} = {offset}" for name, offset in at.items())
+        # numba's cache knows nothing of a change to what another module compiles.
+        from boardlab.core import unmanaged as unmanaged_module
+
+        unmanaged_digest = hashlib.sha256(
+            Path(unmanaged_module.__file__).read_bytes()).hexdigest()[:16]
         head = f'''"""The kernel of {self.game.name} (written by boardlab.core.kernel)."""
 import numpy as np
 from numba import njit
 
 from boardlab.core.rng import next_below
+from boardlab.core.unmanaged import unmanaged  # {unmanaged_digest}
 
 LK = {links}
 ND = {max(1, len(self.directions))}
@@ -3490,6 +3670,8 @@ def moves(S, T):
 
 @njit(cache=True)
 def scan(S, T, write):
+    S = unmanaged(S)  # no counting of references below (boardlab.core.unmanaged)
+    T = unmanaged(T)
     found = moves(S, T)
     if found < 0:
         return found
@@ -3558,6 +3740,15 @@ def mplay(S, H, T, h, at, count):
         S[{BOARD} + src] = 0
         S[{LAST}] = (src + 1) | ((dst + 1) << 16)
         return 2
+    if count == 1 and a & 3 == {_PLACE} and (a >> 34) & 1 == 0 and \
+            S[{BOARD} + ((a >> 2) & 65535)] == 0:
+        # A drop on an empty cell from no reserve, at once.
+        dst = (a >> 2) & 65535
+        H[h, 5] = dst
+        H[h, 6] = 0
+        S[{BOARD} + dst] = (a >> 18) & 65535
+        S[{LAST}] = (dst + 1) << 16
+        return 1
     k = 0
     shifts = 0
     for i in range(count):
@@ -3600,6 +3791,9 @@ def mplay(S, H, T, h, at, count):
 
 @njit(cache=True)
 def play(S, H, T, index):
+    S = unmanaged(S)
+    H = unmanaged(H)
+    T = unmanaged(T)
     write = index >> 40
     index &= (1 << 40) - 1
     if index < 0 or index >= T[RB]:
@@ -3661,8 +3855,8 @@ def make(S, H, T, h, at, count, number):
         # Nothing was changed: a move's cells are all touched before any changes.
         return k
 {took}{near_make}
-    for j in range(k, {_TOUCH}):
-        H[h, 5 + 2 * j] = -1
+    if k < {_TOUCH}:
+        H[h, 5 + 2 * k] = -1  # the touched cells end here
     key = S[{KEY}]
     for j in range(k):
         cell = H[h, 5 + 2 * j]
@@ -3691,13 +3885,16 @@ def make(S, H, T, h, at, count, number):
 
 @njit(cache=True)
 def undo(S, H):
+    S = unmanaged(S)
+    H = unmanaged(H)
     h = S[{DEPTH}] - 1
-    for j in range({_TOUCH - 1}, -1, -1):
+    for j in range({_TOUCH}):
         cell = H[h, 5 + 2 * j]
-{hand_undo}        if cell >= 0:
-            S[CNT + S[{BOARD} + cell]] -= 1
-            S[{BOARD} + cell] = H[h, 6 + 2 * j]
-            S[CNT + S[{BOARD} + cell]] += 1
+        if cell < 0:
+            break
+{hand_undo}        S[CNT + S[{BOARD} + cell]] -= 1
+        S[{BOARD} + cell] = H[h, 6 + 2 * j]
+        S[CNT + S[{BOARD} + cell]] += 1
     S[{TO_MOVE}] = H[h, 0]
     S[{KEY}] = H[h, 1]
     S[{STATUS}] = H[h, 2]
@@ -3786,6 +3983,12 @@ def run(S0, S, H, T, R, games, cap, budget, weights):
     # final status and, last, of games stopped at cap plies (cap < 0: none). At most
     # budget plies a call: 0 when the games are done, -21 to be called again, or
     # moves' -1 and -2.
+    S0 = unmanaged(S0)
+    S = unmanaged(S)
+    H = unmanaged(H)
+    T = unmanaged(T)
+    R = unmanaged(R)
+    weights = unmanaged(weights)
     state = np.uint64(R[0])
     plies = R[1]
     done = R[2]
@@ -4482,8 +4685,11 @@ class KernelPosition:
             # last move took across a copy and its text).
             return self._plain.captured_by_last_move(self)  # type: ignore[arg-type]
         row = self._h[depth - 1].tolist()
-        before = {row[5 + 2 * j]: row[6 + 2 * j] for j in range(_TOUCH)
-                  if row[5 + 2 * j] >= 0}
+        before = {}
+        for j in range(_TOUCH):  # the touched cells, up to the first -1
+            if row[5 + 2 * j] < 0:
+                break
+            before[row[5 + 2 * j]] = row[6 + 2 * j]
         pieces = self._plan.pieces
         return [pieces[before[a.cell]] for a in self._plan.actions(row[4])  # type: ignore
                 if isinstance(a, Capture) and before.get(a.cell)]
