@@ -864,9 +864,10 @@ def _distinct(templates: Sequence[r.Template], board: Any, players: int) -> bool
     they come, looking for none equal (the interpreter drops equal moves).
 
     A drop whose run only steps and tests (in loops too) places its piece on a cell its
-    steps reach from its start: its moves differ when those cells differ for every two
-    starts of the drops of a priority that place the same piece (and a drop never
-    equals a move from a cell, which has a shift)."""
+    steps reach from its start, one whose run is surely back on its start at its one add
+    on that start: its moves differ when those cells differ for every two starts of the
+    drops of a priority that place the same piece (and a drop never equals a move from
+    a cell, which has a shift)."""
     lands: dict[int, list[list[int]]] = {}
     reached: dict[tuple, dict[int, tuple[int, int]]] = {}
     for index, t in enumerate(templates):
@@ -974,7 +975,7 @@ def _drops_apart(index: int, t: r.Drop, board: Any, players: int,
         return False
     if steps_only(program[:-1]):
         directions = {i.direction for i in r._instructions(program) if type(i) is r.Step}
-    elif _back_at_start(program[:-1], True, True) == (True, True):
+    elif (_back_at_start(program[:-1], True, True) or (False,))[0]:
         directions = set()  # its one move places the piece on its start
     else:
         return False
