@@ -2340,20 +2340,29 @@ def in_check(S, T, player, mask):
     # 1 when another player could take a piece of ``player``'s that ``mask`` (a row of
     # piece codes) names with one move now, -1 when a template loops for ever, else 0.
     for c in range({size}):
-        v = S[{BOARD} + c]
-        if v == 0 or T[{self.owner} + v] != player or T[mask + v] == 0:
+        hit = checked_at(S, T, player, mask, c)
+        if hit != 0:
+            return hit
+    return 0
+
+
+@njit(cache=True, inline='always')
+def checked_at(S, T, player, mask, c):
+    # in_check for the piece on cell c alone (0 where it is none that mask names).
+    v = S[{BOARD} + c]
+    if v == 0 or T[{self.owner} + v] != player or T[mask + v] == 0:
+        return 0
+    for q in range({n}):
+        if q == player:
             continue
-        for q in range({n}):
-            if q == player:
+        for e in range(T[{at} + q * {size} + c], T[{at} + q * {size} + c + 1]):
+            s = T[{pairs} + 2 * e]
+            u = S[{BOARD} + s]
+            if u == 0 or T[{self.owner} + u] != q:
                 continue
-            for e in range(T[{at} + q * {size} + c], T[{at} + q * {size} + c + 1]):
-                s = T[{pairs} + 2 * e]
-                u = S[{BOARD} + s]
-                if u == 0 or T[{self.owner} + u] != q:
-                    continue
-                hit = attack(S, T, T[{pairs} + 2 * e + 1], q, s, c)
-                if hit != 0:
-                    return hit
+            hit = attack(S, T, T[{pairs} + 2 * e + 1], q, s, c)
+            if hit != 0:
+                return hit
     return 0
 
 
@@ -2365,12 +2374,26 @@ def guard(S, T, player, n):
     mask = T[{self.guards} + player]
     H = T[XU:XU + {_HIST}].reshape((1, {_HIST}))
     last = S[{LAST}]
+    # The protected pieces' cells now: after a move they are on these or on the cells
+    # the move touched, so no move needs the whole board looked over.
+    nv = 0
+    for c in range({size}):
+        v = S[{BOARD} + c]
+        if v != 0 and T[{self.owner} + v] == player and T[mask + v] != 0:
+            T[XV + nv] = c
+            nv += 1
     k = 0
     for i in range(n):
         touched = mplay(S, H, T, 0, XA + T[XO + i], {self.actions_of("T[XK + i]")})
         if touched < 0:
             return touched
-        hit = in_check(S, T, player, mask)
+        hit = 0
+        for j in range(nv + touched):
+            c = T[XV + j] if j < nv else H[0, 5 + 2 * (j - nv)]
+            if c < {size}:
+                hit = checked_at(S, T, player, mask, c)
+                if hit != 0:
+                    break
         for j in range(touched - 1, -1, -1):
             S[{BOARD} + H[0, 5 + 2 * j]] = H[0, 6 + 2 * j]
         S[{LAST}] = last
@@ -3371,7 +3394,8 @@ def chains(S, T, player, n):
                             *((("XE", 1),) if self.asks_attacks else ()),
                             ("XG", 2 * size),
                             ("XQ", _QUEUE), ("XCH", 3 * _CHANGES), ("XM", _TOUCH),
-                            ("XA", _ARENA), ("XU", _HIST), *self.chain_regions()):
+                            ("XA", _ARENA), ("XU", _HIST), ("XV", size),
+                            *self.chain_regions()):
             at[name] = scratch
             scratch += width
         self.registry = scratch
