@@ -856,51 +856,63 @@ def _calls_unliteral(text: str, calls: re.Pattern[str]) -> str:
     return "".join(out)
 
 
-def _distinct(templates: Sequence[r.Template], board: Any, players: int) -> bool:
-    """Whether every move a position has differs from the others of its priority: every
-    template a straight run of steps and tests ending in one plain add, and the cells
-    where the templates of a priority put a piece from one cell all differ and differ
-    from it (each move then has a shift of its own). Then the kernel keeps the moves as
-    they come, looking for none equal (the interpreter drops equal moves).
+def _apart(templates: Sequence[r.Template], board: Any, players: int,
+           chained: Iterable[int] = ()) -> set[int]:
+    """The priorities whose moves a position has all differ: where every template is a
+    straight run of steps and tests ending in one plain add (or in an if of two), and,
+    from each cell, the cells where the templates of the priority that may move its
+    piece (their kinds meet) put it all differ and differ from it (each move then has a
+    shift of its own). The kernel keeps the moves of those priorities as they come,
+    looking for none equal (the interpreter drops equal moves). Templates that go on
+    with chains (``chained``) keep their priority out.
 
     A drop whose run only steps and tests (in loops too) places its piece on a cell its
     steps reach from its start, one whose run is surely back on its start at its one add
     on that start: its moves differ when those cells differ for every two starts of the
     drops of a priority that place the same piece (and a drop never equals a move from
     a cell, which has a shift)."""
-    lands: dict[int, list[list[int]]] = {}
+    def plain(add: Any) -> bool:
+        return type(add) is r.Add and not add.copy and add.partial is None
+
+    lands: dict[int, list[tuple[frozenset[str], list[int]]]] = {}
     reached: dict[tuple, dict[int, tuple[int, int]]] = {}
+    out: set[int] = set()
+    mixed: set[int] = {templates[k].priority for k in chained}
     for index, t in enumerate(templates):
+        out.add(t.priority)
         program = t.program
         if type(t) is r.Drop:
             if not _drops_apart(index, t, board, players, reached):
-                return False
+                mixed.add(t.priority)
             continue
+        last = program[-1] if program else None
         if type(t) is not r.Template or not program or any(
                 type(i) not in (r.Step, r.Verify) or (type(i) is r.Step and i.may_leave)
-                for i in program[:-1]):
-            return False
-        last = program[-1]
-        if type(last) is not r.Add or last.copy or last.partial is not None:
-            return False
+                for i in program[:-1]) or not (plain(last) or (
+                    type(last) is r.If and len(last.then) == len(last.else_) == 1
+                    and plain(last.then[0]) and plain(last.else_[0]))):
+            mixed.add(t.priority)
+            continue
         steps = [i.direction for i in program if type(i) is r.Step]
-        rows = []
+        row = []
         for player in range(players):
             links = board.player_links(player)
-            row = []
             for cell in range(board.size):
                 pos = cell
                 for d in steps:
                     pos = links[d][pos] if pos >= 0 else -1
                 row.append(pos)
-            rows.append(row)
-        lands.setdefault(t.priority, []).append([v for row in rows for v in row])
-    for group in lands.values():
+        lands.setdefault(t.priority, []).append((frozenset(t.kinds), row))
+    for priority, group in lands.items():
         for at in range(players * board.size):
-            cells = [row[at] for row in group if row[at] >= 0]
-            if at % board.size in cells or len(cells) != len(set(cells)):
-                return False
-    return True
+            if any(row[at] == at % board.size for _, row in group):
+                mixed.add(priority)
+            for a, (kinds, row) in enumerate(group):
+                for other, row2 in group[a + 1:]:
+                    if row[at] >= 0 and row[at] == row2[at] and (
+                            not kinds or not other or kinds & other):
+                        mixed.add(priority)
+    return out - mixed
 
 
 def _acyclic(edges: Sequence[Sequence[int]]) -> bool:
@@ -962,7 +974,7 @@ def _drops_apart(index: int, t: r.Drop, board: Any, players: int,
                  reached: dict[tuple, dict[int, tuple[int, int]]]) -> bool:
     """Whether the cells drop ``t`` (template ``index``) can place its piece on, from
     each of its starts, are apart from those of every other start of the drops of
-    its priority and piece met so far (kept in ``reached``); see :func:`_distinct`."""
+    its priority and piece met so far (kept in ``reached``); see :func:`_apart`."""
     def steps_only(program: Sequence[r.Instruction]) -> bool:
         return all(type(i) is r.Verify or (type(i) is r.Step and not i.may_leave) or (
             type(i) is r.While and steps_only(i.body)) for i in program)
@@ -1166,8 +1178,12 @@ class _Writer:
             isinstance(i, r.ChangeType | r.ChangeOwner)
             for i in r._instructions(templates[index].program))}
         #: Whether no two moves a position has can be equal, so none is looked for
-        #: (see _distinct).
-        self.distinct = _distinct(templates, self.board, self.players)
+        #: (see _apart); the priorities where none is, and whether that is every one.
+        self.apart = _apart(templates, self.board, self.players,
+                            {k for going in self.going_on for k in going})
+        self.distinct = self.apart == {t.priority for t in templates}
+        self.one_priority = len({t.priority for t in templates}) == 1 and \
+            not self.partial_types
         #: Whether the templates are functions generate calls, one for each shape of
         #: template (see :meth:`functions`), not written out in generate.
         self.split = False
@@ -1625,12 +1641,14 @@ class _Writer:
 
     def push_lines(self, index: str, priority: str) -> list[str]:
         """The lines that add the move of words T[XA + top:XA + w] to the n found
-        (see ``push``), unless an equal one of its priority came before."""
-        if self.distinct:
+        (see ``push``), unless an equal one of its priority came before (none can
+        where the priority is one of :attr:`apart`)."""
+        if self.distinct or (priority.lstrip("-").isdigit() and int(priority) in self.apart):
             # No equal move to look for; scan hashes the moves it registers, a
-            # playout none.
+            # playout none. Nothing reads a move's priority where all have one and
+            # no chain compares its moves with them.
             return [f"if n >= {MAX_MOVES}: return -2",
-                    f"T[XP + n] = {priority}",
+                    *([] if self.one_priority else [f"T[XP + n] = {priority}"]),
                     "T[XO + n] = top",
                     "T[XK + n] = w - top",
                     f"T[XT + n] = {index}",
@@ -3281,8 +3299,8 @@ def chains(S, T, player, n):
         # A chain's move: its actions, then its steps' words (see _STEP_MARK).
         words = "(T[XK + i] & 65535) + (T[XK + i] >> 16)" if chained else "T[XK + i]"
         hash_words, hashed = "", "T[XN + i]"
-        if self.distinct:
-            # The moves were found with no hash (see push_lines).
+        if self.apart:
+            # Moves of some priorities were found with no hash (see push_lines).
             hash_words = ("        h = 0x51ED270B27\n"
                           f"        for j in range(T[XO + i], T[XO + i] + {words}):\n"
                           "            h = mix(h, T[XA + j])\n")
@@ -3446,7 +3464,7 @@ def push(T, n, top, w, index, priority):
     # still shadows the lower ones). The moves so far are chained by a hash of their
     # words, so only the few in this move's chain are compared; a chain's head is
     # stamped with this generation's number, so no table is cleared. (No chains when
-    # the rules make no two equal moves: _distinct.) Plain templates have it written
+    # the rules make no two equal moves: _apart.) Plain templates have it written
     # out in generate (_Writer.shift).
 {push}    return n
 
