@@ -27,7 +27,7 @@ from boardlab.core import goals as g
 from boardlab.core import rules as r
 from boardlab.core.board import Board
 from boardlab.core.game import perft
-from boardlab.core.move import Move, Piece
+from boardlab.core.move import Move, Piece, Place
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.errors import BoardError, IllegalMoveError, RulesError
 from boardlab.zrf.game import load_game
@@ -399,6 +399,28 @@ def test_drops_that_can_land_on_one_cell_are_not_taken_as_distinct(kernel_folder
     assert kernel._back_at_start((r.Mark(), r.Step("n")), True, True) == (False, True)
     assert kernel._back_at_start((r.Step("n"), r.Mark(), r.Back()), True, True) == \
         (False, False)
+
+
+def test_a_promoting_drop_takes_the_piece_in_hand_from_the_reserve(kernel_folder):
+    # x drops men from its reserve (filled by recycled captures), each promoted to a
+    # king: the reserve gives a man, which is then promoted on its cell. (The promoted
+    # king used to come from the reserve, whose count of kings went below zero, and the
+    # kernel's key of such a reserve differed from the interpreter's: a random-rules
+    # example.)
+    drop = r.Drop((r.Add(promote="king"), r.ChangeType("man"), r.Verify(r.not_(r.EMPTY)),
+                   r.Step("n"), r.Add()), kinds=("man",), name="d",
+                   unlimited_for=frozenset({1}))
+    game = make_game([drop], [], "loss", {"b2": "X", "c3": "O"}, "forced", "captures")
+    assert play_both(game, 296, 24) == 24
+    state = game.initial_state()
+    rng = random.Random(296)
+    for _ in range(24):
+        for move in state.legal_moves():
+            placed = [a for a in move.actions if type(a) is Place and a.from_reserve]
+            assert all(a.piece.kind == "man" for a in placed)
+        moves = state.legal_moves()
+        state.apply(moves[rng.randrange(len(moves))])
+        assert min(state.reserves.values()) >= 0
 
 
 def test_a_loop_that_can_come_back_keeps_its_count_of_turns(kernel_folder):

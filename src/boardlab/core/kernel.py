@@ -1607,7 +1607,7 @@ class _Writer:
         reserve = " | ((1 if rsv != 0 else 0) << 34)" if self.reserved else ""
         piece = "hand"
         lines = ["top = T[XS + 1]",
-                 f"if top + 2 + nc > {_ARENA}: return -14",
+                 f"if top + 3 + nc > {_ARENA}: return -14",
                  "w = top",
                  f"if S[{BOARD} + pos] != 0:",
                  f"    T[XA + w] = {_CAPTURE} | (pos << 2)",
@@ -1616,8 +1616,18 @@ class _Writer:
             lines.append(f"piece = {becomes}")
             lines.append("if piece == 0: piece = hand")
             piece = "piece"
-        lines += [f"T[XA + w] = {_PLACE} | (pos << 2) | ({piece} << 18){reserve}",
-                  "w += 1"]
+        if becomes != "0" and self.reserved:
+            # From the reserve, the piece in hand, then promoted (compose).
+            lines += ["if rsv != 0 and piece != hand:",
+                      f"    T[XA + w] = {_PLACE} | (pos << 2) | (hand << 18) | (1 << 34)",
+                      f"    T[XA + w + 1] = {_CHANGE} | (pos << 2) | (piece << 18)",
+                      "    w += 2",
+                      "else:",
+                      f"    T[XA + w] = {_PLACE} | (pos << 2) | ({piece} << 18){reserve}",
+                      "    w += 1"]
+        else:
+            lines += [f"T[XA + w] = {_PLACE} | (pos << 2) | ({piece} << 18){reserve}",
+                      "w += 1"]
         if changes:
             rsv = "rsv" if self.reserved else "0"
             lines += [
@@ -3563,6 +3573,12 @@ def compose(S, T, pos, hand, hf, q, nc, becomes, copy, rsv):
             if hf >= 0 and not copy:
                 T[XA + w] = {_CAPTURE} | (hf << 2)
                 w += 1
+        elif hf < 0 and rsv != 0 and piece != hand:
+            # The reserve gives the piece in hand, then promoted on its cell (rules.emit).
+            T[XA + w] = {_PLACE} | (pos << 2) | (hand << 18) | (1 << 34)
+            w += 1
+            if piece != hand:
+{promotion_change}                w += 1
         elif hf < 0 or copy:
             # From the mover's reserve: a drop's piece, unless the supply is unlimited.
             T[XA + w] = {_PLACE} | (pos << 2) | (piece << 18) | \
