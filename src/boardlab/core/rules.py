@@ -671,19 +671,13 @@ def emit(cells: Sequence[Piece | None], pos: int, hand: Piece | None, hand_from:
             elif (hand_from is None or copy) and not (
                     hand_from is None and reserve and piece != hand):
                 actions.append(Place(pos, piece, from_reserve=hand_from is None and reserve))
-            elif hand_from is None:
-                # The reserve gives the piece in hand, which is then promoted on its
-                # cell (a promoted piece placed from the reserve would take one of its
-                # own type from there, which may hold none).
-                actions.append(Place(pos, hand, from_reserve=True))
-                if store is None:
-                    actions.append(Change(pos, piece))
-                elif in_hand(store, piece.owner, piece.kind) is None:
-                    return None
-                else:
-                    actions.append(Change(pos, piece, True))
             else:
-                if pos != hand_from:
+                if hand_from is None:
+                    # The reserve gives the piece in hand, which is then promoted on
+                    # its cell (a promoted piece placed from the reserve would take one
+                    # of its own type from there, which may hold none).
+                    actions.append(Place(pos, hand, from_reserve=True))
+                elif pos != hand_from:
                     actions.append(Shift(hand_from, pos))
                 if piece != hand:
                     if store is None:
