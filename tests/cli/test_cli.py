@@ -138,7 +138,7 @@ def test_replay_text():
     result = run("replay", "tic-tac-toe", "--moves", "a1 b2 a2 b1 a3")
     assert result.exit_code == 0
     assert "x../xo./xo. o" in result.stdout
-    assert "1  X O ." in result.stdout
+    assert " 1  x o ." in result.stdout
     assert "X wins" in result.stdout
 
 

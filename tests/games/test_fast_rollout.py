@@ -1,4 +1,5 @@
-"""The compiled random playouts (:mod:`boardlab.games.fast`) against the truth.
+"""The compiled random playouts (:mod:`boardlab.games.fast`, and the game kernels of
+games written in the move language: tic-tac-toe) against the truth.
 
 Truth is the readable protocol: exact random-play probabilities by brute force over
 every continuation (memoised on the position) where the tree is small -- all of
@@ -19,8 +20,9 @@ import pytest
 import boardlab
 from boardlab.core.game import DRAW, Returns, State, win_for
 from boardlab.games.connect_four import ConnectFourState
-from boardlab.games.fast import NOBODY, connect_four_kernel, tictactoe_kernel
-from boardlab.games.tictactoe import TicTacToeState
+from boardlab.core import kernel
+from boardlab.core.position import PieceState
+from boardlab.games.fast import NOBODY, connect_four_kernel
 
 #: Index of each outcome in the probability and count triples: X wins, O wins, draw
 #: (the kernels' own result codes).
@@ -82,10 +84,11 @@ def assert_same_distribution(a: Sequence[int], b: Sequence[int]) -> None:
         assert abs(ca / na - cb / nb) <= SIGMAS * error, (a, b)
 
 
-def ttt(text: str, misere: bool = False) -> TicTacToeState:
+def ttt(text: str, misere: bool = False) -> PieceState:
+    # Tic-tac-toe is written in the move language: its positions are kernel positions.
     game = boardlab.load("misere-tic-tac-toe" if misere else "tic-tac-toe")
     state = game.parse_state(text)
-    assert isinstance(state, TicTacToeState)
+    assert isinstance(state, kernel.KernelPosition)
     return state
 
 
@@ -96,9 +99,10 @@ def connect_four(text: str | None = None, **options: int) -> ConnectFourState:
     return state
 
 
-def ttt_batch(state: TicTacToeState, n: int, seed: int) -> list[int]:
-    x, o = state.bitboards()
-    return list(tictactoe_kernel.playouts(x, o, state.to_move, state.game.misere, n, seed))
+def ttt_batch(state: PieceState, n: int, seed: int) -> list[int]:
+    """X wins, O wins and draws of ``n`` playouts in one call of the game's kernel."""
+    done = state.playouts(n, seed)
+    return [done.wins[0], done.wins[1], done.draws]
 
 
 def connect_four_batch(state: ConnectFourState, n: int, seed: int) -> list[int]:

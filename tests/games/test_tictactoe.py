@@ -53,4 +53,5 @@ def test_bad_positions_are_reported(text):
 def test_text_form_and_render():
     state = boardlab.load("tic-tac-toe").initial_state().play_all(["a1", "b2", "c3"])
     assert str(state) == "..x/.o./x.. o"
-    assert state.render().splitlines()[0] == "3  . . X"
+    assert state.ply == 3 and boardlab.load("tic-tac-toe").parse_state(str(state)).ply == 3
+    assert state.render().splitlines()[0] == " 3  . . x"

@@ -19,7 +19,7 @@ side to move, then ``reserve:`` counts when the game has reserves.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -230,7 +230,7 @@ class PieceGame(Game):
             raise NotationError(f"side to move must be one of {', '.join(names)}",
                                 where=repr(parts[1]))
         reserves: dict[Piece, int] = dict.fromkeys(self.initial_reserves(), 0)
-        ply = 0
+        ply = self.implied_ply(cells) or 0
         for extra in parts[2:]:
             if extra.startswith("reserve:"):
                 for item in filter(None, extra[len("reserve:"):].split(",")):
@@ -245,6 +245,12 @@ class PieceGame(Game):
             else:
                 raise NotationError("unknown field", where=repr(extra))
         return self.new_state(cells, names.index(parts[1].lower()), reserves, ply)
+
+    def implied_ply(self, cells: Sequence[Piece | None]) -> int | None:
+        """The ply a position with these ``cells`` is at, where the rules fix it (a
+        game of drops alone: one piece a ply): its text form then leaves the ply out.
+        None (the default): the text says it."""
+        return None
 
     def _piece_of(self, symbol: str, where: str) -> Piece | None:
         if symbol == ".":
@@ -505,7 +511,7 @@ class PieceState(State):
             layout = ",".join(f"{game.board.cell_name(c)}={names[p]}"
                               for c, p in self.occupied()) or "-"
         out = f"{layout} {game.player_names[self._to_move].lower()}"
-        if self.ply:
+        if self.ply and self.ply != game.implied_ply(self.cells):
             out += f" ply:{self.ply}"
         if self.reserves:
             out += " reserve:" + ",".join(f"{names[p]}={n}" for p, n in self.reserves.items())
