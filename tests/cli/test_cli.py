@@ -175,7 +175,7 @@ def test_play_against_a_bot_with_scripted_input():
     assert "legal moves: a1 b1 c1 a2 b2 c2 a3 b3 c3" in out
     assert "illegal move 'a1': not legal in this position" in out
     assert "O (alphabeta(depth=9)) plays" in out
-    assert "1  X" in out
+    assert " 1  x" in out
     last = out.strip().splitlines()[-1]
     # Perfect play never loses.
     assert last.startswith(("O wins", "draw")), last

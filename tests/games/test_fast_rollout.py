@@ -18,10 +18,10 @@ from fractions import Fraction
 import pytest
 
 import boardlab
-from boardlab.core.game import DRAW, Returns, State, win_for
-from boardlab.games.connect_four import ConnectFourState
 from boardlab.core import kernel
+from boardlab.core.game import DRAW, Returns, State, win_for
 from boardlab.core.position import PieceState
+from boardlab.games.connect_four import ConnectFourState
 from boardlab.games.fast import NOBODY, connect_four_kernel
 
 #: Index of each outcome in the probability and count triples: X wins, O wins, draw

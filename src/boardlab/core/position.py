@@ -246,6 +246,12 @@ class PieceGame(Game):
                 raise NotationError("unknown field", where=repr(extra))
         return self.new_state(cells, names.index(parts[1].lower()), reserves, ply)
 
+    def check_notation(self, text: str) -> None:
+        """Raise :class:`NotationError` where ``text`` is no move of this game at all
+        (a position's ``check_notation`` asks its game); everything passes by
+        default, and unknown text is reported as an illegal move."""
+        return None
+
     def implied_ply(self, cells: Sequence[Piece | None]) -> int | None:
         """The ply a position with these ``cells`` is at, where the rules fix it (a
         game of drops alone: one piece a ply): its text form then leaves the ply out.
@@ -516,6 +522,10 @@ class PieceState(State):
         if self.reserves:
             out += " reserve:" + ",".join(f"{names[p]}={n}" for p, n in self.reserves.items())
         return out
+
+    def check_notation(self, text: str) -> None:
+        """The game's :meth:`PieceGame.check_notation`."""
+        self.game.check_notation(text)
 
     def render(self) -> str:
         game = self.game

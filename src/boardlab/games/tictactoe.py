@@ -94,6 +94,11 @@ class TicTacToe(PieceGame):
         """One mark a ply: as many plies as marks."""
         return sum(cell is not None for cell in cells)
 
+    def check_notation(self, text: str) -> None:
+        """A move is a cell's name."""
+        if not self.board.has_cell(text.lower()):
+            raise NotationError("a move is a cell name, a1 to c3", where=repr(text))
+
     def max_length(self) -> int:
         """At most nine marks."""
         return 9
