@@ -12,9 +12,10 @@ number of complete uniformly random games played per second of wall-clock time:
 
 * boardlab generic: :meth:`State.rollout` of the protocol itself, a Python loop over
   ``legal_moves()``/``apply()``/``undo()`` -- what every game gets for free;
-* boardlab ``rollout()``: the game's override, one compiled (numba) bitboard playout
-  per Python call;
-* boardlab fast batch: :meth:`State.playouts`, the numba kernel playing N games in one
+* boardlab ``rollout()``: one compiled (numba) playout per Python call -- Connect
+  Four's bitboard kernel, tic-tac-toe's game kernel (it is written in the move
+  language);
+* boardlab fast batch: :meth:`State.playouts`, the same kernel playing N games in one
   call;
 * OpenSpiel per game: ``pyspiel.evaluate_bots`` with two C++ uniform random bots, one
   Python call per game (the C++ loop over ``LegalActions``/``ApplyAction``);
