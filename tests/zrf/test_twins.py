@@ -60,7 +60,7 @@ def imported_position(state: State, game: ZrfGame, kinds: dict[str, str]) -> Pie
 @pytest.mark.parametrize(("path", "name", "kinds", "depth"), [
     (CORPUS / "breakthrough" / "breakthrough.zrf", "breakthrough", {"pawn": "Pawn"}, 3),
     (EXAMPLES / "reversi.zrf", "othello", {"black": "Disc", "white": "Disc"}, 5),
-    (EXAMPLES / "tic-tac-toe.zrf", "tic-tac-toe", {"mark": "man"}, 5),
+    (EXAMPLES / "tic-tac-toe.zrf", "tic-tac-toe", {"X": "man", "O": "man"}, 5),
 ])
 def test_complete_files_have_the_same_moves_as_their_twin(path, name, kinds, depth):
     imported = load_game(path, name=path.name)

@@ -5,9 +5,9 @@ their mark in an empty cell of a 3x3 grid, X first. Three of one's marks in a ro
 column or diagonal wins; a full grid without such a line is a draw. In the misère
 form (``misere-tic-tac-toe``) the player who completes a line *loses*.
 
-In the language: one drop (a mark from an unlimited supply onto an empty cell), and
-four relative configurations, a line of three marks of the player's across, up and
-along each diagonal; a player with no move (a full grid) draws. The game runs on its
+In the language: a drop for each player's mark (from a supply that never runs out, onto
+an empty cell), and relative configurations, a line of three of the player's marks
+across, up and along each diagonal; a player with no move (a full grid) draws. The game runs on its
 kernel (:mod:`boardlab.core.kernel`), which looks for a new line only through the cell
 just marked; its random playouts are compiled whole there.
 
@@ -34,7 +34,8 @@ from boardlab.core.registry import register
 from boardlab.core.rules import EMPTY, Add, Drop, Rules, Verify
 from boardlab.errors import NotationError
 
-PIECES = {"x": Piece(0, "mark"), "o": Piece(1, "mark")}
+#: Each player's mark is a type of its own (the web app draws an X and an O).
+PIECES = {"x": Piece(0, "X"), "o": Piece(1, "O")}
 #: The cells of the eight lines (``a1`` = 0, row by row), for the evaluation.
 LINES: tuple[tuple[int, int, int], ...] = (
     (0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6),
@@ -65,15 +66,17 @@ class TicTacToe(PieceGame):
         return {}
 
     def make_rules(self) -> Rules:
-        """A mark of one's own onto any empty cell, from a supply that never runs out."""
-        return Rules([Drop((Verify(EMPTY), Add()), kinds=("mark",), name="mark",
-                           unlimited_for=frozenset({0, 1}))])
+        """A mark of one's own onto any empty cell, from a supply that never runs out
+        (the other player has none of it)."""
+        return Rules([Drop((Verify(EMPTY), Add()), kinds=(piece.kind,), name="mark",
+                           unlimited_for=frozenset({piece.owner}))
+                      for piece in PIECES.values()])
 
     @cached_property
     def goals(self) -> Goals:
         """Three of one's marks in a line win (lose, misère); a full grid draws."""
-        mark = ("self", "mark")
-        line = tuple(RelativeConfig((mark, d, mark, d, mark)) for d in DIRECTIONS)
+        line = tuple(RelativeConfig((mark, d, mark, d, mark)) for d in DIRECTIONS
+                     for mark in (("self", piece.kind) for piece in PIECES.values()))
         return Goals((Condition("loss" if self.misere else "win", (0, 1), AnyOf(line)),),
                      2, "draw")
 
