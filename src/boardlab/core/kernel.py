@@ -1869,7 +1869,7 @@ class _Writer:
         elif isinstance(goal, g.MoreInZone):
             self.more_in_zone(name, goal)
         elif isinstance(goal, g.RelativeConfig):
-            self.relative_config(name, goal)
+            self.relative_config(name, goal, near)
             if near:
                 self.near = True
                 return f"({name}_near(S, T, {player}) if near else {name}(S, T, {player}))"
@@ -1906,9 +1906,10 @@ class _Writer:
             f"            return False\n"
             f"    return True\n")
 
-    def relative_config(self, name: str, goal: g.RelativeConfig) -> None:
+    def relative_config(self, name: str, goal: g.RelativeConfig, near: bool) -> None:
         """The helper of a :class:`~boardlab.core.goals.RelativeConfig` goal: from each
-        cell whose walk stays on the board (per player), the items in turn, unrolled."""
+        cell whose walk stays on the board (per player), the items in turn, unrolled;
+        and where ``near``, its ``_near`` twin (see :meth:`goal`)."""
         items = goal.pattern[0::2]
         steps = goal.pattern[1::2]
         links = [self.board.player_links(pl) for pl in range(self.players)]
@@ -1925,31 +1926,6 @@ class _Writer:
                     found.append(cell)
             starts.append([len(found), *found, *([0] * (self.size - len(found)))])
         where = self.put(("relative-starts", name), [v for row in starts for v in row])
-        # For each player and cell, the starts whose walk crosses the cell: where the
-        # pattern can newly match once the cell changes.
-        crossing: list[list[list[int]]] = []
-        for pl in range(self.players):
-            by_cell: list[list[int]] = [[] for _ in range(self.size)]
-            for cell in starts[pl][1:1 + starts[pl][0]]:
-                pos = cell
-                walk = [pos]
-                for d in steps:
-                    pos = links[pl][d][pos]  # type: ignore[index]
-                    walk.append(pos)
-                for c in dict.fromkeys(walk):
-                    by_cell[c].append(cell)
-            crossing.append(by_cell)
-        flat: list[int] = []
-        heads: list[int] = []
-        for by_cell in crossing:
-            for found in by_cell:
-                heads += [len(found), len(flat)]
-                flat += found
-        near_heads = self.put(("relative-near", name), heads)
-        fits_any = self.put(("relative-any", name), [
-            int(any(g._fits(piece, item, pl) for item in items))  # type: ignore[arg-type]
-            for pl in range(self.players) for piece in self.pieces])
-        near_starts = self.put(("relative-near-starts", name), flat)
         walk_lines = []
         for k, item in enumerate(items):
             if k:
@@ -1968,10 +1944,23 @@ class _Writer:
                  "    for i in range(T[base]):",
                  "        c = T[base + 1 + i]",
                  *("        " + line for line in walk_lines),
-                 "    return False",
-                 "",
-                 "",
-                 f"@njit(cache=True, inline='always')\ndef {name}_near(S, T, p):",
+                 "    return False"]
+        if near:
+            lines += ["", "", *self.relative_near(name, items, steps, links, starts,
+                                                  walk_lines)]
+        self.helpers.append("\n".join(lines) + "\n")
+
+    def relative_near(self, name: str, items: Sequence[Any], steps: Sequence[str],
+                      links: Sequence[Any], starts: Sequence[Sequence[int]],
+                      walk_lines: Sequence[str]) -> list[str]:
+        """The lines of ``{name}_near``: the relative configuration looked for only
+        across the cells the last move changed (S[NEAR]), by the starts whose walk
+        crosses each (from ``starts``, by player), or by the run through it of a row of
+        one item alike (:meth:`line_lengths`)."""
+        fits_any = self.put(("relative-any", name), [
+            int(any(g._fits(piece, item, pl) for item in items))  # type: ignore[arg-type]
+            for pl in range(self.players) for piece in self.pieces])
+        lines = [f"@njit(cache=True, inline='always')\ndef {name}_near(S, T, p):",
                  "    # Only the starts whose walk crosses a cell the last move changed",
                  "    # to a piece (or none) that some item of the pattern fits.",
                  f"    for j in range(S[{NEAR}]):",
@@ -1994,12 +1983,31 @@ class _Writer:
                       f"            c = T[{behind} + p * {self.size} + c]",
                       f"        if run >= {len(items)}: return True"]
         else:
+            # For each player and cell, the starts whose walk crosses the cell: where
+            # the pattern can newly match once the cell changes.
+            flat: list[int] = []
+            heads: list[int] = []
+            for pl in range(self.players):
+                by_cell: list[list[int]] = [[] for _ in range(self.size)]
+                for cell in starts[pl][1:1 + starts[pl][0]]:
+                    pos = cell
+                    walk = [pos]
+                    for d in steps:
+                        pos = links[pl][d][pos]  # type: ignore[index]
+                        walk.append(pos)
+                    for c in dict.fromkeys(walk):
+                        by_cell[c].append(cell)
+                for found in by_cell:
+                    heads += [len(found), len(flat)]
+                    flat += found
+            near_heads = self.put(("relative-near", name), heads)
+            near_starts = self.put(("relative-near-starts", name), flat)
             lines += [f"        x = {near_heads} + 2 * (p * {self.size} + cell)",
                       "        for i in range(T[x]):",
                       f"            c = T[{near_starts} + T[x + 1] + i]",
                       *("            " + line for line in walk_lines)]
         lines.append("    return False")
-        self.helpers.append("\n".join(lines) + "\n")
+        return lines
 
     def line_lengths(self, name: str, items: Sequence[Any], steps: Sequence[str],
                      links: Sequence[Any]) -> tuple[int, int] | None:
