@@ -1557,11 +1557,11 @@ class _Writer:
                 e(depth, "if rc < 0: return rc")
                 return
             if index in self.plain_drops:
-                for line in self.drop_lines(becomes, str(index), str(priority),
+                for line in self.drop_lines(becomes, str(index), priority,
                                             index not in self.unchanging):
                     e(depth, line)
             elif index in self.inline:
-                for line in self.shift_lines(becomes, str(index), str(priority)):
+                for line in self.shift_lines(becomes, str(index), priority):
                     e(depth, line)
             elif index in self.plain:
                 e(depth, f"n = shift(S, T, n, pos, hand, hf, {becomes}, {index}, {priority})")
@@ -1574,7 +1574,7 @@ class _Writer:
         else:  # pragma: no cover - _check refused it
             raise Unsupported(type(i).__name__)
 
-    def shift_lines(self, becomes: str, index: str, priority: str) -> list[str]:
+    def shift_lines(self, becomes: str, index: str, priority: int | str) -> list[str]:
         """The lines of the move of a plain template (see :attr:`plain`): its piece from
         its cell to ``pos``, taking what stands there. Written out where its add is
         (:attr:`inline`), not called: a call that passes the arrays and that LLVM does
@@ -1597,7 +1597,7 @@ class _Writer:
                       "    w += 1"]
         return lines + self.push_lines(index, priority)
 
-    def drop_lines(self, becomes: str, index: str, priority: str, changes: bool
+    def drop_lines(self, becomes: str, index: str, priority: int | str, changes: bool
                    ) -> list[str]:
         """The lines of the move of a plain drop (see :attr:`plain_drops`), as compose
         writes it: what stands on ``pos`` taken, the piece in hand (or what it is
@@ -1649,11 +1649,12 @@ class _Writer:
                 "        w += 1"]
         return lines + self.push_lines(index, priority)
 
-    def push_lines(self, index: str, priority: str) -> list[str]:
+    def push_lines(self, index: str, priority: int | str) -> list[str]:
         """The lines that add the move of words T[XA + top:XA + w] to the n found
         (see ``push``), unless an equal one of its priority came before (none can
-        where the priority is one of :attr:`apart`)."""
-        if self.distinct or (priority.lstrip("-").isdigit() and int(priority) in self.apart):
+        where the priority, a number when known as the kernel is written, else the
+        name of a variable, is one of :attr:`apart`)."""
+        if self.distinct or (isinstance(priority, int) and priority in self.apart):
             # No equal move to look for; scan hashes the moves it registers, a
             # playout none. Nothing reads a move's priority where all have one and
             # no chain compares its moves with them.
