@@ -2040,7 +2040,6 @@ class _Writer:
         lines = [f"@njit(cache=True)\ndef {name}(S, T):",
                  f"    mover = S[{MOVER}]",
                  "    best = 1 << 30"]
-        had = self.near
         for c in conditions:
             order = g._ORDER[c.kind]
             for p in c.players:
@@ -2051,7 +2050,7 @@ class _Writer:
                 lines.append(f"        rank = ({order * 2} + (0 if mover == {p} else 1)) * {n}"
                              f" + {p}")
                 lines.append("        if rank < best: best = rank")
-        if self.near and not had:
+        if name == "after" and self.near:  # only after() asks for goals near
             lines.insert(2, f"    near = S[{NEAR}] > 0")
         lines.append("    if best == 1 << 30: return -1")
         lines.append(f"    return (best // {2 * n}) * {n} + best % {n}")
