@@ -773,8 +773,10 @@ _INLINE_ADDS = 32
 
 #: The most lines of the templates that generate holds itself; more are written as
 #: functions it calls (see _Writer.split): numba's compile time grows faster than a
-#: function's length (Stratego's 100 templates, 2,300 lines in one function: 165 s).
-_SPLIT_LINES = 300
+#: function's length (Stratego's 100 templates, 2,300 lines in one function: 165 s),
+#: and a call of each costs (English checkers' 366 lines: a first use of 17.6 s of CPU
+#: in one function against 16.0 s split, its random playouts 1.25x as fast).
+_SPLIT_LINES = 400
 
 #: A number of the generated source (not one inside a name).
 _NUMBER = re.compile(r"(?<![\w.])(0x[0-9A-Fa-f]+|\d+)(?![\w.])")
@@ -1199,6 +1201,15 @@ class _Writer:
         #: move changed, where none held before it (see :meth:`goal`): moves, make and
         #: undo then keep S[NEAR].
         self.near = False
+        #: Whether runs may stop at a sure tail (see :meth:`tail_at`), and the lines in
+        #: generate_lazy and finish of the templates that do, by index.
+        self.lazy_allowed = not self.partial_types and not game.move_rules.protect and \
+            game.move_rules.select is None
+        self.lazy: dict[int, tuple[list[str], list[str]]] = {}
+        #: The sets of kinds the templates of the mover's pieces move, each a list of
+        #: the mover's cells holding them that generate writes (in cell order, as the
+        #: mover's cells are), so that no template runs over the others' pieces.
+        self.kind_lists: dict[frozenset[str], int] = {}
 
     def inlined(self) -> set[int]:
         """The plain templates whose moves are written out (see :attr:`inline`): all
@@ -2156,6 +2167,7 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
     def runs(self) -> list[list[str]]:
         """Each template's lines in generate: its runs from each start."""
         runs = []
+        self.lazy = {}
         for index, t in enumerate(self.templates):
             body: list[str] = []
             self.lines = body
@@ -2171,8 +2183,10 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
             else:
                 self.run_lines(index, t)
             if guard != "True":
-                body += [f"    if {guard}:"] + ["    " + part for line in self.lines
-                                                   for part in line.split("\n")]
+                body += _guarded(guard, self.lines)
+                if index in self.lazy:
+                    lazy, finish = self.lazy[index]
+                    self.lazy[index] = (_guarded(guard, lazy), finish)
         return runs
 
     def turn_guard(self, t: r.Template | r.Drop | r.Group) -> str | None:
@@ -2188,7 +2202,8 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
 
     def run_lines(self, index: int, t: r.Template | r.Drop) -> None:
         """Template ``t``'s lines in generate (into ``self.lines``): its runs from
-        each start."""
+        each start. Where the template ends in a sure tail (see :meth:`tail_at`), also
+        its lines in generate_lazy and finish (:attr:`lazy`)."""
         body = self.lines
         self.emit(1, f"# template {index}: {t.name or '(unnamed)'}")
         if type(t) is r.Drop:
@@ -2199,13 +2214,20 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
             if t.shared:  # any piece on the board, not only the mover's
                 self.emit(1, f"for start in range({self.size}):")
                 self.emit(2, f"if S[{BOARD} + start] == 0: continue")
+            elif t.kinds:
+                # The mover's pieces of its kinds, listed by generate (see kind_lists).
+                j = self.kind_lists.setdefault(frozenset(t.kinds), len(self.kind_lists))
+                row = f"XKC + {j * (self.size + 1)}"
+                self.emit(1, f"for _s in range(T[{row}]):")
+                self.emit(2, f"start = T[{row} + 1 + _s]")
             else:
                 self.emit(1, "for _s in range(mine):")
                 self.emit(2, "start = T[XC + _s]")
             self.emit(2, f"hand = S[{BOARD} + start]")
-            if t.kinds:
+            if t.kinds and t.shared:
                 self.emit(2, f"if T[{self.kinds_mask(t.kinds)} + hand] == 0: continue")
             self.emit(2, "hf = start")  # where the piece in hand is from (-1: no cell)
+        head = len(body)
         self.emit(2, "pos = start")
         self.emit(2, "q = 0")  # the actions queued by the run
         self.emit(2, "nc = 0")  # the changes of type and owner it asked for
@@ -2216,17 +2238,140 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
         # Every flag and counter starts each run at 0 (written now that the
         # program has named them; numba wants a local set on every path).
         body[reset:reset] = self.run_resets("        ")
+        split = self.tail_at(index)
+        if split is None:
+            return
+        # generate_lazy: the run as far as its tail, then the move left to finish.
+        lazy = body[:reset]
+        self.lines = lazy
+        self.block(t.program[:split], 2, "continue", index, t.priority)
+        self.emit(2, f"if n >= {MAX_MOVES}: return -2")
+        if not self.one_priority:
+            self.emit(2, f"T[XP + n] = {t.priority}")
+        self.emit(2, "T[XN + n] = start")
+        self.emit(2, "T[XO + n] = pos")
+        self.emit(2, "T[XK + n] = -1  # to finish")
+        self.emit(2, f"T[XT + n] = {index}")
+        self.emit(2, "n += 1")
+        # finish: the tail from where the run left it, its move written as the n-th.
+        finish: list[str] = []
+        self.lines = finish
+        self.emit(1, f"if T[XT + n] == {index}:")
+        self.emit(2, "start = T[XN + n]")
+        for line in body[:head]:
+            # The piece in hand (and the reserve it comes from) as the run had them.
+            text = line.strip()
+            if text.startswith(("hand = ", "hf = ", "rsv = ")):
+                self.emit(2, text)
+        self.emit(2, "pos = T[XO + n]")
+        for line in ("q = 0", "nc = 0", "mark = -1", "to = -1"):
+            self.emit(2, line)
+        self.block(t.program[split:], 2, "return -19", index, t.priority)
+        self.emit(2, "return 0")
+        self.lazy[index] = (lazy, finish)
+        self.lines = body
+
+    def tail_at(self, index: int) -> int | None:
+        """Where template ``index``'s program ends in a sure tail, or None: from there
+        on it only walks loops that cannot fail (each turn a step its test has seen on
+        the board, along directions with no cycle) to one add of a move written out,
+        and before it nothing but steps and tests. Its runs then yield one move each
+        once they reach the tail, which a random playout works out for the move it
+        plays alone (as a keeper's moves in RBG): Connect Four's falls. None also where
+        the moves are compared (two runs may make the same move), filtered by what
+        they do (protection, maximal captures), chained, or the templates are
+        functions."""
+        t = self.templates[index]
+        program = t.program
+        if not self.lazy_allowed or type(t) is r.Group or not program or not (
+                self.distinct or t.priority in self.apart):
+            return None
+        add = program[-1]
+        if not isinstance(add, r.Add) or add.partial is not None or add.copy or \
+                index not in self.plain_drops | self.inline:
+            return None
+        split = len(program) - 1
+        while split > 0 and self.sure_loop(program[split - 1]):
+            split -= 1
+        if split == len(program) - 1:
+            return None
+        pure = (r.Step, r.Verify, r.If, r.While)
+        if not all(isinstance(i, pure) for i in r._instructions(program[:split])):
+            return None
+        return split
+
+    def sure_loop(self, i: r.Instruction) -> bool:
+        """Whether ``i`` is a loop that cannot fail: each turn one step in a direction
+        its test has seen lead to a cell, and it surely ends (see :meth:`ends`)."""
+        if not isinstance(i, r.While) or len(i.body) != 1 or \
+                not isinstance(i.body[0], r.Step):
+            return False
+        d = i.body[0].direction
+        tests = i.test.tests if isinstance(i.test, r.AllOf) else (i.test,)
+        seen = any(isinstance(p, r.AtStep | r.OnBoardStep) and p.direction == d
+                   for p in tests)
+        return seen and self.ends(i)
+
+    def order(self) -> list[int]:
+        """The templates in the order generate runs them: by priority, the highest
+        first, and in their own order within one (so the moves kept, those of the
+        highest priority found, come in the interpreter's order)."""
+        return sorted(range(len(self.templates)), key=lambda i: -self.templates[i].priority)
+
+    def skipped(self, index: int) -> bool:
+        """Whether generate skips template ``index`` once a template of a higher
+        priority found a move (see :meth:`order`): the priorities would drop its
+        moves, and running it could do nothing else, as it makes no partial move for
+        a chain, its loops surely end, and it asks no attack (whose loops may not)."""
+        t = self.templates[index]
+        if len({t.priority for t in self.templates}) < 2 or self.game.move_rules.protect \
+                or type(t) not in (r.Template, r.Drop) or \
+                t.priority == max(t.priority for t in self.templates):
+            return False
+        return all(not (isinstance(i, r.Add) and i.partial is not None) and
+                   not (isinstance(i, r.While) and not self.ends(i))
+                   for i in r._instructions(t.program)) and \
+            not any(isinstance(p, r.Attacked) for p in _tests(t.program))
+
+    def levels(self, runs: list[list[str]]) -> list[str]:
+        """Generate's lines that run the templates (their ``runs``, written out), in
+        :meth:`order`, each that may be skipped (:meth:`skipped`) only while no move
+        was found."""
+        lines = ["    above = 0"]
+        level = None
+        for index in self.order():
+            if self.templates[index].priority != level:
+                # The moves found by the templates of higher priorities.
+                level = self.templates[index].priority
+                lines.append("    above = n")
+            if self.skipped(index) and runs[index]:
+                lines += _guarded("above == 0", runs[index])
+            else:
+                lines += runs[index]
+        return lines
 
     def functions(self, templates: list[list[str]]) -> tuple[list[str], str]:
         """Generate's lines that call the templates, and the functions they call (see
-        :meth:`shaped`)."""
+        :meth:`shaped`), in :meth:`order`, skipping those that may be (:meth:`skipped`)
+        once a move was found."""
         parts, table, width, calls = self.shaped(templates, "template",
                                                  "S, T, player, mine, n", "n")
+        order = self.order()
+        priority = [self.templates[index].priority for index in order]
+        # Each template in order: its index, whether it may be skipped, and whether it
+        # is the first of its priority.
+        rows = self.put(("template order", table), [
+            v for at, index in enumerate(order)
+            for v in (index, int(self.skipped(index)),
+                      int(at == 0 or priority[at] != priority[at - 1]))])
         # One call of each function, in a loop over the templates in order: LLVM
         # inlines a function at every call, and numba optimises again the callee's
         # code in every caller (100 calls: two minutes again).
-        lines = [f"    for _t in range({len(templates)}):",
-                 f"        row = {table} + _t * {width}"]
+        lines = ["    above = 0",
+                 f"    for _t in range({len(templates)}):",
+                 f"        if T[{rows} + 3 * _t + 2] != 0: above = n",
+                 f"        if above > 0 and T[{rows} + 3 * _t + 1] != 0: continue",
+                 f"        row = {table} + T[{rows} + 3 * _t] * {width}"]
         for number, call in enumerate(calls):
             lines += [f"        {'if' if number == 0 else 'elif'} T[row] == {number}:",
                       f"            n = {call}"]
@@ -2321,27 +2466,44 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
         index_of = {id(t): i for i, t in enumerate(self.templates)}
         entries: list[list[set[tuple[int, int]]]] = [[set() for _ in range(size)]
                                                      for _ in range(n)]
+        # The cells each (player, source, template) run reads, as a mask of the board's
+        # cells (and its source's): a move that changes none leaves its attack as it was.
+        looks: dict[tuple[int, int, int], int] = {}
+
+        def reads(q: int, source: int, index: int, looked: Any) -> None:
+            # A run that reads the last move, which every move changes: any cell.
+            everywhere = looked is r.EVERYWHERE or self.templates[index].reads_history
+            bits = -1 if everywhere else sum(1 << c for c in looked)
+            looks[q, source, index] = looks.get((q, source, index), 0) | bits | (1 << source)
+
         for q in range(n):
             for kind in sorted({p.kind for p in self.pieces[1:] if p.owner == q}):
                 found = rules._attackers(self.board, q, kind, None)
                 for target in range(size):
-                    for source, t, _ in found.by_target[target]:
+                    for source, t, looked in found.by_target[target]:
                         entries[q][target].add((source, index_of[id(t)]))
-                for t, (sources, _) in found.wide.items():
+                        reads(q, source, index_of[id(t)], looked)
+                for t, (sources, looked) in found.wide.items():
                     for source in (range(size) if sources is None else sources):
+                        reads(q, source, index_of[id(t)], looked)
                         for target in range(size):
                             entries[q][target].add((source, index_of[id(t)]))
-        starts, flat = [], []
+        starts, flat, masks = [], [], []
         for q in range(n):
             for target in range(size):
                 starts.append(len(flat) // 2)
                 for pair in sorted(entries[q][target]):
                     flat.extend(pair)
+                    bits = looks[(q, *pair)] & ((1 << 64) - 1)
+                    masks.append(bits - (1 << 64) if bits >> 63 else bits)
                 if len(flat) > 1 << 23:
                     raise Unsupported("too many attacks to tabulate")
         starts.append(len(flat) // 2)
         at = self.put("attack starts", starts)
         pairs = self.put("attack pairs", flat)
+        # A move is looked at in full where the cells do not fit a mask of 64 bits.
+        masked = size <= 64
+        reach = self.put("attack reads", masks) if masked else -1
         # The mover's protected pieces (ZRF checkmated), a mask row by player (-1: none).
         guards = []
         for player in range(n):
@@ -2418,14 +2580,69 @@ def guard(S, T, player, n):
         if v != 0 and T[{self.owner} + v] == player and T[mask + v] != 0:
             T[XV + nv] = c
             nv += 1
+    # Each piece's attackers now: the runs that may reach it from another player's
+    # piece, listed in T[XW + T[XV + {size} + j]:XW + T[XV + {2 * size} + j]] (pair and
+    # player). A move that changes none of the cells a run reads (T[{reach} + pair])
+    # leaves its answer as it is now, none (rules._Safety); every move is looked at
+    # in full where one is attacked now, the list is too long, or the cells do not
+    # fit the masks (masked: {masked}).
+    full = not {masked}
+    w = 0
+    for j in range(nv if {masked} else 0):
+        c = T[XV + j]
+        hit = checked_at(S, T, player, mask, c)
+        if hit < 0:
+            return hit
+        if hit != 0:
+            full = True
+        T[XV + {size} + j] = w
+        for q in range({n}):
+            if q == player:
+                continue
+            for e in range(T[{at} + q * {size} + c], T[{at} + q * {size} + c + 1]):
+                u = S[{BOARD} + T[{pairs} + 2 * e]]
+                if u != 0 and T[{self.owner} + u] == q:
+                    if w >= {_ATTACKERS}:
+                        full = True
+                        break
+                    T[XW + w] = e * 8 + q
+                    w += 1
+        T[XV + {2 * size} + j] = w
     k = 0
     for i in range(n):
         touched = mplay(S, H, T, 0, XA + T[XO + i], {self.actions_of("T[XK + i]")})
         if touched < 0:
             return touched
         hit = 0
+        changed = 0
+        whole = full
+        for j in range(touched):
+            cell = H[0, 5 + 2 * j]
+            if cell < {size}:
+                changed |= 1 << cell
+                u = S[{BOARD} + cell]
+                if u != 0 and T[{self.owner} + u] != player:
+                    whole = True  # another player's piece arrives (or stays)
         for j in range(nv + touched):
-            c = T[XV + j] if j < nv else H[0, 5 + 2 * (j - nv)]
+            if j < nv:
+                c = T[XV + j]
+                if not whole and (changed >> c) & 1 == 0:
+                    for x in range(T[XV + {size} + j], T[XV + {2 * size} + j]):
+                        e = T[XW + x] >> 3
+                        if T[{reach} + e] & changed == 0:
+                            continue
+                        q = T[XW + x] & 7
+                        s = T[{pairs} + 2 * e]
+                        u = S[{BOARD} + s]
+                        if u != 0 and T[{self.owner} + u] == q:
+                            hit = attack(S, T, T[{pairs} + 2 * e + 1], q, s, c)
+                            if hit != 0:
+                                break
+                    if hit != 0:
+                        break
+                    continue
+            else:
+                c = H[0, 5 + 2 * (j - nv)]
             if c < {size}:
                 hit = checked_at(S, T, player, mask, c)
                 if hit != 0:
@@ -3242,12 +3459,13 @@ def chains(S, T, player, n):
             # ones each write their moves out again (see inline).
             self.split = True
             self.inline = self.inlined()
+            self.lazy_allowed = False  # (see tail_at)
             runs = self.runs()
         parts = ""
         if self.split:
             body, parts = self.functions(runs)
         else:
-            body = [line for lines in runs for line in lines]
+            body = self.levels(runs)
         rules = self.game.move_rules
         checks = ""
         if rules.protect or self.asks_attacks or \
@@ -3314,6 +3532,15 @@ def chains(S, T, player, n):
                 f"    for c in range({size}):\n"
                 "        T[XC + mine] = c\n"
                 f"        mine += T[{self.owner} + S[{BOARD} + c]] == player\n")
+        for kinds, j in self.kind_lists.items():
+            # Each list of the mover's pieces of some kinds, in the order of its cells.
+            row = f"XKC + {j * (size + 1)}"
+            mine += ("    k = 0\n"
+                     "    for _s in range(mine):\n"
+                     "        c = T[XC + _s]\n"
+                     f"        T[{row} + 1 + k] = c\n"
+                     f"        k += T[{self.kinds_mask(kinds)} + S[{BOARD} + c]]\n"
+                     f"    T[{row}] = k\n")
         # A chain's move: its actions, then its steps' words (see _STEP_MARK).
         words = "(T[XK + i] & 65535) + (T[XK + i] >> 16)" if chained else "T[XK + i]"
         hash_words, hashed = "", "T[XN + i]"
@@ -3424,19 +3651,42 @@ def chains(S, T, player, n):
         for name, width in (("XN", MAX_MOVES), ("XP", MAX_MOVES), ("XL", MAX_MOVES),
                             ("XO", MAX_MOVES), ("XK", MAX_MOVES), ("XT", MAX_MOVES),
                             ("XH", _BUCKETS), ("XS", 3 if chained else 2), ("XY", 1), ("XC", size),
+                            ("XKC", len(self.kind_lists) * (size + 1)),
                             # The cells' flags: the last run's stamp, then a row a name.
                             *((("XP0", 1), ("XF", len(self.position_flags) * size))
                               if self.position_flags else ()),
                             *((("XE", 1),) if self.asks_attacks else ()),
                             ("XG", 2 * size),
                             ("XQ", _QUEUE), ("XCH", 3 * _CHANGES), ("XM", _TOUCH),
-                            ("XA", _ARENA), ("XU", _HIST), ("XV", size),
+                            ("XA", _ARENA), ("XU", _HIST), ("XV", 3 * size),
+                            *((("XW", _ATTACKERS),) if checks else ()),
                             *self.chain_regions()):
             at[name] = scratch
             scratch += width
         self.registry = scratch
         self.scratch = scratch - len(self.table)
         layout = "\n".join(f"{name} = {offset}" for name, offset in at.items())
+        def open_generate(name: str) -> str:
+            return (f"@njit(cache=True)\ndef {name}(S, T, player):\n{mine}"
+                    "    T[XS] += 1  # a new generation of duplicate chains\n"
+                    "    T[XS + 1] = 0  # and of words\n"
+                    + ("    T[XS + 2] = 0  # and of the steps of chains\n" if chained else "")
+                    + ("    T[XE] = 0  # no attack looped yet\n" if self.asks_attacks else "")
+                    + "    n = 0\n")
+
+        lazy = ""
+        if self.lazy:
+            # The runs that stop at their tails (see tail_at), and the tails.
+            lines = self.levels([self.lazy[index][0] if index in self.lazy else lines
+                                 for index, lines in enumerate(runs)])
+            lazy = (open_generate("generate_lazy") + "\n".join(lines) + "\n"
+                    + "\n".join(tail) + "\n\n\n"
+                    "@njit(cache=True, inline='always')\n"
+                    "def finish(S, T, n):\n"
+                    "    # The n-th move generate_lazy found, finished: its words written.\n"
+                    "    player = turn_mover(S, T)\n"
+                    + "".join(line + "\n" for _, lines in self.lazy.values() for line in lines)
+                    + "    return -19\n\n\n")
         # numba's cache knows nothing of a change to what another module compiles.
         from boardlab.core import unmanaged as unmanaged_module
 
@@ -3643,78 +3893,11 @@ def compose(S, T, pos, hand, hf, q, nc, becomes, copy, rsv):
     return w
 
 
-{group_move}{parts}{checks}{chain_source}@njit(cache=True)
-def generate(S, T, player):
-{mine}    T[XS] += 1  # a new generation of duplicate chains
-    T[XS + 1] = 0  # and of words
-{"    T[XS + 2] = 0  # and of the steps of chains" + chr(10) if chained else ""}\
-{"    T[XE] = 0  # no attack looped yet" + chr(10) if self.asks_attacks else ""}    n = 0
-'''
-        mid = f'''
-
-@njit(cache=True)
-def intern(T, S, h, player, template, top, count, write):
-    # The registry index of the move with these words (found at T[XA + top:]), made
-    # by ``template`` for ``player``; registered now in write mode.
-    key = mix(mix(h, template), player)
-    cap = T[RB + 1]
-    meta = RK + 2 * cap
-    words = RK + 3 * cap
-    slot = ((key ^ (key >> 29)) * 0x5851F42D4C957F2D >> 20) & (cap - 1)
-    while True:
-        k = T[RK + slot]
-        if k == -1:
-            break
-        if k == key:
-            index = T[RK + cap + slot]
-            m = T[meta + index]
-            if m & 7 == player and (m >> 3) & 4095 == template and \\
-                    (m >> 15) & 4095 == count:
-                at = words + (m >> 27)
-                same = True
-                for i in range(count):
-                    if T[at + i] != T[XA + top + i]:
-                        same = False
-                        break
-                if same:
-                    return index
-        slot = (slot + 1) & (cap - 1)
-    if not write:
-        return -10
-    index = T[RB]
-    used = T[RB + 3]
-    if index >= cap // 2 or used + count > {_RWORDS} * cap:
-        return -1
-    T[RK + slot] = key
-    T[RK + cap + slot] = index
-    T[meta + index] = (used << 27) | (count << 15) | (template << 3) | player
-    for i in range(count):
-        T[words + used + i] = T[XA + top + i]
-    T[RB + 3] = used + count
-    T[RB] = index + 1
-    return index
-
-
-@njit(cache=True)
-def rehash(T, old):
-    # A grown registry: every move of the old one again, in order (each keeps its
-    # index).
-    ocap = old[1]
-    for index in range(old[0]):
-        m = old[{_RHEAD} + 2 * ocap + index]
-        count = (m >> 15) & 4095
-        at = {_RHEAD} + 3 * ocap + (m >> 27)
-        h = 0x51ED270B27
-        for i in range(count):
-            T[XA + i] = old[at + i]
-            h = mix(h, old[at + i])
-        if intern(T, T, h, m & 7, (m >> 3) & 4095, 0, count, 1) != index:
-            return -1
-    return old[0]
-
-
-@njit(cache=True)
-def moves(S, T):
+{group_move}{parts}{checks}{chain_source}{open_generate("generate")}'''
+        def moves_source(name: str, generate: str, decorator: str) -> str:
+            # moves, by the name given, finding the moves by ``generate``
+            return f'''{decorator}
+def {name}(S, T):
     # The position's status and moves (in T[XN:XN + n], unregistered): n | (status + 2)
     # << 24, or -1 and -2 as generate says them.
     status = after(S, T)
@@ -3724,7 +3907,7 @@ def moves(S, T):
     n = 0
     if status < 0:
         mover = turn_mover(S, T)
-        n = generate(S, T, mover)
+        n = {generate}(S, T, mover)
         if n < 0:
             return n
 {self.passes()}
@@ -3735,60 +3918,12 @@ def moves(S, T):
     return n | ((status + 2) << 24)
 
 
-@njit(cache=True)
-def scan(S, T, write):
-    S = unmanaged(S)  # no counting of references below (boardlab.core.unmanaged)
-    T = unmanaged(T)
-    found = moves(S, T)
-    if found < 0:
-        return found
-    n = found & 16777215
-    status = (found >> 24) - 2
-    player = S[{TO_MOVE}]
-    mover = turn_mover(S, T)
-    if n > S.shape[0] - MOVES:
-        return -6
-    top = -1
-    for i in range(n):
-{hash_words}        index = intern(T, S, {hashed}, mover, T[XT + i], T[XO + i], {words}, write)
-        if index < 0:
-            return -4 if index == -1 else index
-        S[MOVES + i] = index
-        if index > top:
-            top = index
-    S[{NMOVES}] = n
-    S[{STATUS}] = status
-    packed = n | ((status + 2) << 24) | (player << 31)
-    if top >= T[RB + 2]:
-        packed |= 1 << 34  # moves without a Move object yet
-    if T[RB] * 4 > T[RB + 1] or T[RB + 3] * 2 > {_RWORDS} * T[RB + 1]:
-        packed |= 1 << 35
-    return packed
+'''
 
-
-{self.turn_mover()}
-
-@njit(cache=True)
-def turn(ply):
-    if ply < {len(self.turns)}:
-        return ply
-    return {self.repeat_from} + (ply - {self.repeat_from}) % {len(self.turns) - self.repeat_from}
-
-
-@njit(cache=True)
-def touch(S, H, h, k, cell):
-    for j in range(k):
-        if H[h, 5 + 2 * j] == cell:
-            return k
-    if k >= {_TOUCH}:
-        return -1
-    H[h, 5 + 2 * k] = cell
-    H[h, 6 + 2 * k] = S[{BOARD} + cell]
-    return k + 1
-
-
-@njit(cache=True)
-def mplay(S, H, T, h, at, count):
+        def plays(suffix: str, decorator: str) -> str:
+            # mplay and make, named with the suffix (the playouts' inlined copies)
+            return f'''{decorator}
+def mplay{suffix}(S, H, T, h, at, count):
     # The actions of the ``count`` words at T[at:], all at once (as a PieceState plays
     # them): the shifts' pieces are read first, then the captures and the shifts'
     # sources empty, the shifts land, and the drops and changes follow in order.
@@ -3856,7 +3991,170 @@ def mplay(S, H, T, h, at, count):
 {change_take}{hand_take}    return k
 
 
+{decorator}
+def make{suffix}(S, H, T, h, at, count, number):
+    # The move of the ``count`` words at T[at:] (registry number ``number``, -1 for a
+    # playout's) made on S, what it changes kept in row h of H; the new position not
+    # scanned. 0, or -15 (nothing changed) when it changes more cells than a row holds.
+    H[h, 0] = S[{TO_MOVE}]
+    H[h, 1] = S[{KEY}]
+    H[h, 2] = S[{STATUS}]
+    H[h, 3] = S[{MOVER}]
+    H[h, 4] = number
+    H[h, {_HIST - 3}] = S[{TAKEN}]
+    H[h, {_HIST - 2}] = S[{REPS}]
+    H[h, {_HIST - 1}] = S[{LAST}]
+{take}    k = mplay{suffix}(S, H, T, h, at, count)
+    if k < 0:
+        # Nothing was changed: a move's cells are all touched before any changes.
+        return k
+{took}{near_make}
+    if k < {_TOUCH}:
+        H[h, 5 + 2 * k] = -1  # the touched cells end here
+    key = S[{KEY}]
+    for j in range(k):
+        cell = H[h, 5 + 2 * j]
+        old = H[h, 6 + 2 * j]
+        new = S[{BOARD} + cell]
+{hand_key}        if old != new:
+            S[CNT + old] -= 1
+            S[CNT + new] += 1
+            if old != 0:
+                key ^= T[{self.zobrist} + cell * {len(self.pieces) - 1} + old - 1]
+            if new != 0:
+                key ^= T[{self.zobrist} + cell * {len(self.pieces) - 1} + new - 1]
+{last_key}    mover = S[{TO_MOVE}]
+    ply = S[{PLY}]
+    {"nxt = (mover + 1) % " + str(n) if self.alternate
+     else "nxt = T[" + str(self.turn_players) + " + turn(ply + 1)]"}
+    S[{KEY}] = key ^ T[{self.sides} + turn(ply) * {n} + mover] ^ \\
+        T[{self.sides} + turn(ply + 1) * {n} + nxt]
+    S[{TO_MOVE}] = nxt
+    S[{MOVER}] = mover
+    S[{PLY}] = ply + 1
+    S[{DEPTH}] = h + 1
+    S[{NMOVES}] = -1
+{count_repeats}    return 0
+
+
+'''
+
+        mid = f'''
+
 @njit(cache=True)
+def intern(T, S, h, player, template, top, count, write):
+    # The registry index of the move with these words (found at T[XA + top:]), made
+    # by ``template`` for ``player``; registered now in write mode.
+    key = mix(mix(h, template), player)
+    cap = T[RB + 1]
+    meta = RK + 2 * cap
+    words = RK + 3 * cap
+    slot = ((key ^ (key >> 29)) * 0x5851F42D4C957F2D >> 20) & (cap - 1)
+    while True:
+        k = T[RK + slot]
+        if k == -1:
+            break
+        if k == key:
+            index = T[RK + cap + slot]
+            m = T[meta + index]
+            if m & 7 == player and (m >> 3) & 4095 == template and \\
+                    (m >> 15) & 4095 == count:
+                at = words + (m >> 27)
+                same = True
+                for i in range(count):
+                    if T[at + i] != T[XA + top + i]:
+                        same = False
+                        break
+                if same:
+                    return index
+        slot = (slot + 1) & (cap - 1)
+    if not write:
+        return -10
+    index = T[RB]
+    used = T[RB + 3]
+    if index >= cap // 2 or used + count > {_RWORDS} * cap:
+        return -1
+    T[RK + slot] = key
+    T[RK + cap + slot] = index
+    T[meta + index] = (used << 27) | (count << 15) | (template << 3) | player
+    for i in range(count):
+        T[words + used + i] = T[XA + top + i]
+    T[RB + 3] = used + count
+    T[RB] = index + 1
+    return index
+
+
+@njit(cache=True)
+def rehash(T, old):
+    # A grown registry: every move of the old one again, in order (each keeps its
+    # index).
+    ocap = old[1]
+    for index in range(old[0]):
+        m = old[{_RHEAD} + 2 * ocap + index]
+        count = (m >> 15) & 4095
+        at = {_RHEAD} + 3 * ocap + (m >> 27)
+        h = 0x51ED270B27
+        for i in range(count):
+            T[XA + i] = old[at + i]
+            h = mix(h, old[at + i])
+        if intern(T, T, h, m & 7, (m >> 3) & 4095, 0, count, 1) != index:
+            return -1
+    return old[0]
+
+
+{moves_source('moves', 'generate', '@njit(cache=True)')}@njit(cache=True)
+def scan(S, T, write):
+    S = unmanaged(S)  # no counting of references below (boardlab.core.unmanaged)
+    T = unmanaged(T)
+    found = moves(S, T)
+    if found < 0:
+        return found
+    n = found & 16777215
+    status = (found >> 24) - 2
+    player = S[{TO_MOVE}]
+    mover = turn_mover(S, T)
+    if n > S.shape[0] - MOVES:
+        return -6
+    top = -1
+    for i in range(n):
+{hash_words}        index = intern(T, S, {hashed}, mover, T[XT + i], T[XO + i], {words}, write)
+        if index < 0:
+            return -4 if index == -1 else index
+        S[MOVES + i] = index
+        if index > top:
+            top = index
+    S[{NMOVES}] = n
+    S[{STATUS}] = status
+    packed = n | ((status + 2) << 24) | (player << 31)
+    if top >= T[RB + 2]:
+        packed |= 1 << 34  # moves without a Move object yet
+    if T[RB] * 4 > T[RB + 1] or T[RB + 3] * 2 > {_RWORDS} * T[RB + 1]:
+        packed |= 1 << 35
+    return packed
+
+
+{self.turn_mover()}
+
+@njit(cache=True)
+def turn(ply):
+    if ply < {len(self.turns)}:
+        return ply
+    return {self.repeat_from} + (ply - {self.repeat_from}) % {len(self.turns) - self.repeat_from}
+
+
+@njit(cache=True)
+def touch(S, H, h, k, cell):
+    for j in range(k):
+        if H[h, 5 + 2 * j] == cell:
+            return k
+    if k >= {_TOUCH}:
+        return -1
+    H[h, 5 + 2 * k] = cell
+    H[h, 6 + 2 * k] = S[{BOARD} + cell]
+    return k + 1
+
+
+{plays('', '@njit(cache=True)')}@njit(cache=True)
 def play(S, H, T, index):
     S = unmanaged(S)
     H = unmanaged(H)
@@ -3905,52 +4203,6 @@ def play(S, H, T, index):
 
 
 @njit(cache=True)
-def make(S, H, T, h, at, count, number):
-    # The move of the ``count`` words at T[at:] (registry number ``number``, -1 for a
-    # playout's) made on S, what it changes kept in row h of H; the new position not
-    # scanned. 0, or -15 (nothing changed) when it changes more cells than a row holds.
-    H[h, 0] = S[{TO_MOVE}]
-    H[h, 1] = S[{KEY}]
-    H[h, 2] = S[{STATUS}]
-    H[h, 3] = S[{MOVER}]
-    H[h, 4] = number
-    H[h, {_HIST - 3}] = S[{TAKEN}]
-    H[h, {_HIST - 2}] = S[{REPS}]
-    H[h, {_HIST - 1}] = S[{LAST}]
-{take}    k = mplay(S, H, T, h, at, count)
-    if k < 0:
-        # Nothing was changed: a move's cells are all touched before any changes.
-        return k
-{took}{near_make}
-    if k < {_TOUCH}:
-        H[h, 5 + 2 * k] = -1  # the touched cells end here
-    key = S[{KEY}]
-    for j in range(k):
-        cell = H[h, 5 + 2 * j]
-        old = H[h, 6 + 2 * j]
-        new = S[{BOARD} + cell]
-{hand_key}        if old != new:
-            S[CNT + old] -= 1
-            S[CNT + new] += 1
-            if old != 0:
-                key ^= T[{self.zobrist} + cell * {len(self.pieces) - 1} + old - 1]
-            if new != 0:
-                key ^= T[{self.zobrist} + cell * {len(self.pieces) - 1} + new - 1]
-{last_key}    mover = S[{TO_MOVE}]
-    ply = S[{PLY}]
-    {"nxt = (mover + 1) % " + str(n) if self.alternate
-     else "nxt = T[" + str(self.turn_players) + " + turn(ply + 1)]"}
-    S[{KEY}] = key ^ T[{self.sides} + turn(ply) * {n} + mover] ^ \\
-        T[{self.sides} + turn(ply + 1) * {n} + nxt]
-    S[{TO_MOVE}] = nxt
-    S[{MOVER}] = mover
-    S[{PLY}] = ply + 1
-    S[{DEPTH}] = h + 1
-    S[{NMOVES}] = -1
-{count_repeats}    return 0
-
-
-@njit(cache=True)
 def undo(S, H):
     S = unmanaged(S)
     H = unmanaged(H)
@@ -3972,14 +4224,18 @@ def undo(S, H):
     S[{NMOVES}] = -1
     S[{PLY}] -= 1
     S[{DEPTH}] = h
-{near_undo}''' + self.playouts()
+{near_undo}''' + self.playouts(
+            plays('_run', "@njit(cache=True, inline='always')")
+            + (moves_source('moves_lazy', 'generate_lazy', "@njit(cache=True, inline='always')")
+               if self.lazy else ""))
         return _unliteral(head + "\n".join(body) + "\n" + "\n".join(tail) + "\n\n\n" +
-                          "\n\n".join(self.helpers) + mid)
+                          "\n\n".join(self.helpers) + ("\n\n" + lazy if lazy else "") + mid)
 
 
-    def playouts(self) -> str:
+    def playouts(self, plays: str) -> str:
         """The functions of random playouts played whole in the kernel: ``run`` and
-        what it calls (see :meth:`KernelPosition.playouts`)."""
+        what it calls (see :meth:`KernelPosition.playouts`), with ``plays``, the source
+        of the copies of mplay and make it inlines."""
         n = self.players
         # The history row a move is made with: the next, where the goals read the
         # history, else the first again.
@@ -4021,6 +4277,17 @@ def undo(S, H):
 
         digest = hashlib.sha256(Path(rng.__file__).read_bytes()).hexdigest()[:16]
         count = self.actions_of("T[XK + k]")
+        finish = ""
+        if self.lazy:
+            # Only the move played has its words (see tail_at); a weighted choice
+            # reads every move's (moves_run).
+            finish = ("        if T[XK + k] < 0:\n"
+                      "            rc = finish(S, T, k)\n"
+                      "            if rc < 0:\n"
+                      "                R[0] = np.int64(state)\n"
+                      "                R[1] = plies\n"
+                      "                R[2] = done\n"
+                      "                return rc\n")
         return f'''
 
 # The random playouts (boardlab.core.rng {digest}).
@@ -4040,6 +4307,12 @@ def final(S, T, status):
     if status < {3 * n}:
         return status
 {leader}
+
+# A playout's ply calls moves, make and choose inlined in run's loop (numba inlines
+# them as it compiles run; a call passes each array as seven words and costs a fifth
+# of a Connect Four ply); scan and play keep the shared compiled ones.
+moves_run = njit(inline='always')(moves.py_func)
+{plays}
 
 @njit(cache=True)
 def run(S0, S, H, T, R, games, cap, budget, weights):
@@ -4069,7 +4342,8 @@ def run(S0, S, H, T, R, games, cap, budget, weights):
                 S[i] = S0[i]
             plies = 0
             R[{taken_at}] = -1  # no move yet: the start's own
-        found = moves(S, T)
+        found = {"moves_lazy(S, T) if weights.shape[0] == 0 else " if self.lazy else ""}\
+moves_run(S, T)
         if found < 0:
             R[0] = np.int64(state)
             R[1] = plies
@@ -4094,7 +4368,7 @@ def run(S0, S, H, T, R, games, cap, budget, weights):
             return -21 if budget <= 0 else -3
         budget -= 1
         k, state = choose(S, T, found & 16777215, weights, state)
-{record_taken}        if make(S, H, T, {row}, XA + T[XO + k], {count}, -1) < 0:
+{finish}{record_taken}        if make_run(S, H, T, {row}, XA + T[XO + k], {count}, -1) < 0:
             R[0] = np.int64(state)
             R[1] = plies
             R[2] = done
@@ -4102,7 +4376,7 @@ def run(S0, S, H, T, R, games, cap, budget, weights):
         plies += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def choose(S, T, n, weights, state):
     # One of the n moves in T[XN:XN + n]: uniformly without weights; with them, by
     # its weight (by player, template and whether it captures; uniformly when every
@@ -4125,6 +4399,9 @@ def choose(S, T, n, weights, state):
 '''
 
 
+#: Most attackers of a position's protected pieces guard lists (more: every move is
+#: looked at in full).
+_ATTACKERS = 4096
 #: Most piece codes a kernel gives (a code is 16 bits of an action word; the keys of
 #: every piece on every cell are in the table).
 _MAX_PIECES = 4000
@@ -4267,6 +4544,11 @@ def _load(source: str) -> types.ModuleType:
     spec.loader.exec_module(module)
     sys.modules[name] = module
     return module
+
+
+def _guarded(test: str, lines: list[str]) -> list[str]:
+    """Generate's ``lines`` run only where ``test`` holds."""
+    return [f"    if {test}:"] + ["    " + part for line in lines for part in line.split("\n")]
 
 
 def _write(game: PieceGame) -> tuple[_Writer, str]:
