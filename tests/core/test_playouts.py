@@ -31,6 +31,7 @@ from boardlab.errors import BoardError, OptionError, RulesError
 from boardlab.zrf.game import load_game
 from tests.core.test_kernel import (  # noqa: F401 - kernel_folder is a fixture
     CORPUS,
+    EXAMPLE_RULES,
     EXAMPLES,
     conditions,
     kernel_folder,
@@ -366,3 +367,34 @@ def test_a_playout_stopped_after_a_capture_keeps_what_it_took(tmp_path):
     for plies in (0, 1, 2, 3):
         agree(state, list(range(12)), plies=plies)
     agree(state, list(range(12)))
+
+
+def test_a_fall_is_worked_out_for_the_move_played_alone():
+    # Connect Four's drops fall by a loop that cannot fail: a playout's generation stops
+    # each run where the fall starts and works it out for the move it plays alone
+    # (_Writer.tail_at); the games are still the reference's, uniform and weighted.
+    game = load_game(EXAMPLE_RULES / "connect-four.zrf")
+    writer, source = kernel._write(game)
+    assert set(writer.lazy) == {0} and "def finish(S, T, n)" in source
+    state = game.initial_state()
+    agree(state, list(range(30)))
+    agree(state, list(range(30, 40)), plies=9)
+    agree(state, list(range(40, 50)), policy=PlayoutPolicy(capture=5))
+
+
+@pytest.mark.parametrize(("loop", "lazy"), [
+    # Down as far as it is empty: each turn a step its test saw lead to a cell.
+    (r.While(r.AtStep(r.EMPTY, "s"), (r.Step("s"),)), True),
+    (r.While(r.all_of(r.AtStep(r.EMPTY, "s"), r.OnBoardStep("s")), (r.Step("s"),)), True),
+    # A step the test did not look at may leave the board: the run may fail there.
+    (r.While(r.AtStep(r.EMPTY, "s"), (r.Step("n"),)), False),
+    (r.While(r.EMPTY, (r.Step("s"),)), False),
+    # Two steps a turn: more than a sure loop.
+    (r.While(r.AtStep(r.EMPTY, "s"), (r.Step("s"), r.Step("s"))), False)])
+def test_only_a_loop_that_cannot_fail_is_left_to_finish(kernel_folder, loop, lazy):  # noqa: F811
+    fall = r.Drop((r.Verify(r.EMPTY), loop, r.Add()), kinds=("man",),
+                  zone="far", unlimited_for=frozenset({0, 1}))
+    game = make_game([fall], [], "draw", {"b2": "X", "c3": "O"})
+    assert bool(kernel._write(game)[0].lazy) == lazy
+    state = game.initial_state()
+    agree(state, list(range(12)), plies=20)
