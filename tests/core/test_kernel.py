@@ -334,6 +334,27 @@ def test_a_move_a_higher_priority_makes_again_shadows_the_lower_ones(kernel_fold
     assert play_both(game, 0, 4) == 4
 
 
+@pytest.mark.parametrize("split", [False, True])
+def test_a_priority_is_skipped_only_once_a_higher_one_found_a_move(
+        kernel_folder, monkeypatch, split):
+    # Jumps (priority 1) come first; the two steps of priority 0 run where no jump is
+    # found, both of them (a kernel skipped a step once the other had found one), in
+    # their own order; the templates written out in generate or as functions.
+    monkeypatch.setattr(kernel, "_SPLIT_LINES", 0 if split else 10_000)
+    jump = r.Template((r.Step("n"), r.Verify(r.ENEMY), r.CaptureHere(), r.Step("n"),
+                       r.Verify(r.EMPTY), r.Add()), ("man",), priority=1, name="jump")
+    north = r.Template((r.Step("n"), r.Verify(r.EMPTY), r.Add()), ("man",), name="north")
+    east = r.Template((r.Step("e"), r.Verify(r.EMPTY), r.Add()), ("man",), name="east")
+    game = make_game([north, jump, east], [], "draw", {"a1": "X", "c1": "X", "c4": "O"})
+    writer, _ = kernel._write(game)
+    assert writer.split == split and writer.order() == [1, 0, 2]
+    assert writer.skipped(0) and writer.skipped(2) and not writer.skipped(1)
+    start = game.initial_state()
+    assert isinstance(start, kernel.KernelPosition)
+    assert [m.notation for m in start.legal_moves()] == ["a1-a2", "c1-c2", "a1-b1", "c1-d1"]
+    assert sum(play_both(game, seed, 30) for seed in range(6)) > 12
+
+
 @pytest.mark.parametrize("rule", ["always", "forced"])
 def test_a_pass_plays_as_the_interpreter_plays_it(kernel_folder, rule):
     # x's man is blocked at once; o's man walks north-east past it. A forced pass is
