@@ -2504,6 +2504,32 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
         # A move is looked at in full where the cells do not fit a mask of 64 bits.
         masked = size <= 64
         reach = self.put("attack reads", masks) if masked else -1
+        sources = by_source = lowest = -1
+        if masked:
+            # By player and target: the cells its attackers may stand on (a mask), and
+            # where each source cell's pairs start (the pairs are in order of source),
+            # so that only the cells holding a piece are looked at; the index of a
+            # mask's lowest bit by a de Bruijn product.
+            def signed(bits: int) -> int:
+                return bits - (1 << 64) if bits >> 63 else bits
+
+            source_bits, firsts = [], []
+            for q in range(n):
+                for target in range(size):
+                    lo, hi = starts[q * size + target], starts[q * size + target + 1]
+                    cells = [flat[2 * e] for e in range(lo, hi)]
+                    source_bits.append(signed(sum(1 << c for c in set(cells))))
+                    e = lo
+                    for c in range(size + 1):
+                        while e < hi and flat[2 * e] < c:
+                            e += 1
+                        firsts.append(e)
+            sources = self.put("attack sources", source_bits)
+            by_source = self.put("attack pairs by source", firsts)
+            bit_of = [0] * 64
+            for bit in range(64):
+                bit_of[(((1 << bit) * _DE_BRUIJN) & ((1 << 64) - 1)) >> 58] = bit
+            lowest = self.put("lowest bit", bit_of)
         # The mover's protected pieces (ZRF checkmated), a mask row by player (-1: none).
         guards = []
         for player in range(n):
@@ -2564,6 +2590,32 @@ def checked_at(S, T, player, mask, c):
     return 0
 
 
+@njit(cache=True, inline='always')
+def checked_bits(S, T, player, mask, c, others):
+    # checked_at, looking only at the attackers standing on a cell of ``others`` (a
+    # mask of the cells of the other players' pieces; masked kernels alone).
+    v = S[{BOARD} + c]
+    if v == 0 or T[{self.owner} + v] != player or T[mask + v] == 0:
+        return 0
+    for q in range({n}):
+        if q == player:
+            continue
+        base = {by_source} + (q * {size} + c) * {size + 1}
+        bits = others & T[{sources} + q * {size} + c]
+        while bits != 0:
+            low = bits & -bits
+            bits ^= low
+            s = T[{lowest} + (((low * {_DE_BRUIJN_SIGNED}) >> 58) & 63)]
+            u = S[{BOARD} + s]
+            if u == 0 or T[{self.owner} + u] != q:
+                continue
+            for e in range(T[base + s], T[base + s + 1]):
+                hit = attack(S, T, T[{pairs} + 2 * e + 1], q, s, c)
+                if hit != 0:
+                    return hit
+    return 0
+
+
 @njit(cache=True)
 def guard(S, T, player, n):
     # The n moves found less those after which a protected piece of the mover is
@@ -2588,9 +2640,14 @@ def guard(S, T, player, n):
     # fit the masks (masked: {masked}).
     full = not {masked}
     w = 0
+    # The cells of the other players' pieces (masked kernels).
+    others = 0
+    for c in range({size} if {masked} else 0):
+        v = S[{BOARD} + c]
+        others |= np.int64(v != 0 and T[{self.owner} + v] != player) << c
     for j in range(nv if {masked} else 0):
         c = T[XV + j]
-        hit = checked_at(S, T, player, mask, c)
+        hit = checked_bits(S, T, player, mask, c, others)
         if hit < 0:
             return hit
         if hit != 0:
@@ -2599,9 +2656,16 @@ def guard(S, T, player, n):
         for q in range({n}):
             if q == player:
                 continue
-            for e in range(T[{at} + q * {size} + c], T[{at} + q * {size} + c + 1]):
-                u = S[{BOARD} + T[{pairs} + 2 * e]]
-                if u != 0 and T[{self.owner} + u] == q:
+            bits = others & T[{sources} + q * {size} + c]
+            base = {by_source} + (q * {size} + c) * {size + 1}
+            while bits != 0:
+                low = bits & -bits
+                bits ^= low
+                s = T[{lowest} + (((low * {_DE_BRUIJN_SIGNED}) >> 58) & 63)]
+                u = S[{BOARD} + s]
+                if u == 0 or T[{self.owner} + u] != q:
+                    continue
+                for e in range(T[base + s], T[base + s + 1]):
                     if w >= {_ATTACKERS}:
                         full = True
                         break
@@ -2616,13 +2680,16 @@ def guard(S, T, player, n):
         hit = 0
         changed = 0
         whole = full
+        after = others
         for j in range(touched):
             cell = H[0, 5 + 2 * j]
             if cell < {size}:
                 changed |= 1 << cell
+                after &= ~(1 << cell)
                 u = S[{BOARD} + cell]
                 if u != 0 and T[{self.owner} + u] != player:
                     whole = True  # another player's piece arrives (or stays)
+                    after |= 1 << cell
         for j in range(nv + touched):
             if j < nv:
                 c = T[XV + j]
@@ -2644,7 +2711,10 @@ def guard(S, T, player, n):
             else:
                 c = H[0, 5 + 2 * (j - nv)]
             if c < {size}:
-                hit = checked_at(S, T, player, mask, c)
+                if {masked}:
+                    hit = checked_bits(S, T, player, mask, c, after)
+                else:
+                    hit = checked_at(S, T, player, mask, c)
                 if hit != 0:
                     break
         for j in range(touched - 1, -1, -1):
@@ -4399,6 +4469,11 @@ def choose(S, T, n, weights, state):
 '''
 
 
+#: A de Bruijn sequence: the top six bits of a power of two times it differ for each
+#: power (the index of a mask's lowest bit, see _Writer.attacks), and the same as a
+#: signed 64-bit number, as the kernel multiplies.
+_DE_BRUIJN = 0x03F79D71B4CB0A89
+_DE_BRUIJN_SIGNED = _DE_BRUIJN - (1 << 64) if _DE_BRUIJN >> 63 else _DE_BRUIJN
 #: Most attackers of a position's protected pieces guard lists (more: every move is
 #: looked at in full).
 _ATTACKERS = 4096
