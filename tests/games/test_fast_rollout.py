@@ -1,5 +1,5 @@
-"""The compiled random playouts (:mod:`boardlab.games.fast`, and the game kernels of
-games written in the move language: tic-tac-toe) against the truth.
+"""The compiled random playouts of the game kernels (games written in the move
+language: tic-tac-toe, Connect Four) against the truth.
 
 Truth is the readable protocol: exact random-play probabilities by brute force over
 every continuation (memoised on the position) where the tree is small -- all of
@@ -21,8 +21,7 @@ import boardlab
 from boardlab.core import kernel
 from boardlab.core.game import DRAW, Returns, State, win_for
 from boardlab.core.position import PieceState
-from boardlab.games.connect_four import ConnectFourState
-from boardlab.games.fast import NOBODY, connect_four_kernel
+from boardlab.games.fast import NOBODY
 
 #: Index of each outcome in the probability and count triples: X wins, O wins, draw
 #: (the kernels' own result codes).
@@ -92,23 +91,18 @@ def ttt(text: str, misere: bool = False) -> PieceState:
     return state
 
 
-def connect_four(text: str | None = None, **options: int) -> ConnectFourState:
+def connect_four(text: str | None = None, **options: int) -> PieceState:
+    # Connect Four is written in the move language too.
     game = boardlab.load("connect-four", **options)
     state = game.initial_state() if text is None else game.parse_state(text)
-    assert isinstance(state, ConnectFourState)
+    assert isinstance(state, kernel.KernelPosition)
     return state
 
 
-def ttt_batch(state: PieceState, n: int, seed: int) -> list[int]:
+def batch(state: PieceState, n: int, seed: int) -> list[int]:
     """X wins, O wins and draws of ``n`` playouts in one call of the game's kernel."""
     done = state.playouts(n, seed)
     return [done.wins[0], done.wins[1], done.draws]
-
-
-def connect_four_batch(state: ConnectFourState, n: int, seed: int) -> list[int]:
-    rows, columns = state.game.options["rows"], state.game.options["columns"]
-    return list(connect_four_kernel.playouts(state.discs[0], state.discs[1], state.to_move,
-                                             rows, columns, n, seed))
 
 
 # --- tic-tac-toe: everything against brute force --------------------------------------
@@ -135,7 +129,7 @@ def test_exact_probabilities_from_the_empty_board() -> None:
 @pytest.mark.parametrize(("text", "misere"), TTT_POSITIONS)
 def test_tictactoe_kernel_matches_exact(text: str, misere: bool) -> None:
     state = ttt(text, misere)
-    assert_matches(ttt_batch(state, KERNEL_PLAYOUTS, seed=1), exact(state))
+    assert_matches(batch(state, KERNEL_PLAYOUTS, seed=1), exact(state))
 
 
 @pytest.mark.parametrize(("text", "misere"), TTT_POSITIONS)
@@ -170,7 +164,7 @@ def test_tictactoe_forced_results(text: str, misere: bool, expected: Returns) ->
     assert {state.rollout(rng) for _ in range(200)} == {expected}
     assert str(state) == before
     if state.outcome() is None:
-        assert ttt_batch(state, 1000, seed=5)[OUTCOME[expected]] == 1000
+        assert batch(state, 1000, seed=5)[OUTCOME[expected]] == 1000
 
 
 def test_rollout_is_reproducible_and_returns_fractions() -> None:
@@ -184,7 +178,7 @@ def test_rollout_is_reproducible_and_returns_fractions() -> None:
 
 # --- Connect Four: brute force near the end, the generic rollout elsewhere ------------
 
-def near_end(seed: int, empty_cells: int, **options: int) -> ConnectFourState:
+def near_end(seed: int, empty_cells: int, **options: int) -> PieceState:
     """The first random game (from ``seed``) still going with ``empty_cells`` left."""
     rng = random.Random(seed)
     while True:
@@ -208,9 +202,9 @@ C4_NEAR_END = [
 
 
 @pytest.mark.parametrize("state", C4_NEAR_END, ids=str)
-def test_connect_four_kernel_matches_exact(state: ConnectFourState) -> None:
+def test_connect_four_kernel_matches_exact(state: PieceState) -> None:
     probabilities = exact(state)
-    assert_matches(connect_four_batch(state, KERNEL_PLAYOUTS, seed=10), probabilities)
+    assert_matches(batch(state, KERNEL_PLAYOUTS, seed=10), probabilities)
     rng = random.Random(11)
     assert_matches(tally([state.rollout(rng) for _ in range(2000)]), probabilities)
 
@@ -229,7 +223,7 @@ def test_connect_four_kernel_agrees_with_generic_rollout(text: str | None,
     state = connect_four(text, **options)
     rng = random.Random(12)
     generic = tally([State.rollout(state, rng) for _ in range(GENERIC_PLAYOUTS)])
-    assert_same_distribution(connect_four_batch(state, KERNEL_PLAYOUTS, seed=13), generic)
+    assert_same_distribution(batch(state, KERNEL_PLAYOUTS, seed=13), generic)
     assert_same_distribution(tally([state.rollout(rng) for _ in range(GENERIC_PLAYOUTS)]),
                              generic)
 
@@ -252,8 +246,9 @@ def test_connect_four_forced_results() -> None:
     assert over.rollout(random.Random(0)) == win_for(0)
 
 
-def test_connect_four_boards_too_big_for_the_kernel_use_the_generic_rollout() -> None:
+def test_connect_four_boards_of_any_size_play_out_on_their_kernel() -> None:
+    # 8x8, more cells than the hand-written bitboard kernel's 63 bits held.
     state = connect_four(rows=8, columns=8)
-    assert not connect_four_kernel.fits(8, 8)
-    results = [state.rollout(random.Random(seed)) for seed in range(20)]
-    assert results == [State.rollout(state, random.Random(seed)) for seed in range(20)]
+    rng = random.Random(14)
+    generic = tally([State.rollout(state, rng) for _ in range(GENERIC_PLAYOUTS)])
+    assert_same_distribution(batch(state, KERNEL_PLAYOUTS, seed=15), generic)

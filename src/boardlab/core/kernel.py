@@ -76,9 +76,10 @@ import sys
 import tempfile
 import threading
 import types
+import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cached_property, partial
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -245,13 +246,29 @@ def _entry(dispatcher: Any, *kinds: str) -> Any:
     return dispatcher.overloads[signature].entry_point
 
 
+def _spelling(game: weakref.ref[PieceGame], player: int) -> Spelling:
+    """The deferred notation of ``player``'s moves, reaching the game weakly: the
+    plan's Move objects are in an object array, which the cyclic collector does not
+    look into, so a cycle through it back to the game would never be collected."""
+    def write(actions: tuple) -> str:
+        found = game()
+        assert found is not None, "a move outlived its game"
+        return found.notation(Mover(found, player), actions)
+
+    return Spelling(write)
+
+
 @dataclass(eq=False)
 class Plan:
     """A game's kernel: the compiled module, the array its functions read (the game's
     tables, a scratch area and the registry of the moves met so far, which numbers
-    them densely) and the interned Move objects, one per registered move."""
+    them densely) and the interned Move objects, one per registered move.
 
-    game: PieceGame
+    The game keeps its plan, and the plan knows its game by a weak reference: a cycle
+    would keep each game's table (megabytes) until the cyclic collector ran, which the
+    table's size does not hasten (loading a game a thousand times held gigabytes)."""
+
+    game_ref: weakref.ref[PieceGame]
     module: types.ModuleType
     table: np.ndarray
     registry: int
@@ -272,6 +289,13 @@ class Plan:
     repeats: bool = False
     #: The kinds of the Captured goals (see _Writer.taken).
     taken: tuple[frozenset[str], ...] = ()
+
+    @property
+    def game(self) -> PieceGame:
+        """The game (alive while a position or a caller holds it)."""
+        game = self.game_ref()
+        assert game is not None, "a kernel plan outlived its game"
+        return game
 
     def __post_init__(self) -> None:
         game = self.game
@@ -306,8 +330,7 @@ class Plan:
         self.objects = np.empty(1024, dtype=object)
         self.known = 0
         self.ids: dict[int, int] = {}
-        self._spellings = tuple(Spelling(partial(game.notation, Mover(game, p)))
-                                for p in range(self.players))
+        self._spellings = tuple(_spelling(weakref.ref(game), p) for p in range(self.players))
         self._returns: dict[int, Returns] = {}
         self._weights: dict[PlayoutPolicy, np.ndarray] = {}
         #: The history row a playout's moves are made with: used within one ply, so
@@ -4639,7 +4662,7 @@ def _build(game: PieceGame, written: tuple[_Writer, str]) -> Plan:
     module = _load(source)
     table = np.concatenate([np.array(writer.table, dtype=np.int64),
                             np.zeros(writer.scratch, dtype=np.int64), _registry(REGISTRY)])
-    plan = Plan(game, module, table, writer.registry, writer.sides, writer.pieces,
+    plan = Plan(weakref.ref(game), module, table, writer.registry, writer.sides, writer.pieces,
                 writer.codes, writer.templates, writer.goals, writer.size, writer.players,
                 source,
                 writer.hand, writer.reserved, writer.repeats, writer.taken)

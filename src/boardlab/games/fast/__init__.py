@@ -1,7 +1,7 @@
 """Compiled (numba) fast paths behind the games' public API.
 
 Each kernel works on a position encoded as bitboards and is called by its game's
-state (for example ``ConnectFourState.rollout``), so callers never see it. The
+state (the quantum tic-tac-toe solver), so callers never see it. The
 modules here import numba, which takes a while; game modules import them lazily,
 the first time a fast path is used, so ``import boardlab`` stays quick.
 
