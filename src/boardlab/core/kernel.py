@@ -2614,12 +2614,11 @@ def checked_at(S, T, player, mask, c):
 
 
 @njit(cache=True, inline='always')
-def checked_bits(S, T, player, mask, c, others):
-    # checked_at, looking only at the attackers standing on a cell of ``others`` (a
-    # mask of the cells of the other players' pieces; masked kernels alone).
-    v = S[{BOARD} + c]
-    if v == 0 or T[{self.owner} + v] != player or T[mask + v] == 0:
-        return 0
+def attackers(S, T, player, c, others, w):
+    # Each run (its pair * 8 + its player) that may reach cell c from a cell of
+    # ``others`` (a mask of the other players' pieces' cells) holding a piece of its
+    # player, appended to T[XW + w:]: the list's new end, or -1 where it is full
+    # (masked kernels alone).
     for q in range({n}):
         if q == player:
             continue
@@ -2633,10 +2632,35 @@ def checked_bits(S, T, player, mask, c, others):
             if u == 0 or T[{self.owner} + u] != q:
                 continue
             for e in range(T[base + s], T[base + s + 1]):
-                hit = attack(S, T, T[{pairs} + 2 * e + 1], q, s, c)
-                if hit != 0:
-                    return hit
+                if w >= {_ATTACKERS}:
+                    return -1
+                T[XW + w] = e * 8 + q
+                w += 1
+    return w
+
+
+@njit(cache=True, inline='always')
+def hits(S, T, c, start, end):
+    # Whether a run of T[XW + start:XW + end] takes the piece on c (-1: it loops).
+    for x in range(start, end):
+        e = T[XW + x] >> 3
+        hit = attack(S, T, T[{pairs} + 2 * e + 1], T[XW + x] & 7, T[{pairs} + 2 * e], c)
+        if hit != 0:
+            return hit
     return 0
+
+
+@njit(cache=True, inline='always')
+def checked_bits(S, T, player, mask, c, others, w):
+    # checked_at, trying only the attackers standing on a cell of ``others`` (listed
+    # from T[XW + w], see attackers).
+    v = S[{BOARD} + c]
+    if v == 0 or T[{self.owner} + v] != player or T[mask + v] == 0:
+        return 0
+    end = attackers(S, T, player, c, others, w)
+    if end < 0:
+        return checked_at(S, T, player, mask, c)
+    return hits(S, T, c, w, end)
 
 
 @njit(cache=True)
@@ -2670,31 +2694,18 @@ def guard(S, T, player, n):
         others |= np.int64(v != 0 and T[{self.owner} + v] != player) << c
     for j in range(nv if {masked} else 0):
         c = T[XV + j]
-        hit = checked_bits(S, T, player, mask, c, others)
+        end = attackers(S, T, player, c, others, w)
+        if end < 0:
+            full = True
+            break
+        hit = hits(S, T, c, w, end)
         if hit < 0:
             return hit
         if hit != 0:
             full = True
         T[XV + {size} + j] = w
-        for q in range({n}):
-            if q == player:
-                continue
-            bits = others & T[{sources} + q * {size} + c]
-            base = {by_source} + (q * {size} + c) * {size + 1}
-            while bits != 0:
-                low = bits & -bits
-                bits ^= low
-                s = T[{lowest} + (((low * {_DE_BRUIJN_SIGNED}) >> 58) & 63)]
-                u = S[{BOARD} + s]
-                if u == 0 or T[{self.owner} + u] != q:
-                    continue
-                for e in range(T[base + s], T[base + s + 1]):
-                    if w >= {_ATTACKERS}:
-                        full = True
-                        break
-                    T[XW + w] = e * 8 + q
-                    w += 1
-        T[XV + {2 * size} + j] = w
+        T[XV + {2 * size} + j] = end
+        w = end
     k = 0
     for i in range(n):
         touched = mplay(S, H, T, 0, XA + T[XO + i], {self.actions_of("T[XK + i]")})
@@ -2735,7 +2746,7 @@ def guard(S, T, player, n):
                 c = H[0, 5 + 2 * (j - nv)]
             if c < {size}:
                 if {masked}:
-                    hit = checked_bits(S, T, player, mask, c, after)
+                    hit = checked_bits(S, T, player, mask, c, after, w)
                 else:
                     hit = checked_at(S, T, player, mask, c)
                 if hit != 0:

@@ -30,22 +30,17 @@ depth 6), 5673234 (the first depth at which wins, on ply 7, cut lines short).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from functools import cached_property, lru_cache
+from functools import lru_cache
 
 from boardlab.core.board import Board, file_letters
 from boardlab.core.game import Option, State
-from boardlab.core.goals import AnyOf, Condition, Goals, RelativeConfig
 from boardlab.core.move import Piece, Place
-from boardlab.core.position import PieceGame, PieceState
+from boardlab.core.position import PieceState
 from boardlab.core.registry import register
 from boardlab.core.rules import EMPTY, Add, AtStep, Drop, Rules, Step, Verify, While
 from boardlab.errors import NotationError
+from boardlab.games.in_a_row import PIECES, InARow
 
-#: Each player's disc is a type of its own (the web app draws them in two colours).
-PIECES = {"x": Piece(0, "X"), "o": Piece(1, "O")}
-#: A line of four of the player's discs, one step apart in each of these directions.
-DIRECTIONS = ("e", "n", "ne", "nw")
 # Value of a window of four cells holding 1, 2 or 3 discs of one player and none of the
 # other: a window of three (an open three) is a threat, worth far more than a start.
 WINDOW_WEIGHTS = (0, 1, 4, 16)
@@ -66,15 +61,14 @@ def windows(rows: int, columns: int) -> tuple[tuple[int, ...], ...]:
 
 
 @register
-class ConnectFour(PieceGame):
+class ConnectFour(InARow):
     """Connect Four: drop discs into columns; four in a row wins."""
 
     name = "connect-four"
     description = "Connect Four: drop discs into columns, four in a row wins"
     source = "Milton Bradley (1974); Wikipedia, 'Connect Four'"
-    player_names = ("X", "O")
     board_style = "columns"
-    pieces = PIECES
+    line = 4
     option_schema = (
         Option("rows", 6, "number of rows", minimum=4, maximum=26),
         Option("columns", 7, "number of columns (named a, b, ...)", minimum=4, maximum=26),
@@ -111,29 +105,11 @@ class ConnectFour(PieceGame):
                            zone="top", unlimited_for=frozenset({piece.owner}))
                       for piece in PIECES.values()])
 
-    @cached_property
-    def goals(self) -> Goals:
-        """Four of one's discs in a line win; a full board draws."""
-        line = tuple(RelativeConfig((disc, d, disc, d, disc, d, disc)) for d in DIRECTIONS
-                     for disc in (("self", piece.kind) for piece in PIECES.values()))
-        return Goals((Condition("win", (0, 1), AnyOf(line)),), 2, "draw")
-
-    def end_goals(self) -> Goals:
-        """:attr:`goals`."""
-        return self.goals
-
-    #: The notation reads the move's actions alone.
-    notation_reads_position = False
-
     def notation(self, state: PieceState, actions: tuple) -> str:
         """The column's letter, ``d``."""
         place = actions[-1]
         assert isinstance(place, Place)
         return file_letters(self.columns)[place.cell % self.columns]
-
-    def implied_ply(self, cells: Sequence[Piece | None]) -> int | None:
-        """One disc a ply: as many plies as discs."""
-        return sum(cell is not None for cell in cells)
 
     def check_notation(self, text: str) -> None:
         """A move is a column's letter."""

@@ -21,41 +21,30 @@ Perft from the empty board (terminal positions not expanded): 9, 72, 504, 3024,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import cached_property
-from typing import ClassVar
-
 from boardlab.core.board import Board
 from boardlab.core.game import State
-from boardlab.core.goals import AnyOf, Condition, Goals, RelativeConfig
 from boardlab.core.move import Piece, Place
-from boardlab.core.position import PieceGame, PieceState
+from boardlab.core.position import PieceState
 from boardlab.core.registry import register
 from boardlab.core.rules import EMPTY, Add, Drop, Rules, Verify
 from boardlab.errors import NotationError
+from boardlab.games.in_a_row import PIECES, InARow
 
-#: Each player's mark is a type of its own (the web app draws an X and an O).
-PIECES = {"x": Piece(0, "X"), "o": Piece(1, "O")}
 #: The cells of the eight lines (``a1`` = 0, row by row), for the evaluation.
 LINES: tuple[tuple[int, int, int], ...] = (
     (0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6),
 )
-#: A line of three of the player's marks, one step apart in each of these directions.
-DIRECTIONS = ("e", "n", "ne", "nw")
 
 
 @register
-class TicTacToe(PieceGame):
+class TicTacToe(InARow):
     """Tic-tac-toe: three in a row wins."""
 
     name = "tic-tac-toe"
     description = "Tic-tac-toe on 3x3: three in a row wins"
     source = "Traditional; Wikipedia, 'Tic-tac-toe'"
-    player_names = ("X", "O")
     board_style = "lines"
-    pieces = PIECES
     known_perft = (9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872)
-    misere: ClassVar[bool] = False
 
     def make_board(self) -> Board:
         """The 3x3 grid."""
@@ -72,30 +61,11 @@ class TicTacToe(PieceGame):
                            unlimited_for=frozenset({piece.owner}))
                       for piece in PIECES.values()])
 
-    @cached_property
-    def goals(self) -> Goals:
-        """Three of one's marks in a line win (lose, misère); a full grid draws."""
-        line = tuple(RelativeConfig((mark, d, mark, d, mark)) for d in DIRECTIONS
-                     for mark in (("self", piece.kind) for piece in PIECES.values()))
-        return Goals((Condition("loss" if self.misere else "win", (0, 1), AnyOf(line)),),
-                     2, "draw")
-
-    def end_goals(self) -> Goals:
-        """:attr:`goals`."""
-        return self.goals
-
-    #: The notation reads the move's actions alone.
-    notation_reads_position = False
-
     def notation(self, state: PieceState, actions: tuple) -> str:
         """The marked cell's name, ``b2``."""
         place = actions[-1]
         assert isinstance(place, Place)
         return self.board.names[place.cell]
-
-    def implied_ply(self, cells: Sequence[Piece | None]) -> int | None:
-        """One mark a ply: as many plies as marks."""
-        return sum(cell is not None for cell in cells)
 
     def check_notation(self, text: str) -> None:
         """A move is a cell's name."""
