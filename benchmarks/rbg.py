@@ -28,8 +28,8 @@ printed and makes the exit status 1.
 The games and what differs between the two sides:
 
 * Breakthrough 8x8: RBG ``breakthrough.rbg``, boardlab's built-in ``breakthrough``.
-* Connect Four 6x7: ``connect4.rbg``, built-in ``connect-four`` (the hand-written Python
-  game until it moves onto the move language; no ``rollout()`` override is used here).
+* Connect Four 6x7: ``connect4.rbg``, built-in ``connect-four`` (written in the move
+  language, on its game kernel, as ``connect-four-zrf`` below).
 * Reversi: ``reversi.rbg``, built-in ``othello`` (a pass is a ply on both sides).
 * The same two written in the move language, on their game kernels:
   ``connect-four-zrf`` (``examples/zrf/connect-four.zrf``: a drop falls by a while loop,
@@ -110,8 +110,8 @@ class Comparison:
 COMPARISONS = (
     Comparison("breakthrough", "breakthrough.rbg", "breakthrough", 4),
     Comparison("connect-four", "connect4.rbg", "connect-four", 8,
-               "boardlab's connect-four is the hand-written Python game until it moves "
-               "onto the move language"),
+               "boardlab's built-in connect-four, written in the move language, on its "
+               "kernel"),
     Comparison("reversi", "reversi.rbg", "othello", 8),
     Comparison("connect-four-zrf", "connect4.rbg", "examples/zrf/connect-four.zrf", 8,
                "boardlab: connect four written in the move language, on its kernel"),

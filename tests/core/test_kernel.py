@@ -669,8 +669,8 @@ def test_threads_that_build_one_kernel_at_once_share_it(tmp_path, monkeypatch):
 
 
 def test_games_beyond_a_kernel_say_why():
-    assert kernel.why_not(boardlab.load("connect-four")) == "not a game of the move language"
-    assert kernel.plan_for(boardlab.load("connect-four")) is None
+    assert kernel.why_not(boardlab.load("othello")) == "not a game of the move language"
+    assert kernel.plan_for(boardlab.load("othello")) is None
     assert kernel.why_not(boardlab.load("ordo"))
     assert not isinstance(boardlab.load("ordo").initial_state(), kernel.KernelState)
     with kernel.disabled():
@@ -994,9 +994,10 @@ def test_turns_limited_to_a_move_type_or_another_players_pieces_play_on_the_kern
 
 
 def test_a_game_no_one_holds_frees_its_kernel_tables():
-    # Its Move objects sit in an object array the cyclic collector does not look into:
+    # Its Move objects sat in an object array the cyclic collector does not look into:
     # a cycle through them back to the game held every game loaded (and its table of
     # megabytes) for good; a test that loaded Connect Four a thousand times took 15 GB.
+    # A move kept outlives the game's other holders, and still spells itself.
     import gc
     import weakref
 
@@ -1011,3 +1012,6 @@ def test_a_game_no_one_holds_frees_its_kernel_tables():
     games = [played() for _ in range(3)]
     gc.collect()
     assert all(game() is None for game in games)
+    kept = boardlab.load("connect-four", rows=4, columns=4).initial_state().legal_moves()[2]
+    gc.collect()
+    assert kept.notation == "c" and repr(kept) == "Move('c')"

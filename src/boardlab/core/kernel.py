@@ -76,10 +76,9 @@ import sys
 import tempfile
 import threading
 import types
-import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -246,29 +245,13 @@ def _entry(dispatcher: Any, *kinds: str) -> Any:
     return dispatcher.overloads[signature].entry_point
 
 
-def _spelling(game: weakref.ref[PieceGame], player: int) -> Spelling:
-    """The deferred notation of ``player``'s moves, reaching the game weakly: the
-    plan's Move objects are in an object array, which the cyclic collector does not
-    look into, so a cycle through it back to the game would never be collected."""
-    def write(actions: tuple) -> str:
-        found = game()
-        assert found is not None, "a move outlived its game"
-        return found.notation(Mover(found, player), actions)
-
-    return Spelling(write)
-
-
 @dataclass(eq=False)
 class Plan:
     """A game's kernel: the compiled module, the array its functions read (the game's
     tables, a scratch area and the registry of the moves met so far, which numbers
-    them densely) and the interned Move objects, one per registered move.
+    them densely) and the interned Move objects, one per registered move."""
 
-    The game keeps its plan, and the plan knows its game by a weak reference: a cycle
-    would keep each game's table (megabytes) until the cyclic collector ran, which the
-    table's size does not hasten (loading a game a thousand times held gigabytes)."""
-
-    game_ref: weakref.ref[PieceGame]
+    game: PieceGame
     module: types.ModuleType
     table: np.ndarray
     registry: int
@@ -289,13 +272,6 @@ class Plan:
     repeats: bool = False
     #: The kinds of the Captured goals (see _Writer.taken).
     taken: tuple[frozenset[str], ...] = ()
-
-    @property
-    def game(self) -> PieceGame:
-        """The game (alive while a position or a caller holds it)."""
-        game = self.game_ref()
-        assert game is not None, "a kernel plan outlived its game"
-        return game
 
     def __post_init__(self) -> None:
         game = self.game
@@ -326,11 +302,14 @@ class Plan:
         self.hand_at = self.counts_at + len(self.pieces)
         self.moves_at = self.hand_at + (len(self.pieces) if self.reserved else 0)
         #: The interned moves by registry index, and index by id (interned moves live
-        #: as long as the plan, so an id cannot be reused).
-        self.objects = np.empty(1024, dtype=object)
+        #: as long as the plan, so an id cannot be reused). A list, not an array of
+        #: objects: the cyclic collector does not look into those, and the moves' notation
+        #: holds the game, which holds its plan, so no game would ever be freed.
+        self.objects: list[Move] = []
         self.known = 0
         self.ids: dict[int, int] = {}
-        self._spellings = tuple(_spelling(weakref.ref(game), p) for p in range(self.players))
+        self._spellings = tuple(Spelling(partial(game.notation, Mover(game, p)))
+                                for p in range(self.players))
         self._returns: dict[int, Returns] = {}
         self._weights: dict[PlayoutPolicy, np.ndarray] = {}
         #: The history row a playout's moves are made with: used within one ply, so
@@ -406,10 +385,6 @@ class Plan:
         count = int(t[base])
         if count <= self.known:
             return
-        if count > len(self.objects):
-            bigger = np.empty(max(count, 2 * len(self.objects)), dtype=object)
-            bigger[:self.known] = self.objects[:self.known]
-            self.objects = bigger
         cap = int(t[base + 1])
         meta_at, words_at = base + _RHEAD + 2 * cap, base + _RHEAD + 3 * cap
         known = self.known
@@ -437,7 +412,7 @@ class Plan:
                     actions, names[template]))
             else:
                 move = new(Move, (spellings[player], actions, names[template]))
-            objects[index] = move
+            objects.append(move)  # the index-th (each registered move once, in order)
             ids[id(move)] = index
         self.known = count
         t[base + 2] = count
@@ -4673,7 +4648,7 @@ def _build(game: PieceGame, written: tuple[_Writer, str]) -> Plan:
     module = _load(source)
     table = np.concatenate([np.array(writer.table, dtype=np.int64),
                             np.zeros(writer.scratch, dtype=np.int64), _registry(REGISTRY)])
-    plan = Plan(weakref.ref(game), module, table, writer.registry, writer.sides, writer.pieces,
+    plan = Plan(game, module, table, writer.registry, writer.sides, writer.pieces,
                 writer.codes, writer.templates, writer.goals, writer.size, writer.players,
                 source,
                 writer.hand, writer.reserved, writer.repeats, writer.taken)
@@ -4923,7 +4898,8 @@ class KernelPosition:
             n = self._n
         plan = self._plan
         at = plan.moves_at
-        return plan.objects[self._s[at:at + n]].tolist()
+        objects = plan.objects
+        return [objects[i] for i in self._s[at:at + n].tolist()]
 
     def outcome(self) -> Returns | None:
         if self._status == UNKNOWN:
