@@ -2334,7 +2334,9 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
     def levels(self, runs: list[list[str]]) -> list[str]:
         """Generate's lines that run the templates (their ``runs``, written out), in
         :meth:`order`, each that may be skipped (:meth:`skipped`) only while no move
-        was found."""
+        was found (in their own order, with nothing to count, where none may be)."""
+        if not any(map(self.skipped, range(len(self.templates)))):
+            return [line for lines in runs for line in lines]
         lines = ["    above = 0"]
         level = None
         for index in self.order():
@@ -2354,6 +2356,11 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
         once a move was found."""
         parts, table, width, calls = self.shaped(templates, "template",
                                                  "S, T, player, mine, n", "n")
+        if not any(map(self.skipped, range(len(self.templates)))):
+            # In their own order, none skipped: the table's rows as they are.
+            lines = [f"    for _t in range({len(templates)}):",
+                     f"        row = {table} + _t * {width}"]
+            return lines + self.dispatch(calls), parts
         order = self.order()
         priority = [self.templates[index].priority for index in order]
         # Each template in order: its index, whether it may be skipped, and whether it
@@ -2370,10 +2377,17 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
                  f"        if T[{rows} + 3 * _t + 2] != 0: above = n",
                  f"        if above > 0 and T[{rows} + 3 * _t + 1] != 0: continue",
                  f"        row = {table} + T[{rows} + 3 * _t] * {width}"]
+        return lines + self.dispatch(calls), parts
+
+    @staticmethod
+    def dispatch(calls: list[str]) -> list[str]:
+        """The lines in generate's loop over the templates that call the function of
+        the template's shape (``T[row]``)."""
+        lines = []
         for number, call in enumerate(calls):
             lines += [f"        {'if' if number == 0 else 'elif'} T[row] == {number}:",
                       f"            n = {call}"]
-        return lines + ["        if n < 0: return n"], parts
+        return lines + ["        if n < 0: return n"]
 
     def shaped(self, bodies: list[list[str] | None], name: str, head: str, result: str
                ) -> tuple[str, int, int, list[str]]:
