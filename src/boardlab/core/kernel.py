@@ -2506,8 +2506,7 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
                 starts.append(len(flat) // 2)
                 for pair in sorted(entries[q][target]):
                     flat.extend(pair)
-                    bits = looks[(q, *pair)] & ((1 << 64) - 1)
-                    masks.append(bits - (1 << 64) if bits >> 63 else bits)
+                    masks.append(_signed(looks[(q, *pair)] & _MASK64))
                 if len(flat) > 1 << 23:
                     raise Unsupported("too many attacks to tabulate")
         starts.append(len(flat) // 2)
@@ -2522,15 +2521,12 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
             # where each source cell's pairs start (the pairs are in order of source),
             # so that only the cells holding a piece are looked at; the index of a
             # mask's lowest bit by a de Bruijn product.
-            def signed(bits: int) -> int:
-                return bits - (1 << 64) if bits >> 63 else bits
-
             source_bits, firsts = [], []
             for q in range(n):
                 for target in range(size):
                     lo, hi = starts[q * size + target], starts[q * size + target + 1]
                     cells = [flat[2 * e] for e in range(lo, hi)]
-                    source_bits.append(signed(sum(1 << c for c in set(cells))))
+                    source_bits.append(_signed(sum(1 << c for c in set(cells))))
                     e = lo
                     for c in range(size + 1):
                         while e < hi and flat[2 * e] < c:
@@ -2540,7 +2536,7 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
             by_source = self.put("attack pairs by source", firsts)
             bit_of = [0] * 64
             for bit in range(64):
-                bit_of[(((1 << bit) * _DE_BRUIJN) & ((1 << 64) - 1)) >> 58] = bit
+                bit_of[(((1 << bit) * _DE_BRUIJN) & _MASK64) >> 58] = bit
             lowest = self.put("lowest bit", bit_of)
         # The mover's protected pieces (ZRF checkmated), a mask row by player (-1: none).
         guards = []
@@ -2616,7 +2612,7 @@ def attackers(S, T, player, c, others, w):
         while bits != 0:
             low = bits & -bits
             bits ^= low
-            s = T[{lowest} + (((low * {_DE_BRUIJN_SIGNED}) >> 58) & 63)]
+            s = T[{lowest} + (((low * {_DE_BRUIJN}) >> 58) & 63)]
             u = S[{BOARD} + s]
             if u == 0 or T[{self.owner} + u] != q:
                 continue
@@ -4493,10 +4489,9 @@ def choose(S, T, n, weights, state):
 
 
 #: A de Bruijn sequence: the top six bits of a power of two times it differ for each
-#: power (the index of a mask's lowest bit, see _Writer.attacks), and the same as a
-#: signed 64-bit number, as the kernel multiplies.
+#: power (the index of a mask's lowest bit, see _Writer.attacks); below 2**63, so the
+#: kernel's signed 64-bit product has the same bits.
 _DE_BRUIJN = 0x03F79D71B4CB0A89
-_DE_BRUIJN_SIGNED = _DE_BRUIJN - (1 << 64) if _DE_BRUIJN >> 63 else _DE_BRUIJN
 #: Most attackers of a position's protected pieces guard lists (more: every move is
 #: looked at in full).
 _ATTACKERS = 4096
