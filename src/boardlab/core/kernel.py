@@ -1248,6 +1248,9 @@ class _Writer:
         self.lazy_allowed = not self.partial_types and not game.move_rules.protect and \
             game.move_rules.select is None
         self.lazy: dict[int, tuple[list[str], list[str]]] = {}
+        #: The lines that set the piece in hand of the template being written (and the
+        #: reserve it comes from), which its finish sets again (see :meth:`hold`).
+        self.in_hand: list[str] = []
         #: The sets of kinds the templates of the mover's pieces move, each a list of
         #: the mover's cells holding them that generate writes (in cell order, as the
         #: mover's cells are), so that no template runs over the others' pieces.
@@ -1771,15 +1774,21 @@ class _Writer:
         if self.reserved:
             limited = self.put(("drop limited", t.unlimited_for),
                                [int(p not in t.unlimited_for) for p in range(self.players)])
-            e(1, f"rsv = T[{limited} + player]")
+            self.hold(1, f"rsv = T[{limited} + player]")
             e(1, f"cnt = T[{table} + player * {width}]")
             e(1, f"if rsv != 0 and S[RES + T[{pieces} + player]] <= 0: cnt = 0")
             e(1, "for _s in range(cnt):")
         else:
             e(1, f"for _s in range(T[{table} + player * {width}]):")
         e(2, f"start = T[{table} + player * {width} + 1 + _s]")
-        e(2, f"hand = T[{pieces} + player]")
-        e(2, "hf = -1")
+        self.hold(2, f"hand = T[{pieces} + player]")
+        self.hold(2, "hf = -1")
+
+    def hold(self, depth: int, line: str) -> None:
+        """Emit ``line``, which sets the piece in hand of a template's runs (or the
+        reserve it comes from), and keep it for the run's finish (see run_lines)."""
+        self.emit(depth, line)
+        self.in_hand.append(line)
 
     def queue(self, depth: int, word: str) -> None:
         """Queue an action of the run (room permitting)."""
@@ -2248,11 +2257,12 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
         its lines in generate_lazy and finish (:attr:`lazy`)."""
         body = self.lines
         self.emit(1, f"# template {index}: {t.name or '(unnamed)'}")
+        self.in_hand = []
         if type(t) is r.Drop:
             self.drop_head(t)
         else:
             if self.reserved:
-                self.emit(1, "rsv = 0")  # its pieces in hand come from cells
+                self.hold(1, "rsv = 0")  # its pieces in hand come from cells
             if t.shared:  # any piece on the board, not only the mover's
                 self.emit(1, f"for start in range({self.size}):")
                 self.emit(2, f"if S[{BOARD} + start] == 0: continue")
@@ -2265,11 +2275,10 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
             else:
                 self.emit(1, "for _s in range(mine):")
                 self.emit(2, "start = T[XC + _s]")
-            self.emit(2, f"hand = S[{BOARD} + start]")
+            self.hold(2, f"hand = S[{BOARD} + start]")
             if t.kinds and t.shared:
                 self.emit(2, f"if T[{self.kinds_mask(t.kinds)} + hand] == 0: continue")
-            self.emit(2, "hf = start")  # where the piece in hand is from (-1: no cell)
-        head = len(body)
+            self.hold(2, "hf = start")  # where the piece in hand is from (-1: no cell)
         self.emit(2, "pos = start")
         self.emit(2, "q = 0")  # the actions queued by the run
         self.emit(2, "nc = 0")  # the changes of type and owner it asked for
@@ -2300,11 +2309,8 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
         self.lines = finish
         self.emit(1, f"if T[XT + n] == {index}:")
         self.emit(2, "start = T[XN + n]")
-        for line in body[:head]:
-            # The piece in hand (and the reserve it comes from) as the run had them.
-            text = line.strip()
-            if text.startswith(("hand = ", "hf = ", "rsv = ")):
-                self.emit(2, text)
+        for line in self.in_hand:  # the piece in hand, and its reserve, as the run had them
+            self.emit(2, line)
         self.emit(2, "pos = T[XO + n]")
         for line in ("q = 0", "nc = 0", "mark = -1", "to = -1"):
             self.emit(2, line)
