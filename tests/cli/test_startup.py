@@ -40,14 +40,17 @@ def test_commands_without_a_kernel_do_not_import_numba(tmp_path):
     commands = [
         ["--version"], ["games"], ["rules", "breakthrough"],
         ["rules", str(ROOT / "examples" / "zrf" / "chess.zrf")],
-        ["perft", "othello", "2"], ["perft", "quantum-tic-tac-toe", "1"],
-        ["arena", "othello", "random", "random", "-n", "1", "--seed", "1"],
+        # Games beyond a kernel (hand-written in Python).
+        ["perft", "hex-column-checkers", "2"], ["perft", "quantum-tic-tac-toe", "1"],
+        ["arena", "hex-column-checkers", "random", "random", "-n", "1", "--seed", "1"],
         ["pipes", "solve", str(level)],
-        # Breakthrough's, tic-tac-toe's and Connect Four's positions without their
-        # kernel are plain positions (all are written in the move language).
+        # Breakthrough's, tic-tac-toe's, Connect Four's and Othello's positions without
+        # their kernel are plain positions (all are written in the move language).
         ["no-kernel", "perft", "breakthrough", "2"],
         ["no-kernel", "perft", "connect-four", "2"],
         ["no-kernel", "arena", "connect-four", "random", "random", "-n", "1", "--seed", "1"],
+        ["no-kernel", "perft", "othello", "2"],
+        ["no-kernel", "arena", "othello", "random", "random", "-n", "1", "--seed", "1"],
         ["no-kernel", "perft", "tic-tac-toe", "3"],
         ["no-kernel", "replay", "tic-tac-toe", "--moves", "a1 b2 a2 b1 a3"],
         ["no-kernel", "arena", "tic-tac-toe", "alphabeta", "random", "-n", "1", "--seed", "1"],

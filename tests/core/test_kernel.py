@@ -669,8 +669,9 @@ def test_threads_that_build_one_kernel_at_once_share_it(tmp_path, monkeypatch):
 
 
 def test_games_beyond_a_kernel_say_why():
-    assert kernel.why_not(boardlab.load("othello")) == "not a game of the move language"
-    assert kernel.plan_for(boardlab.load("othello")) is None
+    assert kernel.why_not(boardlab.load("hex-column-checkers")) == \
+        "not a game of the move language"
+    assert kernel.plan_for(boardlab.load("hex-column-checkers")) is None
     assert kernel.why_not(boardlab.load("ordo"))
     assert not isinstance(boardlab.load("ordo").initial_state(), kernel.KernelState)
     with kernel.disabled():

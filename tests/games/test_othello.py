@@ -10,6 +10,7 @@ import pytest
 
 import boardlab
 from boardlab import perft
+from boardlab.core import kernel
 from boardlab.core.game import DRAW, win_for
 from boardlab.core.move import Change, Place
 from boardlab.errors import IllegalMoveError, NotationError
@@ -69,6 +70,17 @@ def test_known_perft_is_the_published_one():
 def test_perft_to_depth_7():
     state = boardlab.load("othello").initial_state()
     assert perft(state, 7) == list(PUBLISHED_PERFT[:7])
+
+
+def test_written_in_the_move_language_and_played_by_its_kernel():
+    game = boardlab.load("othello")
+    assert kernel.why_not(game) is None
+    assert kernel.plan_for(game) is not None
+    assert isinstance(game.initial_state(), kernel.KernelPosition)
+    with kernel.disabled():
+        plain = game.initial_state()
+        assert not isinstance(plain, kernel.KernelPosition)
+        assert perft(plain, 5) == list(PUBLISHED_PERFT[:5])
 
 
 def test_start():
@@ -155,6 +167,11 @@ def test_flips_in_all_eight_directions():
     expected = {"d3", "d2", "d5", "c4", "b4", "e4", "f4", "g4", "c3", "e3", "c5", "e5"}
     assert flipped == expected
     assert flipped == ref_flips(parse_ref(text)[0], "d4", "x")
+    # The new disc, then the flips line by line (n, ne, e, se, s, sw, w, nw; n towards
+    # row 8), each from the new disc outwards.
+    assert move.actions[0] == Place(NAMES.index("d4"), move.actions[0].piece)
+    assert [NAMES[a.cell] for a in move.actions[1:]] == [
+        "d5", "e5", "e4", "f4", "g4", "e3", "d3", "d2", "c3", "c4", "b4", "c5"]
     after = state.play(move)
     assert after.disc_counts() == (8 + 1 + 12, 14 - 12)
     assert str(after) == "/".join([

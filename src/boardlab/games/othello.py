@@ -1,4 +1,5 @@
-"""Othello (modern Reversi) on the standard 8x8 board.
+"""Othello (modern Reversi) on the standard 8x8 board, written in boardlab's move
+language.
 
 Rules (World Othello Federation rules; see e.g. Wikipedia, "Reversi"): the game
 starts with white discs on d4 and e5 and black discs on d5 and e4; black moves
@@ -17,112 +18,142 @@ for white, then the side to move:
 ``......../......../......../...ox.../...xo.../......../......../........ x``.
 
 A move's actions are the :class:`~boardlab.core.move.Place` of the new disc and one
-:class:`~boardlab.core.move.Change` per flipped disc; ``pass`` has no actions.
+:class:`~boardlab.core.move.Change` per flipped disc, line by line in the order
+n, ne, e, se, s, sw, w, nw of the board's directions (``n`` towards row 8), each line
+from the new disc outwards; ``pass`` has no actions.
 
 Perft from the start (passes count as moves, terminal positions are not expanded):
 4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571056 (OEIS A124004,
 "number of possible Reversi games at the end of the n-th ply").
 
-Internally each colour is a 64-bit bitboard (a Python int); moves are generated
-for all cells at once by shifting the mover's discs across runs of the opponent's.
+In the language (the rules of ``examples/zrf/reversi.zrf``): a drop of one's own
+disc onto an empty cell, from a supply that never runs out, which looks along each of
+the eight directions for a line of the opponent's discs closed by one of the mover's,
+flips that line's discs and sets a flag, then verifies the flag; a player with no drop
+passes while the opponent has one (a forced pass); when neither has, a count condition
+gives the game to the player with more discs. The game runs on its kernel
+(:mod:`boardlab.core.kernel`): a position's moves and a whole random playout are
+kernel calls.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from functools import cached_property
+from typing import Any, ClassVar
+
 from boardlab.core.board import Board
-from boardlab.core.game import DRAW, Game, IncrementalState, Returns, State, win_for, zobrist_table
-from boardlab.core.move import Change, Move, Piece, Place
+from boardlab.core.game import State, zobrist_table
+from boardlab.core.goals import Condition, Goals, Stalemated
+from boardlab.core.move import Piece, Place
+from boardlab.core.position import PieceGame, PieceState
 from boardlab.core.registry import register
+from boardlab.core.rules import (
+    EMPTY,
+    ENEMY,
+    FRIEND,
+    Add,
+    AtStep,
+    Back,
+    ChangeOwner,
+    ChangeType,
+    Drop,
+    If,
+    Instruction,
+    Mark,
+    Rules,
+    SetFlag,
+    Step,
+    Verify,
+    While,
+    flag,
+)
 from boardlab.errors import NotationError
 
 SIZE = 8
 # Board.square names cell y * 8 + x as file x, row y + 1; Othello draws row 1 on top,
 # so only drawing and text order differ from the board's own bottom-up picture.
 BOARD = Board.square(SIZE, SIZE)
-FULL = (1 << 64) - 1
-FILE_A = sum(1 << (y * 8) for y in range(8))
-FILE_H = FILE_A << 7
-NOT_EDGE_FILES = FULL & ~FILE_A & ~FILE_H
-#: (shift, mask of opponent discs a run may contain) per direction: a run going
-#: east or west can never contain a disc on the a- or h-file, which stops wrapping.
-DIRECTIONS: tuple[tuple[int, int], ...] = (
-    (1, NOT_EDGE_FILES), (-1, NOT_EDGE_FILES), (8, FULL), (-8, FULL),
-    (9, NOT_EDGE_FILES), (7, NOT_EDGE_FILES), (-7, NOT_EDGE_FILES), (-9, NOT_EDGE_FILES),
-)
-SYMBOLS = ".xo"
-PIECES = (Piece(0, "black"), Piece(1, "white"))
-PLACES = tuple(tuple(Place(c, PIECES[p]) for c in range(64)) for p in range(2))
-CHANGES = tuple(tuple(Change(c, PIECES[p]) for c in range(64)) for p in range(2))
-PASS = Move("pass")
-ZOBRIST = zobrist_table(2 * 64 + 1, "othello")
-#: XOR of both colours' numbers: the key change when a disc is flipped.
-ZOBRIST_FLIP = tuple(ZOBRIST[c] ^ ZOBRIST[64 + c] for c in range(64))
-START_BLACK = (1 << BOARD.cell("d5")) | (1 << BOARD.cell("e4"))
-START_WHITE = (1 << BOARD.cell("d4")) | (1 << BOARD.cell("e5"))
-CORNERS = sum(1 << BOARD.cell(n) for n in ("a1", "h1", "a8", "h8"))
+#: Each colour is a type of its own (the web app names a disc by its type: "white"),
+#: and the text form's symbol of each.
+PIECES = {"x": Piece(0, "black"), "o": Piece(1, "white")}
+SYMBOLS = {piece.owner: symbol for symbol, piece in PIECES.items()}
+#: The directions a drop looks along, in the order its flips are listed.
+DIRECTIONS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
+#: Zobrist keys of a disc of each type and owner on each cell (see OthelloState).
+DISC_KEYS = zobrist_table(SIZE * SIZE * 4, "othello discs")
+CORNERS = tuple(BOARD.cell(n) for n in ("a1", "h1", "a8", "h8"))
 
 
-def placements(own: int, other: int) -> int:
-    """The bitboard of cells where the owner of ``own`` may place a disc."""
-    empty = FULL & ~(own | other)
-    found = 0
-    for shift, mask in DIRECTIONS:
-        run = other & mask
-        if shift > 0:
-            x = (own << shift) & run
-            x |= (x << shift) & run
-            x |= (x << shift) & run
-            x |= (x << shift) & run
-            x |= (x << shift) & run
-            x |= (x << shift) & run
-            found |= (x << shift) & empty
-        else:
-            s = -shift
-            x = (own >> s) & run
-            x |= (x >> s) & run
-            x |= (x >> s) & run
-            x |= (x >> s) & run
-            x |= (x >> s) & run
-            x |= (x >> s) & run
-            found |= (x >> s) & empty
-    return found
+def flank(direction: str, colour: str) -> tuple[Instruction, ...]:
+    """The ``flank`` macro of ``examples/zrf/reversi.zrf``: from the drop's cell, a line
+    of the opponent's discs in ``direction`` closed by one of the mover's is flipped to
+    ``colour`` (its owner the mover, its type ``colour``) and the flag ``flanked`` set;
+    the cursor ends back on the drop's cell either way."""
+    flip = (ChangeOwner(), ChangeType(colour))
+    walk = (Step(direction),)
+    closed = (Back(), Step(direction), While(ENEMY, (*flip, Step(direction))),
+              SetFlag("flanked", True))
+    return (Mark(),
+            If(AtStep(ENEMY, direction),
+               (Step(direction), While(AtStep(ENEMY, direction), walk),
+                If(AtStep(FRIEND, direction), closed))),
+            Back())
 
 
-def flips(cell: int, own: int, other: int) -> int:
-    """The bitboard of ``other``'s discs flipped by ``own``'s disc placed on ``cell``."""
-    start = 1 << cell
-    flipped = 0
-    for shift, mask in DIRECTIONS:
-        run = other & mask
-        line = 0
-        if shift > 0:
-            x = (start << shift) & FULL
-            while x & run:
-                line |= x
-                x <<= shift
-        else:
-            s = -shift
-            x = start >> s
-            while x & run:
-                line |= x
-                x >>= s
-        if x & own:
-            flipped |= line
-    return flipped
+class OthelloState(PieceState):
+    """An Othello position: the generic position of pieces with Othello's text form
+    (row 1 first, ``x`` and ``o``), drawing and disc counts; positions are equal by
+    their discs and side to move alone."""
 
+    __slots__ = ()
+    # Takes kernels: its fields are PieceState's.
+    kernel_fields: ClassVar[dict[str, Any]] = {}
 
-def cells_of(bits: int) -> list[int]:
-    """The cells of a bitboard, in increasing order."""
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length() - 1)
-        bits ^= low
-    return out
+    def _piece_key(self, cell: int, piece: Piece) -> int:
+        # A flip changes a disc's owner, then its type: the kernel keys every piece the
+        # two changes can make, a black disc of white's too, where the generic keys
+        # hold the game's two pieces alone.
+        return DISC_KEYS[(cell * 2 + piece.owner) * 2 + (piece.kind == "white")]
+
+    def signature(self) -> tuple[Any, ...]:
+        """The cells and the side to move, not the ply: the rules never read it and the
+        text cannot say it (a pass leaves no trace on the board), so a position equals
+        itself read back from its text whatever ply it was reached at."""
+        return tuple(self.cells), self._to_move
+
+    def disc_counts(self) -> tuple[int, int]:
+        """The number of black and white discs."""
+        black = white = 0
+        for piece in self.cells:
+            if piece is not None:
+                if piece.owner:
+                    white += 1
+                else:
+                    black += 1
+        return black, white
+
+    def _rows(self) -> list[str]:
+        """The symbols of rows 1 to 8."""
+        cells = self.cells
+        return ["".join("." if (p := cells[y * SIZE + x]) is None else SYMBOLS[p.owner]
+                        for x in range(SIZE)) for y in range(SIZE)]
+
+    def __str__(self) -> str:
+        return "/".join(self._rows()) + " " + "xo"[self._to_move]
+
+    def render(self) -> str:
+        """The board, row 1 on top, and the count of each colour's discs."""
+        lines = ["   a b c d e f g h"]
+        for y, row in enumerate(self._rows()):
+            lines.append(f"{y + 1}  {' '.join(row.upper())}")
+        black, white = self.disc_counts()
+        lines.append(f"black (X) {black}, white (O) {white}")
+        return "\n".join(lines)
 
 
 @register
-class Othello(Game):
+class Othello(PieceGame):
     """Othello: outflank and flip the opponent's discs; most discs wins."""
 
     name = "othello"
@@ -131,22 +162,64 @@ class Othello(Game):
     player_names = ("black", "white")
     board_style = "lines"
     known_perft = (4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288)
+    pieces = PIECES
+    state_class = OthelloState
+    #: The notation reads the move's actions alone.
+    notation_reads_position = False
 
-    @property
-    def board(self) -> Board:
+    def make_board(self) -> Board:
         """The 8x8 board (cell ``y * 8 + x`` is file ``x``, row ``y + 1``)."""
         return BOARD
 
-    def initial_state(self) -> OthelloState:
-        """White on d4 and e5, black on d5 and e4; black to move."""
-        return OthelloState(self, START_BLACK, START_WHITE, 0)
+    def initial_placement(self) -> Mapping[str, Piece]:
+        """White on d4 and e5, black on d5 and e4; black moves first."""
+        black, white = PIECES["x"], PIECES["o"]
+        return {"d4": white, "e5": white, "d5": black, "e4": black}
+
+    def make_rules(self) -> Rules:
+        """For each colour, a drop of its disc onto an empty cell (its player's supply
+        never runs out, the other player has none of it) that flanks a line of the
+        opponent's discs in at least one direction, flipping every line it flanks; a
+        player with no drop passes while the opponent has one."""
+        templates = []
+        for piece in PIECES.values():
+            program: list[Instruction] = [Verify(EMPTY)]
+            for d in DIRECTIONS:
+                program += flank(d, piece.kind)
+            program += [Verify(flag("flanked")), Add()]
+            templates.append(Drop(tuple(program), kinds=(piece.kind,), name="drop",
+                                  unlimited_for=frozenset({piece.owner})))
+        return Rules(templates, pass_turn="forced")
+
+    @cached_property
+    def goals(self) -> Goals:
+        """When the player to move has no move, not even a pass (neither player can
+        place a disc), the game is counted: more discs wins, equal counts draw."""
+        return Goals((Condition("count", (0, 1), Stalemated()),), 2)
+
+    def end_goals(self) -> Goals:
+        """:attr:`goals`."""
+        return self.goals
+
+    def notation(self, state: PieceState, actions: tuple) -> str:
+        """The new disc's cell, ``d3``."""
+        place = actions[0]
+        assert isinstance(place, Place)
+        return BOARD.names[place.cell]
+
+    def check_notation(self, text: str) -> None:
+        """A move is a cell name or ``pass``."""
+        if text.lower() != "pass" and not BOARD.has_cell(text.lower()):
+            raise NotationError("a move is a cell name, a1 to h8, or pass", where=repr(text))
 
     def max_length(self) -> int:
         """At most 60 placements, and a pass is always followed by a placement."""
         return 120
 
-    def parse_state(self, text: str) -> OthelloState:
-        """Read ``rows/.../rows side`` (row 1 first), e.g. ``...ox...`` for row 4."""
+    def parse_state(self, text: str) -> PieceState:
+        """Read ``rows/.../rows side`` (row 1 first; ``x``, ``o`` and ``.``, any case),
+        e.g. ``...ox...`` for row 4. The ply is the count of discs placed since the
+        start (passes leave no trace)."""
         parts = text.split()
         if len(parts) != 2:
             raise NotationError("expected 'rows side', e.g. '......../.../...ox.../... x'",
@@ -154,161 +227,41 @@ class Othello(Game):
         rows = parts[0].split("/")
         if len(rows) != SIZE or any(len(r) != SIZE for r in rows):
             raise NotationError("expected eight rows of eight cells", where=repr(parts[0]))
-        discs = [0, 0]
+        cells: list[Piece | None] = [None] * BOARD.size
         for y, row in enumerate(rows):
             for x, ch in enumerate(row):
-                v = SYMBOLS.find(ch.lower())
-                if v < 0:
+                symbol = ch.lower()
+                if symbol != "." and symbol not in PIECES:
                     raise NotationError(f"unknown disc {ch!r} (use x, o or .)",
                                         where=BOARD.cell_name(y * SIZE + x))
-                if v:
-                    discs[v - 1] |= 1 << (y * SIZE + x)
+                cells[y * SIZE + x] = PIECES.get(symbol)
         if parts[1].lower() not in ("x", "o"):
             raise NotationError("side to move must be x (black) or o (white)",
                                 where=repr(parts[1]))
-        return OthelloState(self, discs[0], discs[1], "xo".index(parts[1].lower()))
+        discs = sum(cell is not None for cell in cells)
+        return self.new_state(cells, "xo".index(parts[1].lower()), {}, max(0, discs - 4))
 
     def evaluate(self, state: State, player: int) -> float | None:
         """Corners held, then mobility, then discs: each a difference scaled into
         [-1, 1], weighted 0.5, 0.35 and 0.15."""
         assert isinstance(state, OthelloState)
-        own = state.discs[player]
-        other = state.discs[1 - player]
-        corners = ((own & CORNERS).bit_count() - (other & CORNERS).bit_count()) / 4
-        mine = placements(own, other).bit_count()
-        theirs = placements(other, own).bit_count()
+        held = 0
+        for cell in CORNERS:
+            if (piece := state.piece_at(cell)) is not None:
+                held += 1 if piece.owner == player else -1
+        corners = held / 4
+        mine = placements(state, player)
+        theirs = placements(state, 1 - player)
         mobility = (mine - theirs) / (mine + theirs + 1)
-        n_own, n_other = own.bit_count(), other.bit_count()
+        counts = state.disc_counts()
+        n_own, n_other = counts[player], counts[1 - player]
         discs = (n_own - n_other) / (n_own + n_other or 1)
         return 0.5 * corners + 0.35 * mobility + 0.15 * discs
 
 
-class OthelloState(IncrementalState):
-    """An Othello position: a bitboard per colour and the side to move, with the side
-    to move's placements cached."""
-
-    __slots__ = ("game", "discs", "_to_move", "_placements", "_result", "_history", "_key")
-
-    def __init__(self, game: Othello, black: int, white: int, to_move: int):
-        self.game = game
-        self.discs = [black, white]
-        self._to_move = to_move
-        self._history: list[tuple[int, int, int, int, Returns | None]] = []
-        self._key = ZOBRIST[128] * to_move
-        for p in range(2):
-            for cell in cells_of(self.discs[p]):
-                self._key ^= ZOBRIST[p * 64 + cell]
-        if black & white:
-            raise NotationError("a cell holds two discs", where=BOARD.cell_name(
-                cells_of(black & white)[0]))
-        self._settle()
-
-    def _settle(self) -> None:
-        """Compute the side to move's placements and whether the game is over."""
-        own = self.discs[self._to_move]
-        other = self.discs[1 - self._to_move]
-        self._placements = placements(own, other)
-        self._result = None
-        if not self._placements and not placements(other, own):
-            black, white = self.discs[0].bit_count(), self.discs[1].bit_count()
-            self._result = DRAW if black == white else win_for(0 if black > white else 1)
-
-    def piece_at(self, cell: int) -> Piece | None:
-        """The disc on ``cell``, or ``None``."""
-        for p in range(2):
-            if self.discs[p] >> cell & 1:
-                return PIECES[p]
-        return None
-
-    def legal_moves(self) -> list[Move]:
-        if self._result is not None:
-            return []
-        bits = self._placements
-        if not bits:
-            return [PASS]
-        player = self._to_move
-        own = self.discs[player]
-        other = self.discs[1 - player]
-        places = PLACES[player]
-        changes = CHANGES[player]
-        names = BOARD.names
-        out = []
-        while bits:
-            low = bits & -bits
-            bits ^= low
-            cell = low.bit_length() - 1
-            flipped = flips(cell, own, other)
-            actions = [places[cell]]
-            f = flipped
-            while f:
-                b = f & -f
-                f ^= b
-                actions.append(changes[b.bit_length() - 1])
-            out.append(Move(names[cell], tuple(actions), tag=flipped))
-        return out
-
-    def apply(self, move: Move) -> None:
-        player = self._to_move
-        own = self.discs[player]
-        other = self.discs[1 - player]
-        self._history.append((own, other, self._key, self._placements, self._result))
-        key = self._key ^ ZOBRIST[128]
-        actions = move.actions
-        if actions:
-            cell = actions[0].cell  # type: ignore[union-attr]
-            # Moves from legal_moves carry their flips as a bitboard in the tag.
-            flipped = move.tag if isinstance(move.tag, int) else 0
-            key ^= ZOBRIST[player * 64 + cell]
-            for a in actions[1:]:
-                key ^= ZOBRIST_FLIP[a.cell]  # type: ignore[union-attr]
-                flipped |= 1 << a.cell  # type: ignore[union-attr]
-            self.discs[player] = own | flipped | (1 << cell)
-            self.discs[1 - player] = other & ~flipped
-        self._key = key
-        self._to_move = 1 - player
-        self._settle()
-
-    def undo(self) -> None:
-        own, other, self._key, self._placements, self._result = self._history.pop()
-        player = self._to_move = 1 - self._to_move
-        self.discs[player] = own
-        self.discs[1 - player] = other
-
-    def clone(self) -> OthelloState:
-        new = OthelloState.__new__(OthelloState)
-        new.game = self.game
-        new.discs = self.discs[:]
-        new._to_move = self._to_move
-        new._placements = self._placements
-        new._result = self._result
-        new._history = []
-        new._key = self._key
-        return new
-
-    def signature(self) -> tuple[int, int, int]:
-        return self.discs[0], self.discs[1], self._to_move
-
-    def disc_counts(self) -> tuple[int, int]:
-        """The number of black and white discs."""
-        return self.discs[0].bit_count(), self.discs[1].bit_count()
-
-    def _symbol(self, cell: int) -> str:
-        b = 1 << cell
-        return "x" if self.discs[0] & b else "o" if self.discs[1] & b else "."
-
-    def __str__(self) -> str:
-        rows = ["".join(self._symbol(y * SIZE + x) for x in range(SIZE)) for y in range(SIZE)]
-        return "/".join(rows) + " " + "xo"[self._to_move]
-
-    def check_notation(self, text: str) -> None:
-        if text.lower() != "pass" and not BOARD.has_cell(text.lower()):
-            raise NotationError("a move is a cell name, a1 to h8, or pass", where=repr(text))
-
-    def render(self) -> str:
-        lines = ["   a b c d e f g h"]
-        for y in range(SIZE):
-            row = " ".join(self._symbol(y * SIZE + x).upper() for x in range(SIZE))
-            lines.append(f"{y + 1}  {row}")
-        black, white = self.disc_counts()
-        lines.append(f"black (X) {black}, white (O) {white}")
-        return "\n".join(lines)
+def placements(state: PieceState, player: int) -> int:
+    """How many cells ``player`` could place a disc on in ``state`` (whoever is to
+    move)."""
+    if state.to_move != player:
+        state = state.with_turn(player)
+    return sum(1 for move in state.legal_moves() if move.actions)
