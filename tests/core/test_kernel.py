@@ -377,7 +377,10 @@ def test_a_pass_plays_as_the_interpreter_plays_it(kernel_folder, rule):
     ("breakthrough", {"rows": 6, "columns": 3}), ("breakthrough", {"rows": 10, "columns": 12}),
     # Group moves, forward only and in all six directions, of three stones or of 1-3.
     ("taacoca", {}), ("taacoca", {"directions": "all"}), ("taacoca", {"group": "any"}),
-    ("taacoca", {"directions": "all", "group": "any"})])
+    ("taacoca", {"directions": "all", "group": "any"}),
+    # Drops that flip lines of discs (changes of owner and type), forced passes, the
+    # count of discs when neither side can move.
+    ("othello", {})])
 def test_language_games_play_on_their_kernel_as_the_interpreter_plays_them(name, options):
     game = boardlab.load(name, **options)
     assert kernel.why_not(game) is None

@@ -172,7 +172,7 @@ def attempt(play, item: int, *args) -> object:
 
 @pytest.mark.parametrize(("name", "options"), [
     ("breakthrough", {}), ("breakthrough", {"rows": 5, "columns": 4}),
-    ("taacoca", {}), ("taacoca", {"directions": "all", "group": "any"})])
+    ("taacoca", {}), ("taacoca", {"directions": "all", "group": "any"}), ("othello", {})])
 def test_language_games_play_out_as_the_reference_plays_them(name, options):
     state = boardlab.load(name, **options).initial_state()
     agree(state, list(range(40)))

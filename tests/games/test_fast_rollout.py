@@ -1,9 +1,9 @@
 """The compiled random playouts of the game kernels (games written in the move
-language: tic-tac-toe, Connect Four) against the truth.
+language: tic-tac-toe, Connect Four, Othello) against the truth.
 
 Truth is the readable protocol: exact random-play probabilities by brute force over
 every continuation (memoised on the position) where the tree is small -- all of
-tic-tac-toe, the last plies of Connect Four -- and the generic Python
+tic-tac-toe, the last plies of Connect Four and of Othello -- and the generic Python
 :meth:`State.rollout` where it is not. Frequencies must agree within five standard
 errors per outcome; every random source is seeded, so the tests are deterministic.
 """
@@ -252,3 +252,30 @@ def test_connect_four_boards_of_any_size_play_out_on_their_kernel() -> None:
     rng = random.Random(14)
     generic = tally([State.rollout(state, rng) for _ in range(GENERIC_PLAYOUTS)])
     assert_same_distribution(batch(state, KERNEL_PLAYOUTS, seed=15), generic)
+
+
+# --- Othello: brute force near the end, passes and counts of discs included ----------
+
+def othello_near_end(seed: int, empty_cells: int) -> PieceState:
+    """The first random game of Othello (from ``seed``) still going with
+    ``empty_cells`` empty cells left."""
+    rng = random.Random(seed)
+    while True:
+        state = boardlab.load("othello").initial_state()
+        assert isinstance(state, kernel.KernelPosition)
+        while not state.is_terminal() and state.cells.count(None) > empty_cells:
+            moves = state.legal_moves()
+            state.apply(moves[rng.randrange(len(moves))])
+        if state.outcome() is None:
+            return state.clone()
+
+
+OTHELLO_NEAR_END = [othello_near_end(seed, 8) for seed in (16, 17, 18)]
+
+
+@pytest.mark.parametrize("state", OTHELLO_NEAR_END, ids=str)
+def test_othello_kernel_matches_exact(state: PieceState) -> None:
+    probabilities = exact(state)
+    assert_matches(batch(state, KERNEL_PLAYOUTS, seed=19), probabilities)
+    rng = random.Random(20)
+    assert_matches(tally([state.rollout(rng) for _ in range(2000)]), probabilities)
