@@ -30,7 +30,8 @@ The games and what differs between the two sides:
 * Breakthrough 8x8: RBG ``breakthrough.rbg``, boardlab's built-in ``breakthrough``.
 * Connect Four 6x7: ``connect4.rbg``, built-in ``connect-four`` (written in the move
   language, on its game kernel, as ``connect-four-zrf`` below).
-* Reversi: ``reversi.rbg``, built-in ``othello`` (a pass is a ply on both sides).
+* Reversi: ``reversi.rbg``, built-in ``othello`` (a pass is a ply on both sides; written
+  in the move language, on its game kernel, its discs' colours their types).
 * The same two written in the move language, on their game kernels:
   ``connect-four-zrf`` (``examples/zrf/connect-four.zrf``: a drop falls by a while loop,
   four in a row by relative-config goals) and ``reversi-zrf`` (``examples/zrf/reversi.zrf``:
@@ -112,7 +113,8 @@ COMPARISONS = (
     Comparison("connect-four", "connect4.rbg", "connect-four", 8,
                "boardlab's built-in connect-four, written in the move language, on its "
                "kernel"),
-    Comparison("reversi", "reversi.rbg", "othello", 8),
+    Comparison("reversi", "reversi.rbg", "othello", 8,
+               "boardlab's built-in othello, written in the move language, on its kernel"),
     Comparison("connect-four-zrf", "connect4.rbg", "examples/zrf/connect-four.zrf", 8,
                "boardlab: connect four written in the move language, on its kernel"),
     Comparison("reversi-zrf", "reversi.rbg", "examples/zrf/reversi.zrf", 8,
