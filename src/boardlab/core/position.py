@@ -186,6 +186,29 @@ class PieceGame(Game):
         return {p: s for s, p in self.pieces.items()}
 
     @cached_property
+    def _piece_index(self) -> dict[Piece, int]:
+        """Piece -> its place in :attr:`piece_list`."""
+        return {piece: i for i, piece in enumerate(self.piece_list)}
+
+    @cached_property
+    def _other_keys(self) -> dict[tuple[int, Piece], int]:
+        """The keys :meth:`_other_key` drew so far."""
+        return {}
+
+    def _other_key(self, cell: int, piece: Piece) -> int:
+        """The Zobrist key of ``piece`` on ``cell`` for a piece outside
+        :attr:`piece_list` that the rules can make (a disc given to the other player
+        before its type changes, a piece with attributes): drawn from the game, cell
+        and piece alone, so every process agrees on it."""
+        key = self._other_keys.get((cell, piece))
+        if key is None:
+            attributes = ",".join(sorted(piece.attributes))
+            key = zobrist_table(1, f"{self.name}:{cell}:{piece.owner}:{piece.kind}:"
+                                   f"{attributes}")[0]
+            self._other_keys[cell, piece] = key
+        return key
+
+    @cached_property
     def _zobrist(self) -> list[int]:
         n = self.board.size * len(self.piece_list)
         return zobrist_table(n + self.num_players + 64 * len(self.piece_list), self.name)
@@ -305,7 +328,10 @@ class PieceState(State):
     # --- hashing ----------------------------------------------------------------------
     def _piece_key(self, cell: int, piece: Piece) -> int:
         game = self.game
-        return game._zobrist[cell * len(game.piece_list) + game.piece_list.index(piece)]
+        index = game._piece_index.get(piece)
+        if index is None:
+            return game._other_key(cell, piece)
+        return game._zobrist[cell * len(game.piece_list) + index]
 
     def _reserve_key(self, piece: Piece, count: int) -> int:
         game = self.game

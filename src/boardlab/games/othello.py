@@ -43,7 +43,7 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from boardlab.core.board import Board
-from boardlab.core.game import State, zobrist_table
+from boardlab.core.game import State
 from boardlab.core.goals import Condition, Goals, Stalemated
 from boardlab.core.move import Piece, Place
 from boardlab.core.position import PieceGame, PieceState
@@ -80,8 +80,6 @@ PIECES = {"x": Piece(0, "black"), "o": Piece(1, "white")}
 SYMBOLS = {piece.owner: symbol for symbol, piece in PIECES.items()}
 #: The directions a drop looks along, in the order its flips are listed.
 DIRECTIONS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
-#: Zobrist keys of a disc of each type and owner on each cell (see OthelloState).
-DISC_KEYS = zobrist_table(SIZE * SIZE * 4, "othello discs")
 CORNERS = tuple(BOARD.cell(n) for n in ("a1", "h1", "a8", "h8"))
 
 
@@ -109,12 +107,6 @@ class OthelloState(PieceState):
     __slots__ = ()
     # Takes kernels: its fields are PieceState's.
     kernel_fields: ClassVar[dict[str, Any]] = {}
-
-    def _piece_key(self, cell: int, piece: Piece) -> int:
-        # A flip changes a disc's owner, then its type: the kernel keys every piece the
-        # two changes can make, a black disc of white's too, where the generic keys
-        # hold the game's two pieces alone.
-        return DISC_KEYS[(cell * 2 + piece.owner) * 2 + (piece.kind == "white")]
 
     def signature(self) -> tuple[Any, ...]:
         """The cells and the side to move, not the ply: the rules never read it and the
