@@ -34,7 +34,7 @@ from functools import lru_cache
 
 from boardlab.core.board import Board, file_letters
 from boardlab.core.game import Option, State
-from boardlab.core.move import Piece, Place
+from boardlab.core.move import Place
 from boardlab.core.position import PieceState
 from boardlab.core.registry import register
 from boardlab.core.rules import EMPTY, Add, AtStep, Drop, Rules, Step, Verify, While
@@ -91,10 +91,6 @@ class ConnectFour(InARow):
         board = Board.square(self.columns, self.rows)
         top = [board.cell_name((self.rows - 1) * self.columns + x) for x in range(self.columns)]
         return board.with_zone("top", 0, top).with_zone("top", 1, top)
-
-    def initial_placement(self) -> dict[str, Piece]:
-        """The empty board."""
-        return {}
 
     def make_rules(self) -> Rules:
         """A disc of one's own onto an empty cell of the top row, falling while the

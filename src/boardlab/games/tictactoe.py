@@ -23,12 +23,10 @@ from __future__ import annotations
 
 from boardlab.core.board import Board
 from boardlab.core.game import State
-from boardlab.core.move import Piece, Place
 from boardlab.core.position import PieceState
 from boardlab.core.registry import register
-from boardlab.core.rules import EMPTY, Add, Drop, Rules, Verify
 from boardlab.errors import NotationError
-from boardlab.games.in_a_row import PIECES, InARow
+from boardlab.games.in_a_row import InARow
 
 #: The cells of the eight lines (``a1`` = 0, row by row), for the evaluation.
 LINES: tuple[tuple[int, int, int], ...] = (
@@ -49,23 +47,6 @@ class TicTacToe(InARow):
     def make_board(self) -> Board:
         """The 3x3 grid."""
         return Board.square(3, 3)
-
-    def initial_placement(self) -> dict[str, Piece]:
-        """The empty grid."""
-        return {}
-
-    def make_rules(self) -> Rules:
-        """A mark of one's own onto any empty cell, from a supply that never runs out
-        (the other player has none of it)."""
-        return Rules([Drop((Verify(EMPTY), Add()), kinds=(piece.kind,), name="mark",
-                           unlimited_for=frozenset({piece.owner}))
-                      for piece in PIECES.values()])
-
-    def notation(self, state: PieceState, actions: tuple) -> str:
-        """The marked cell's name, ``b2``."""
-        place = actions[-1]
-        assert isinstance(place, Place)
-        return self.board.names[place.cell]
 
     def check_notation(self, text: str) -> None:
         """A move is a cell's name."""
