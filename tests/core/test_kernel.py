@@ -380,7 +380,9 @@ def test_a_pass_plays_as_the_interpreter_plays_it(kernel_folder, rule):
     ("taacoca", {"directions": "all", "group": "any"}),
     # Drops that flip lines of discs (changes of owner and type), forced passes, the
     # count of discs when neither side can move.
-    ("othello", {})])
+    ("othello", {}),
+    # Drops alone, lines of three along 13 directions of a cube.
+    ("tic-tac-toe-3d", {})])
 def test_language_games_play_on_their_kernel_as_the_interpreter_plays_them(name, options):
     game = boardlab.load(name, **options)
     assert kernel.why_not(game) is None

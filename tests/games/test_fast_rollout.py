@@ -1,11 +1,11 @@
 """The compiled random playouts of the game kernels (games written in the move
-language: tic-tac-toe, Connect Four, Othello) against the truth.
+language: tic-tac-toe, Connect Four, Othello, 3-D tic-tac-toe) against the truth.
 
 Truth is the readable protocol: exact random-play probabilities by brute force over
 every continuation (memoised on the position) where the tree is small -- all of
-tic-tac-toe, the last plies of Connect Four and of Othello -- and the generic Python
-:meth:`State.rollout` where it is not. Frequencies must agree within five standard
-errors per outcome; every random source is seeded, so the tests are deterministic.
+tic-tac-toe, the last plies of Connect Four, of Othello and of 3-D tic-tac-toe -- and the
+generic Python :meth:`State.rollout` where it is not. Frequencies must agree within five
+standard errors per outcome; every random source is seeded, so the tests are deterministic.
 """
 
 from __future__ import annotations
@@ -94,6 +94,14 @@ def ttt(text: str, misere: bool = False) -> PieceState:
 def connect_four(text: str | None = None, **options: int) -> PieceState:
     # Connect Four is written in the move language too.
     game = boardlab.load("connect-four", **options)
+    state = game.initial_state() if text is None else game.parse_state(text)
+    assert isinstance(state, kernel.KernelPosition)
+    return state
+
+
+def cube(text: str | None = None) -> PieceState:
+    # 3-D tic-tac-toe is written in the move language too.
+    game = boardlab.load("tic-tac-toe-3d")
     state = game.initial_state() if text is None else game.parse_state(text)
     assert isinstance(state, kernel.KernelPosition)
     return state
@@ -279,3 +287,37 @@ def test_othello_kernel_matches_exact(state: PieceState) -> None:
     assert_matches(batch(state, KERNEL_PLAYOUTS, seed=19), probabilities)
     rng = random.Random(20)
     assert_matches(tally([state.rollout(rng) for _ in range(2000)]), probabilities)
+
+
+# --- 3-D tic-tac-toe: brute force near the end, the generic rollout elsewhere ---------
+
+def cube_near_end(seed: int, empty_cells: int) -> PieceState:
+    """The first random game of 3-D tic-tac-toe (from ``seed``) still going with
+    ``empty_cells`` left."""
+    rng = random.Random(seed)
+    while True:
+        state = cube()
+        for _ in range(27 - empty_cells):
+            if state.is_terminal():
+                break
+            moves = state.legal_moves()
+            state.apply(moves[rng.randrange(len(moves))])
+        if state.outcome() is None:
+            return state.clone()
+
+
+CUBE_NEAR_END = [cube_near_end(1, 9), cube_near_end(2, 10), cube_near_end(3, 11)]
+
+
+@pytest.mark.parametrize("state", CUBE_NEAR_END, ids=str)
+def test_tictactoe3d_kernel_matches_exact(state: PieceState) -> None:
+    probabilities = exact(state)
+    assert_matches(batch(state, KERNEL_PLAYOUTS, seed=16), probabilities)
+
+
+@pytest.mark.parametrize("text", [None, ".../.../...|.../.x./...|o../.../... x"])
+def test_tictactoe3d_kernel_agrees_with_generic_rollout(text: str | None) -> None:
+    state = cube(text)
+    rng = random.Random(17)
+    generic = tally([State.rollout(state, rng) for _ in range(GENERIC_PLAYOUTS)])
+    assert_same_distribution(batch(state, KERNEL_PLAYOUTS, seed=18), generic)

@@ -1,4 +1,4 @@
-"""Three-dimensional tic-tac-toe on a 3x3x3 cube.
+"""Three-dimensional tic-tac-toe on a 3x3x3 cube, written in boardlab's move language.
 
 Rules (the 3x3x3 form of Qubic; see e.g. Wikipedia, "3D tic-tac-toe"): X and O
 take turns putting their mark in an empty cell of a 3x3x3 cube, X first. Three of
@@ -7,6 +7,13 @@ axes, 18 diagonals of the 9 axis-parallel planes and 4 space diagonals through t
 centre). A full cube without a line would be a draw, but every way of filling
 the cube contains a line, so the game cannot actually end drawn; with the centre
 ``b2B`` the first player wins easily, which is why Qubic is played on 4x4x4.
+
+In the language: a drop for each player's mark (from a supply that never runs out, onto
+an empty cell), and relative configurations, a line of three of the player's marks
+along each of 13 directions, one of each opposite pair of the cube's 26 (3 along the
+axes, 6 plane diagonals, 4 space diagonals); a player with no move (a full cube) draws.
+The game runs on its kernel (:mod:`boardlab.core.kernel`), which looks for a new line
+only through the cell just marked; its random playouts are compiled whole there.
 
 Cells are named file, rank, level (:meth:`~boardlab.core.board.Board.grid3d`):
 ``a1A`` (bottom left of the lowest level) to ``c3C``. Moves are written as the
@@ -23,12 +30,15 @@ completed before the fifth mark), then 209556864 = (27 * 26 * 25 * 24 * 23 - 49 
 from __future__ import annotations
 
 import math
+from typing import Any, ClassVar
 
 from boardlab.core.board import Board
-from boardlab.core.game import DRAW, Game, IncrementalState, Returns, State, win_for, zobrist_table
-from boardlab.core.move import Move, Piece, Place
+from boardlab.core.game import State
+from boardlab.core.move import Piece
+from boardlab.core.position import PieceState
 from boardlab.core.registry import register
 from boardlab.errors import NotationError
+from boardlab.games.in_a_row import PIECES, InARow
 
 SIDE = 3
 CELLS = SIDE ** 3
@@ -49,43 +59,69 @@ def _lines(board: Board) -> tuple[tuple[int, int, int], ...]:
     return tuple(sorted(found))
 
 
+#: The cells of the 49 lines, for the evaluation.
 LINES = _lines(BOARD)
-LINES_THROUGH: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
-    tuple(line for line in LINES if c in line) for c in range(CELLS))
 SYMBOLS = ".xo"
-PIECES = (Piece(0, "X"), Piece(1, "O"))
-MOVES = tuple(tuple(Move(BOARD.cell_name(c), (Place(c, PIECES[p]),)) for c in range(CELLS))
-              for p in range(2))
-ZOBRIST = zobrist_table(2 * CELLS + 1, "tic-tac-toe-3d")
 LEVELS = "ABC"
 # An open line holding two of one's marks threatens to win next move.
 LINE_WEIGHTS = (0, 1, 6)
 
 
+class TicTacToe3DState(PieceState):
+    """A 3-D tic-tac-toe position, written level by level (see the module docstring)."""
+
+    __slots__ = ()
+    #: Nothing beyond :class:`PieceState`'s fields: a kernel plays these positions too.
+    kernel_fields: ClassVar[dict[str, Any]] = {}
+
+    def _rows(self, z: int) -> list[str]:
+        cells = self.cells
+        return ["".join(SYMBOLS[0 if (p := cells[z * 9 + y * SIDE + x]) is None
+                                else p.owner + 1] for x in range(SIDE))
+                for y in reversed(range(SIDE))]
+
+    def __str__(self) -> str:
+        levels = ["/".join(self._rows(z)) for z in range(SIDE)]
+        return "|".join(levels) + " " + "xo"[self.to_move]
+
+    def render(self) -> str:
+        """The three levels side by side, A to C, rows from the top."""
+        rows = [self._rows(z) for z in range(SIDE)]
+        lines = ["     " + "      ".join(f"{level}" for level in LEVELS)]
+        for i in range(SIDE):
+            grids = "  ".join(" ".join(rows[z][i].upper()) for z in range(SIDE))
+            lines.append(f"{SIDE - i}  {grids}")
+        lines.append("   " + "  ".join(["a b c"] * SIDE))
+        return "\n".join(lines)
+
+
 @register
-class TicTacToe3D(Game):
+class TicTacToe3D(InARow):
     """3-D tic-tac-toe on a 3x3x3 cube: three in a row in any of 49 lines wins."""
 
     name = "tic-tac-toe-3d"
     description = "Tic-tac-toe on a 3x3x3 cube: three in a row along any of 49 lines wins"
     source = "Traditional; Wikipedia, '3D tic-tac-toe'"
-    player_names = ("X", "O")
     board_style = "lines"
+    directions = ("e", "n", "u", "ne", "nw", "eu", "wu", "nu", "su",
+                  "neu", "nwu", "seu", "swu")
+    state_class = TicTacToe3DState
 
-    @property
-    def board(self) -> Board:
+    def make_board(self) -> Board:
         """The 3x3x3 grid (cell ``z * 9 + y * 3 + x``)."""
         return BOARD
 
-    def initial_state(self) -> TicTacToe3DState:
-        """The empty cube, X to move."""
-        return TicTacToe3DState(self, [0] * CELLS, 0)
+    def check_notation(self, text: str) -> None:
+        """A move is a cell's name (the level's letter in either case)."""
+        if not self.board.has_cell(text[:-1].lower() + text[-1:].upper()):
+            raise NotationError("a move is a cell name: file a-c, rank 1-3, level A-C "
+                                "(a1A to c3C)", where=repr(text))
 
     def max_length(self) -> int:
         """At most 27 marks."""
         return CELLS
 
-    def parse_state(self, text: str) -> TicTacToe3DState:
+    def parse_state(self, text: str) -> PieceState:
         """Read ``level|level|level side``, each level ``rows/rows/rows`` from the top."""
         parts = text.split()
         if len(parts) != 2:
@@ -94,7 +130,7 @@ class TicTacToe3D(Game):
         levels = parts[0].split("|")
         if len(levels) != SIDE:
             raise NotationError("expected three levels separated by |", where=repr(parts[0]))
-        cells = [0] * CELLS
+        cells: list[Piece | None] = [None] * CELLS
         for z, level in enumerate(levels):
             rows = level.split("/")
             if len(rows) != SIDE or any(len(r) != SIDE for r in rows):
@@ -103,129 +139,32 @@ class TicTacToe3D(Game):
             for i, row in enumerate(rows):
                 for x, ch in enumerate(row):
                     cell = z * 9 + (SIDE - 1 - i) * SIDE + x
-                    v = SYMBOLS.find(ch.lower())
-                    if v < 0:
+                    mark = ch.lower()
+                    if mark != "." and mark not in PIECES:
                         raise NotationError(f"unknown mark {ch!r} (use x, o or .)",
                                             where=BOARD.cell_name(cell))
-                    cells[cell] = v
+                    cells[cell] = PIECES.get(mark)
         if parts[1].lower() not in ("x", "o"):
             raise NotationError("side to move must be x or o", where=repr(parts[1]))
-        return TicTacToe3DState(self, cells, "xo".index(parts[1].lower()))
+        state = self.new_state(cells, "xo".index(parts[1].lower()), {},
+                               self.implied_ply(cells) or 0)
+        winners = {cells[a].owner for a, b, c in LINES  # type: ignore[union-attr]
+                   if cells[a] is not None and cells[a] == cells[b] == cells[c]}
+        if len(winners) > 1:
+            raise NotationError("both players have three in a row", where=str(state))
+        return state
 
     def evaluate(self, state: State, player: int) -> float | None:
         """Lines still open to ``player`` (those holding two marks weigh most) minus the
         opponent's, squashed into (-1, 1)."""
-        assert isinstance(state, TicTacToe3DState)
+        assert isinstance(state, PieceState)
         cells = state.cells
-        own, other = player + 1, 2 - player
         score = 0
         for line in LINES:
-            marks = [cells[c] for c in line]
-            if other not in marks:
-                score += LINE_WEIGHTS[marks.count(own)]
-            elif own not in marks:
-                score -= LINE_WEIGHTS[marks.count(other)]
+            owners = [p.owner for c in line if (p := cells[c]) is not None]
+            own, other = owners.count(player), owners.count(1 - player)
+            if not other:
+                score += LINE_WEIGHTS[own]
+            elif not own:
+                score -= LINE_WEIGHTS[other]
         return math.tanh(score / 20)
-
-
-class TicTacToe3DState(IncrementalState):
-    """A 3-D tic-tac-toe position: 27 cells (0 empty, 1 X, 2 O) and the side to move."""
-
-    __slots__ = ("game", "cells", "_to_move", "_count", "_result", "_history", "_key")
-
-    def __init__(self, game: TicTacToe3D, cells: list[int], to_move: int):
-        self.game = game
-        self.cells = cells
-        self._to_move = to_move
-        self._count = sum(1 for v in cells if v)
-        self._history: list[tuple[int, Returns | None]] = []
-        self._key = ZOBRIST[2 * CELLS] * to_move
-        for c, v in enumerate(cells):
-            if v:
-                self._key ^= ZOBRIST[(v - 1) * CELLS + c]
-        self._result = self._compute_result()
-
-    def _compute_result(self) -> Returns | None:
-        winners = set()
-        for a, b, c in LINES:
-            v = self.cells[a]
-            if v and v == self.cells[b] == self.cells[c]:
-                winners.add(v - 1)
-        if len(winners) > 1:
-            raise NotationError("both players have three in a row", where=str(self))
-        if winners:
-            return win_for(winners.pop())
-        if self._count == CELLS:
-            return DRAW
-        return None
-
-    def piece_at(self, cell: int) -> Piece | None:
-        """X's or O's mark on ``cell``, or ``None``."""
-        v = self.cells[cell]
-        return PIECES[v - 1] if v else None
-
-    def legal_moves(self) -> list[Move]:
-        if self._result is not None:
-            return []
-        row = MOVES[self._to_move]
-        cells = self.cells
-        return [row[c] for c in range(CELLS) if not cells[c]]
-
-    def apply(self, move: Move) -> None:
-        cell = move.actions[0].cell  # type: ignore[union-attr]
-        player = self._to_move
-        cells = self.cells
-        self._history.append((cell, self._result))
-        cells[cell] = mark = player + 1
-        self._count += 1
-        self._key ^= ZOBRIST[player * CELLS + cell] ^ ZOBRIST[2 * CELLS]
-        self._to_move = 1 - player
-        for a, b, c in LINES_THROUGH[cell]:
-            if cells[a] == mark and cells[b] == mark and cells[c] == mark:
-                self._result = win_for(player)
-                return
-        if self._count == CELLS:
-            self._result = DRAW
-
-    def undo(self) -> None:
-        cell, self._result = self._history.pop()
-        self._to_move = 1 - self._to_move
-        self.cells[cell] = 0
-        self._count -= 1
-        self._key ^= ZOBRIST[self._to_move * CELLS + cell] ^ ZOBRIST[2 * CELLS]
-
-    def clone(self) -> TicTacToe3DState:
-        new = TicTacToe3DState.__new__(TicTacToe3DState)
-        new.game = self.game
-        new.cells = self.cells[:]
-        new._to_move = self._to_move
-        new._count = self._count
-        new._result = self._result
-        new._history = []
-        new._key = self._key
-        return new
-
-    def signature(self) -> tuple[tuple[int, ...], int]:
-        return tuple(self.cells), self._to_move
-
-    def _rows(self, z: int) -> list[str]:
-        return ["".join(SYMBOLS[self.cells[z * 9 + y * SIDE + x]] for x in range(SIDE))
-                for y in reversed(range(SIDE))]
-
-    def __str__(self) -> str:
-        levels = ["/".join(self._rows(z)) for z in range(SIDE)]
-        return "|".join(levels) + " " + "xo"[self._to_move]
-
-    def check_notation(self, text: str) -> None:
-        if not BOARD.has_cell(text[:-1].lower() + text[-1:].upper()):
-            raise NotationError("a move is a cell name: file a-c, rank 1-3, level A-C "
-                                "(a1A to c3C)", where=repr(text))
-
-    def render(self) -> str:
-        rows = [self._rows(z) for z in range(SIDE)]
-        lines = ["     " + "      ".join(f"{level}" for level in LEVELS)]
-        for i in range(SIDE):
-            grids = "  ".join(" ".join(rows[z][i].upper()) for z in range(SIDE))
-            lines.append(f"{SIDE - i}  {grids}")
-        lines.append("   " + "  ".join(["a b c"] * SIDE))
-        return "\n".join(lines)
