@@ -193,6 +193,17 @@ def test_evaluate_is_antisymmetric_and_bounded():
     assert game.evaluate(three, 0) > 0.1
 
 
+def test_evaluate_a_finished_game_favours_its_winner():
+    game = boardlab.load("connect-four")
+    for seed in range(20):
+        state, rng = game.initial_state(), random.Random(seed)
+        while not state.is_terminal():
+            state = state.play(rng.choice(state.legal_moves()))
+        winner = [p for p in (0, 1) if state.outcome()[p] == 1]
+        for p in winner:
+            assert game.evaluate(state, p) > 0.9 and game.evaluate(state, 1 - p) < -0.9
+
+
 # --- notation and options ------------------------------------------------------------
 def test_parse_move_errors():
     state = boardlab.load("connect-four").initial_state()

@@ -246,3 +246,14 @@ def test_evaluate():
     assert game.evaluate(centre, 0) > game.evaluate(corner, 0) > 0
     threat = centre.play_all(["a1A", "a2A"])
     assert -1 <= game.evaluate(threat, 1) < 0 < game.evaluate(threat, 0) <= 1
+
+
+
+def test_evaluate_a_finished_game_favours_its_winner():
+    game = boardlab.load("tic-tac-toe-3d")
+    for seed in range(20):
+        state, rng = game.initial_state(), random.Random(seed)
+        while not state.is_terminal():
+            state = state.play(rng.choice(state.legal_moves()))
+        winner = next(p for p in (0, 1) if state.outcome()[p] == 1)  # no draw is possible
+        assert game.evaluate(state, winner) > 0.9 > -0.9 > game.evaluate(state, 1 - winner)

@@ -41,9 +41,11 @@ from boardlab.core.rules import EMPTY, Add, AtStep, Drop, Rules, Step, Verify, W
 from boardlab.errors import NotationError
 from boardlab.games.in_a_row import PIECES, InARow
 
-# Value of a window of four cells holding 1, 2 or 3 discs of one player and none of the
-# other: a window of three (an open three) is a threat, worth far more than a start.
-WINDOW_WEIGHTS = (0, 1, 4, 16)
+# Value of a window of four cells holding 1, 2, 3 or 4 discs of one player and none of
+# the other: a window of three (an open three) is a threat, worth far more than a start;
+# a full one has won, worth more than any count of threats (a finished game is asked
+# too).
+WINDOW_WEIGHTS = (0, 1, 4, 16, 1000)
 CENTRE_WEIGHT = 3
 
 

@@ -63,8 +63,9 @@ def _lines(board: Board) -> tuple[tuple[int, int, int], ...]:
 LINES = _lines(BOARD)
 SYMBOLS = ".xo"
 LEVELS = "ABC"
-# An open line holding two of one's marks threatens to win next move.
-LINE_WEIGHTS = (0, 1, 6)
+# An open line holding two of one's marks threatens to win next move; a full one has won,
+# worth more than every threat together (a finished game is asked too).
+LINE_WEIGHTS = (0, 1, 6, 1000)
 
 
 class TicTacToe3DState(PieceState):
