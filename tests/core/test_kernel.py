@@ -572,6 +572,27 @@ def test_many_moves_and_a_small_registry_grow_as_needed(monkeypatch):
     assert game._kernel_plan.table[game._kernel_plan.registry + 1] > 64
 
 
+def test_a_grown_registry_finds_its_moves_of_no_words(monkeypatch):
+    # Reversi's passes are moves of no words: a registry of 64 slots doubles many times
+    # over these games and must find each pass again after it grew, not register it
+    # twice (a hash whose signed product overflowed, undefined in numba's code, once
+    # gave them other slots there, and the next growth failed).
+    monkeypatch.setattr(kernel, "REGISTRY", 64)
+    game = load_game(EXAMPLE_RULES / "reversi.zrf")
+    rng, passes = random.Random(5), 0
+    for _ in range(12):
+        state = game.initial_state()
+        while not state.is_terminal():
+            moves = state.legal_moves()
+            passes += moves[0].notation == "pass"
+            state.apply(moves[rng.randrange(len(moves))])
+    plan = game._kernel_plan
+    count = int(plan.table[plan.registry])
+    assert passes > 0 and plan.table[plan.registry + 1] >= 1024
+    assert len(plan.objects) == count  # every registered move has been spelled
+    assert sum(m.notation == "pass" for m in plan.objects) == 2  # one for each player
+
+
 def _kings_game():
     board = Board.square(12, 12)
     slide = [r.Template((r.While(r.ALWAYS, (r.Step(d), r.Verify(r.EMPTY), r.Add())),),

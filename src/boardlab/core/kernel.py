@@ -425,7 +425,8 @@ class Plan:
         count, cap = int(old[base]), int(old[base + 1])
         table = np.concatenate([old[:base], _registry(2 * cap)])
         table[base + 2] = old[base + 2]
-        assert self.rehash(table, old[base:].copy()) == count
+        if self.rehash(table, old[base:].copy()) != count:
+            raise RuntimeError(f"{self.game.name}: the kernel's registry lost a move as it grew")
         self.table = table
 
     def actions(self, index: int) -> tuple:
@@ -2662,7 +2663,7 @@ def attackers(S, T, player, c, others, w):
         while bits != 0:
             low = bits & -bits
             bits ^= low
-            s = T[{lowest} + (((low * {_DE_BRUIJN}) >> 58) & 63)]
+            s = T[{lowest} + np.int64((np.uint64(low) * np.uint64({_DE_BRUIJN})) >> np.uint64(58))]
             u = S[{BOARD} + s]
             if u == 0 or T[{self.owner} + u] != q:
                 continue
@@ -3107,7 +3108,7 @@ def follow(T, p, a, ri, edges):
 def node(T, key, nodes, top):
     # The position of ``key``: found (its number), or made (number nodes + 1 << 32;
     # -16 when there is no room).
-    slot = ((key ^ (key >> 29)) * 0x5851F42D4C957F2D >> 20) & {2 * _NODES - 1}
+    slot = spread(key) & {2 * _NODES - 1}
     while True:
         v = T[HS + slot] - 1  # 0: a free slot
         if v < 0:
@@ -3851,7 +3852,17 @@ RK = RB + {_RHEAD}
 
 @njit(cache=True)
 def mix(h, w):
-    return (h ^ w) * 0x100000001B3 + (h >> 29)
+    # A hash of words: in unsigned arithmetic, since numba marks a signed product or
+    # sum as never overflowing, and LLVM may then fold one that does into anything.
+    return np.int64(np.uint64(h ^ w) * np.uint64(0x100000001B3) + np.uint64(h >> 29))
+
+
+@njit(cache=True)
+def spread(key):
+    # A hash slot's bits from a key (mix's unsigned arithmetic; its high bits, the
+    # best mixed, shifted down: mask them to the table's size).
+    return np.int64((np.uint64(key ^ (key >> 29)) * np.uint64(0x5851F42D4C957F2D))
+                    >> np.uint64(20))
 
 
 @njit(cache=True)
@@ -4188,7 +4199,7 @@ def intern(T, S, h, player, template, top, count, write):
     cap = T[RB + 1]
     meta = RK + 2 * cap
     words = RK + 3 * cap
-    slot = ((key ^ (key >> 29)) * 0x5851F42D4C957F2D >> 20) & (cap - 1)
+    slot = spread(key) & (cap - 1)
     while True:
         k = T[RK + slot]
         if k == -1:
@@ -4540,8 +4551,8 @@ def choose(S, T, n, weights, state):
 
 
 #: A de Bruijn sequence: the top six bits of a power of two times it differ for each
-#: power (the index of a mask's lowest bit, see _Writer.attacks); below 2**63, so the
-#: kernel's signed 64-bit product has the same bits.
+#: power (the index of a mask's lowest bit, see _Writer.attacks); the kernel multiplies
+#: unsigned (a signed product that overflows is undefined in numba's code).
 _DE_BRUIJN = 0x03F79D71B4CB0A89
 #: Most attackers of a position's protected pieces guard lists (more: every move is
 #: looked at in full).
