@@ -75,16 +75,17 @@ from boardlab.core.rules import (
     Add,
     Back,
     Cascade,
-    Cursor,
     If,
     Inc,
     Instruction,
+    Less,
     Mark,
     Rules,
     SetVar,
     Step,
     Template,
     To,
+    Var,
     Verify,
     While,
     not_,
@@ -130,15 +131,6 @@ STARTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 STARTS["marguerite"] = STARTS["belgian-daisy"]
 
 
-def _line_fits(c: Cursor) -> bool:
-    return c.flags["own"] <= MAX_LINE
-
-
-def _outnumbered(c: Cursor) -> bool:
-    """Sumito: the opponents met so far are fewer than the pushing marbles."""
-    return c.flags["pushed"] < c.flags["own"]
-
-
 def inline(d: str) -> tuple[Instruction, ...]:
     """An in-line move of 1-3 own marbles in direction ``d``, run from the trailing
     marble: the line cascades forward; into an empty cell it stops, into opponents
@@ -147,12 +139,12 @@ def inline(d: str) -> tuple[Instruction, ...]:
     return (
         SetVar("own", 1),
         Step(d),
-        While(FRIEND, (Inc("own"), Verify(_line_fits),
+        While(FRIEND, (Inc("own"), Verify(Less(Var("own"), MAX_LINE + 1)),
                        Cascade(), Step(d))),
         If(EMPTY, (Add(),)),
         Verify(ENEMY),
         SetVar("pushed", 0),
-        While(ENEMY, (Inc("pushed"), Verify(_outnumbered),
+        While(ENEMY, (Inc("pushed"), Verify(Less(Var("pushed"), Var("own"))),
                       Cascade(), Step(d, may_leave=True))),
         If(not_(ON_BOARD), (Add(),)),
         Verify(EMPTY),
