@@ -295,6 +295,35 @@ def test_random_games_play_as_the_interpreter_plays_them(kernel_folder, template
         kernel._SPLIT_LINES = before
 
 
+# Runs whose steps may leave the board (the cursor then off it: -1 on a kernel), and
+# what the kernel runs there: tests (false of a cell off the board), flags and counters,
+# cascades (the piece in hand put down off the board: taken) and adds.
+leaving_simple = st.one_of(
+    st.builds(r.Step, directions, st.booleans()), st.builds(r.Verify, predicates),
+    st.builds(r.SetFlag, names, st.one_of(st.booleans(), predicates)),
+    st.builds(r.SetVar, names, st.integers(-1, 2)), st.builds(r.Inc, names, st.integers(-1, 2)),
+    st.just(r.Cascade()), st.just(r.Add()), st.just(r.Add("king")))
+leaving_programs = st.tuples(directions, st.lists(st.one_of(
+    leaving_simple,
+    st.builds(r.If, predicates, st.lists(leaving_simple, max_size=3).map(tuple),
+              st.lists(leaving_simple, max_size=3).map(tuple)),
+    st.builds(lambda t, d, body: r.While(t, (r.Step(d, may_leave=True), *body)),
+              predicates, directions, st.lists(leaving_simple, max_size=2)),
+), max_size=5)).map(lambda p: (r.Step(p[0], may_leave=True), *p[1], r.Add()))
+
+
+@settings(max_examples=EXAMPLES, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(programs=st.lists(leaving_programs, min_size=1, max_size=3), conditions=conditions,
+       placement=placements, seed=st.integers(0, 1 << 16))
+def test_runs_that_leave_the_board_play_as_the_interpreter_plays_them(
+        kernel_folder, programs, conditions, placement, seed):
+    templates = [r.Template(p, name=f"t{k}") for k, p in enumerate(programs)]
+    game = make_game(templates, conditions, "loss", placement)
+    assert kernel.why_not(game) is None
+    play_both(game, seed, 24)
+
+
 def test_a_loop_met_only_after_a_move_fails_there_as_the_interpreter_fails(kernel_folder):
     # x's man walks a3-a4; then o's man at b3 spins (a step east and back) for ever,
     # because an enemy stands on a4. The move itself is legal and stands on both
@@ -382,12 +411,43 @@ def test_a_pass_plays_as_the_interpreter_plays_it(kernel_folder, rule):
     # count of discs when neither side can move.
     ("othello", {}),
     # Drops alone, lines of three along 13 directions of a cube.
-    ("tic-tac-toe-3d", {})])
+    ("tic-tac-toe-3d", {}),
+    # Lines that push the opponent's marbles, off the board too (steps that may leave
+    # it), and broadsides.
+    ("abalone", {}), ("abalone", {"start": "belgian-daisy"})])
 def test_language_games_play_on_their_kernel_as_the_interpreter_plays_them(name, options):
     game = boardlab.load(name, **options)
     assert kernel.why_not(game) is None
     plies = sum(play_both(game, seed, 400) for seed in range(4))
     assert plies > 40
+
+
+def test_pushes_off_the_board_on_the_kernel_as_the_interpreter_pushes_them():
+    # Abalone's sumitos that push a marble off the board (a step that may leave it, a
+    # cascade and an add there): random games that push off whenever they can, both
+    # positions compared at every ply.
+    game = boardlab.load("abalone", start="belgian-daisy")
+    fast = game.initial_state()
+    assert isinstance(fast, kernel.KernelPosition)
+    with kernel.disabled(), compiled.interpreted():
+        slow = game.initial_state()
+    rng, off = random.Random(3), 0
+    for _ in range(400):
+        got = snapshot(fast)
+        with compiled.interpreted():
+            assert got == snapshot(slow)
+        moves = fast.legal_moves()
+        pushes = [k for k, m in enumerate(moves)
+                  if any(type(a).__name__ == "Capture" for a in m.actions)]
+        k = rng.choice(pushes) if pushes else rng.randrange(len(moves))
+        off += bool(pushes)
+        fast.apply(moves[k])
+        with compiled.interpreted():
+            slow.apply(slow.legal_moves()[k])
+        if fast.is_terminal():
+            break
+    # Six marbles of one side off: the game is over, the same way on both.
+    assert off >= 6 and fast.is_terminal() and fast.outcome() == slow.outcome()
 
 
 EXAMPLE_RULES = Path(__file__).resolve().parents[2] / "examples" / "zrf"

@@ -593,6 +593,7 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
         elif type(t) is not r.Template:
             raise Unsupported(f"template {t.name!r} is a {type(t).__name__}")
         _check_program(t.program, game, inside_loop=False)
+    _check_leaving(game, templates)
     for c in goals.conditions:
         _check_goal(c.goal, game)
     return goals, templates
@@ -615,6 +616,8 @@ def _check_group(t: r.Group, game: Any) -> None:
             raise Unsupported(f"group template {t.name!r}: a single move that is not "
                               "steps and tests ending in one add")
         _check_program(program, game, inside_loop=False, run=False)
+        if leaves(program):
+            raise Unsupported("a step that may leave the board in a group move")
     # Two directions that take a piece to one cell would make equal moves, which the
     # interpreter drops and a kernel would not.
     targets = _group_targets(t, game.board, game.num_players)
@@ -647,14 +650,44 @@ def _group_targets(t: r.Group, board: Any, players: int) -> list[list[int]]:
     return out
 
 
+#: What a run may do once a step may have left the board (see _Writer.leaving): the
+#: cursor off the board is -1, where every test of a cell is false, a step fails, a
+#: cascade puts the piece in hand off the board (taken) and an add takes it.
+_OFF_BOARD_SAFE = (r.Step, r.Verify, r.If, r.While, r.SetVar, r.Inc, r.SetFlag, r.Cascade,
+                   r.Add)
+
+
+def leaves(program: Sequence[r.Instruction]) -> bool:
+    """Whether ``program`` has a step that may leave the board (``may_leave``)."""
+    return any(isinstance(i, r.Step) and i.may_leave for i in r._instructions(program))
+
+
+def _check_leaving(game: Any, templates: Sequence[r.Template]) -> None:
+    """Refuse a template whose steps may leave the board where its run does what the
+    kernel does not do off the board, or where the rules ask which pieces are attacked
+    (the templates then run as attacks too)."""
+    leaving = [t for t in templates if leaves(t.program)]
+    if not leaving:
+        return
+    if game.move_rules.protect or any(isinstance(p, r.Attacked) for t in templates
+                                      for p in _tests(t.program)):
+        raise Unsupported("a step that may leave the board where pieces are attacked")
+    if any(isinstance(i, r.Add) and i.partial is not None
+           for t in templates for i in r._instructions(t.program)):
+        raise Unsupported("a step that may leave the board in rules of partial moves")
+    for t in leaving:
+        for i in r._instructions(t.program):
+            if not isinstance(i, _OFF_BOARD_SAFE) or (
+                    isinstance(i, r.Add) and (i.partial is not None or i.copy)):
+                raise Unsupported(f"{type(i).__name__} in a run that may leave the board")
+
+
 def _check_program(program: Sequence[r.Instruction], game: Any, inside_loop: bool,
                    run: bool = True) -> None:
     """Refuse what the kernel cannot run in ``program``; ``run`` False: a group's single
     move, which has no run of its own (no start, mark, flags or counters)."""
     for i in program:
         if isinstance(i, r.Step):
-            if i.may_leave:
-                raise Unsupported("a step that may leave the board")
             _check_direction(game, i.direction)
         elif isinstance(i, r.Verify):
             _check_predicate(i.test, game, run)
@@ -1219,6 +1252,15 @@ class _Writer:
                 for i in r._instructions(t.program))
             and sum(isinstance(i, r.Add) for i in r._instructions(t.program))
             <= _INLINE_ADDS}
+        #: The templates whose runs may leave the board (see :attr:`leaving`): their
+        #: adds compose their moves, none is written out.
+        self.leaving_templates = {index for index, t in enumerate(templates)
+                                  if leaves(t.program)}
+        self.plain -= self.leaving_templates
+        self.plain_drops -= self.leaving_templates
+        #: Whether the template being written may leave the board: its cursor may then
+        #: be -1, where its tests of a cell are false and its steps fail.
+        self.leaving = False
         self.unchanging = {index for index in self.plain_drops if not any(
             isinstance(i, r.ChangeType | r.ChangeOwner)
             for i in r._instructions(templates[index].program))}
@@ -1328,6 +1370,23 @@ class _Writer:
 
     # --- predicates -----------------------------------------------------------------
     def expr(self, p: Any, w: str) -> str:
+        """The expression of predicate ``p`` read at cell ``w``: off the board (a
+        cursor of -1, :attr:`leaving`), every test of the cell is false and
+        ``on-board?`` is."""
+        if self.leaving and w == "pos":
+            combined = _compiled.combination(p, lambda q: self.expr(q, w))
+            if combined is not None:
+                return combined
+            if p is r.ON_BOARD:
+                return "(pos >= 0)"
+            if p is r.ALWAYS or p is r.NEVER or isinstance(p, r.Flag | r.Var | r.Less
+                                                           | r.AtCell):
+                return self.cell_expr(p, w)  # reads no cell under the cursor
+            return f"(pos >= 0 and {self.cell_expr(p, w)})"
+        return self.cell_expr(p, w)
+
+    def cell_expr(self, p: Any, w: str) -> str:
+        """:meth:`expr` where ``w`` is a cell of the board."""
         cell = f"S[{BOARD} + {w}]"
         if p is r.EMPTY:
             return f"({cell} == 0)"
@@ -1454,8 +1513,11 @@ class _Writer:
                     priority: int) -> None:
         e = self.emit
         if isinstance(i, r.Step):
+            if self.leaving:
+                e(depth, f"if pos < 0: {fail}")  # no step from off the board
             e(depth, f"pos = {self.direction(i.direction).format('pos')}")
-            e(depth, f"if pos < 0: {fail}")
+            if not i.may_leave:
+                e(depth, f"if pos < 0: {fail}")
         elif isinstance(i, r.Verify):
             e(depth, f"if not {self.expr(i.test, 'pos')}: {fail}")
         elif isinstance(i, r.If):
@@ -1482,6 +1544,19 @@ class _Writer:
             e(depth, f"if S[{BOARD} + {where}] != 0 and not queued(T, q, "
                      f"{_CAPTURE} | ({where} << 2)):")
             self.queue(depth + 1, f"{_CAPTURE} | ({where} << 2)")
+        elif isinstance(i, r.Cascade) and self.leaving:
+            # Off the board the piece in hand goes down nowhere: taken from its cell
+            # (rules.To); nothing is picked up there.
+            e(depth, "if pos < 0:")
+            e(depth + 1, "if hand != 0 and hf >= 0:")
+            self.queue(depth + 2, f"{_CAPTURE} | (hf << 2)")
+            e(depth + 1, "hand = 0")
+            e(depth + 1, "hf = -1")
+            e(depth + 1, "to = -1")
+            e(depth, "else:")
+            self.leaving = False  # the cursor is on the board in this branch
+            self.instruction(i, depth + 1, fail, index, priority)
+            self.leaving = True
         elif isinstance(i, r.To | r.Cascade):
             if isinstance(i, r.Cascade):
                 e(depth, f"picked = S[{BOARD} + pos]")
@@ -2288,7 +2363,9 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
         self.emit(2, "mark = -1")  # no mark yet
         self.emit(2, "to = -1")  # no ``to`` yet
         reset = len(body)
+        self.leaving = index in self.leaving_templates
         self.block(t.program, 2, "continue", index, t.priority)
+        self.leaving = False
         # Every flag and counter starts each run at 0 (written now that the
         # program has named them; numba wants a local set on every path).
         body[reset:reset] = self.run_resets("        ")
@@ -2334,7 +2411,8 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
         functions."""
         t = self.templates[index]
         program = t.program
-        if not self.lazy_allowed or type(t) is r.Group or not program or not (
+        if not self.lazy_allowed or type(t) is r.Group or not program or \
+                index in self.leaving_templates or not (
                 self.distinct or t.priority in self.apart):
             return None
         add = program[-1]
@@ -3964,7 +4042,12 @@ def compose(S, T, pos, hand, hf, q, nc, becomes, copy, rsv):
     for i in range(q):
         T[XA + w] = T[XQ + i]
         w += 1
-    if hand != 0:
+    if hand != 0 and pos < 0:
+        # Off the board (a step that may leave it): the piece in hand is taken.
+        if hf >= 0 and not copy:
+            T[XA + w] = {_CAPTURE} | (hf << 2)
+            w += 1
+    elif hand != 0:
         vacated = False
         doomed = False
         for i in range(q):
