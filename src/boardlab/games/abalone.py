@@ -20,6 +20,10 @@ A marble pushed off the board is out of play. The first player to push six
 opposing marbles off wins: the game ends by the goal
 :class:`~boardlab.core.goals.PiecesLost` (six of a side's marbles gone from the board).
 
+The game runs on its kernel (:mod:`boardlab.core.kernel`): an in-line move's last step
+may leave the board, where the kernel's cursor is off the board and the pushed marble is
+taken.
+
 Endings beyond that: the official rules have no move limit or repetition rule
 (tournament games are drawn by agreement or adjudicated; the MSO 1999 arbiter's
 report scores drawn games 3-3). So random games end, boardlab adds the option ``max_moves``
