@@ -201,6 +201,15 @@ def near_end(seed: int, empty_cells: int, **options: int) -> PieceState:
             return state.clone()
 
 
+def assert_batch_and_rollout_match_exact(state: PieceState, seed: int) -> None:
+    """The kernel's batch from ``state`` (seeded ``seed``) and 2,000 single rollouts
+    (seeded ``seed + 1``) both match the exact random-play probabilities."""
+    probabilities = exact(state)
+    assert_matches(batch(state, KERNEL_PLAYOUTS, seed=seed), probabilities)
+    rng = random.Random(seed + 1)
+    assert_matches(tally([state.rollout(rng) for _ in range(2000)]), probabilities)
+
+
 C4_NEAR_END = [
     near_end(6, 8),
     near_end(7, 9),
@@ -211,10 +220,7 @@ C4_NEAR_END = [
 
 @pytest.mark.parametrize("state", C4_NEAR_END, ids=str)
 def test_connect_four_kernel_matches_exact(state: PieceState) -> None:
-    probabilities = exact(state)
-    assert_matches(batch(state, KERNEL_PLAYOUTS, seed=10), probabilities)
-    rng = random.Random(11)
-    assert_matches(tally([state.rollout(rng) for _ in range(2000)]), probabilities)
+    assert_batch_and_rollout_match_exact(state, seed=10)
 
 
 C4_MIDGAME = [
@@ -283,10 +289,7 @@ OTHELLO_NEAR_END = [othello_near_end(seed, 8) for seed in (16, 17, 18)]
 
 @pytest.mark.parametrize("state", OTHELLO_NEAR_END, ids=str)
 def test_othello_kernel_matches_exact(state: PieceState) -> None:
-    probabilities = exact(state)
-    assert_matches(batch(state, KERNEL_PLAYOUTS, seed=19), probabilities)
-    rng = random.Random(20)
-    assert_matches(tally([state.rollout(rng) for _ in range(2000)]), probabilities)
+    assert_batch_and_rollout_match_exact(state, seed=19)
 
 
 # --- 3-D tic-tac-toe: brute force near the end, the generic rollout elsewhere ---------
