@@ -1809,9 +1809,7 @@ class _Writer:
                "T[XS + 1] = w",
                "n += 1"]
         return lines + [
-            # (unsigned: a signed product that overflows is undefined in numba's code)
-            f"b = XH + (np.int64((np.uint64(h) * np.uint64(0x9E3779B97F4A7C15)) >> "
-            f"np.uint64(50)) & {_BUCKETS - 1})",
+            f"b = XH + (spread(h) & {_BUCKETS - 1})",
             "stamp = T[XS]",
             "j = T[b] & 16777215 if T[b] >> 24 == stamp else 0",
             "first = j",
