@@ -79,7 +79,7 @@ import threading
 import types
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cached_property, partial
+from functools import cached_property, lru_cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -862,6 +862,7 @@ def _unliteral(source: str) -> str:
 _ARRAYS = frozenset({"S", "S0", "T", "H", "R"})
 
 
+@lru_cache(maxsize=32)  # the same games are loaded again and again (a server's matches)
 def _unsigned_indexes(source: str) -> str:
     """``source`` with every index into the kernel's arrays that is not a constant
     written ``np.uint64(...)``.
