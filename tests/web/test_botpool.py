@@ -20,11 +20,15 @@ def choose(pool: BotPool, game, moves, bot: str, **options):
     return asyncio.run(pool.choose(game, moves, state, bot, options)), state
 
 
-@pytest.fixture
-def pool():
-    opened = BotPool(workers=1, memory_mb=1024, grace=0.5, prepare_seconds=60)
+def _one_worker(grace: float):
+    opened = BotPool(workers=1, memory_mb=1024, grace=grace, prepare_seconds=60)
     yield opened
     opened.close()
+
+
+@pytest.fixture
+def pool():
+    yield from _one_worker(grace=0.5)
 
 
 def test_a_bot_within_its_limits_plays_its_own_move(pool):
@@ -78,9 +82,7 @@ def test_a_job_over_the_memory_cap_is_stopped(pool):
 def patient_pool():
     """A pool whose bots may overrun their time by 30 s: a worker started again on a busy
     machine is slow to answer, and this test is about its replacement, not its pace."""
-    opened = BotPool(workers=1, memory_mb=1024, grace=30.0, prepare_seconds=60)
-    yield opened
-    opened.close()
+    yield from _one_worker(grace=30.0)
 
 
 def test_a_worker_that_dies_is_replaced(patient_pool):
