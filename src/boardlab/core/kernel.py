@@ -4280,7 +4280,7 @@ def chains(S, T, player, n):
         # The mover's cells, read by the templates that move a piece of the mover's
         # (drops, and templates of any piece, have starts of their own).
         mine = "    mine = 0\n"
-        if any(isinstance(t, r.Group) or (type(t) is r.Template and not t.shared)
+        if any(isinstance(t, r.Group | r.Line) or (type(t) is r.Template and not t.shared)
                for t in self.templates):
             mine += (
                 "    # Without a branch: whether a cell holds a piece of the mover is a\n"
