@@ -1216,6 +1216,12 @@ WORKED = {
                             r.Add()))], {"a3": "X", "b4": "X", "e5": "O"}, 0, {}, []),
     "group": (_steps(*ORTHOGONAL), {"a1": "X", "b1": "X", "b2": "X", "e5": "O"}, 0,
               {"invariants": [r.StaysConnected()]}, ["a1-a2", "b1-c1", "b2-c2", "b2-a2"]),
+    # b2 holds a1 and c1 together: its move to b1 keeps them (found by a search),
+    # its others split them; the others' moves keep the group where they land next to
+    # it (found without making them).
+    "cut point": (_steps(*ORTHOGONAL), {"a1": "X", "b2": "X", "c1": "X", "e5": "O"}, 0,
+                  {"invariants": [r.StaysConnected()]},
+                  ["a1-a2", "c1-c2", "b2-b1", "a1-b1", "c1-b1"]),
     "orthogonal group": (_steps(*ORTHOGONAL), {"a1": "X", "b1": "X", "b2": "X", "e5": "O"},
                          0, {"invariants": [r.StaysConnected(ORTHOGONAL)]},
                          ["a1-a2", "b2-a2"]),

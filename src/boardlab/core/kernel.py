@@ -52,8 +52,12 @@ and protected pieces read by the goals and rules; ``attacked?`` and ``defended?`
 run (over the same attack tables as ``checkmated``), ``adjacent-to-enemy?``, pieces'
 attributes (each set of attributes a piece code of its own) and cells' flags set in a
 run; recycled captures and promotions (ZRF ``recycle captures``/``recycle promotions``:
-pieces go to and come from the hand). Not yet: invariants and move filters written in
-Python (no ZRF file has them).
+pieces go to and come from the hand); the rules of whole moves the language declares
+(see :meth:`_Writer.whole_moves`): line templates, the test of the mover's group, the
+invariants of the mover's group and of a mirror image (each move held to one made and
+unmade on the array), the groups a capture cuts off (a choice noted in the move's words)
+and turns of two plies (a field of the position). Not yet: invariants and move filters
+written in Python (no ZRF file has them).
 The game's positions are then kernel positions (:class:`KernelPosition` mixed into its position
 class: :class:`KernelState` for a :class:`~boardlab.core.position.PieceState`), in every
 respect positions of that class (their ``cells`` are read from the array when asked),
@@ -1387,6 +1391,8 @@ class _Writer:
         #: The tests of the mover's group (rules.Connected) by their directions, each
         #: read once as generate starts (T[XCN + slot]).
         self.connections: dict[tuple[str, ...] | None, int] = {}
+        #: The scratch of the searches of articulation points (see articulation).
+        self.stays_regions = 0
         self.lazy_allowed = not self.partial_types and not rules.protect and \
             rules.select is None and not self.invariants and self.cut_off is None and \
             not self.phased
@@ -2727,23 +2733,33 @@ def cutoff(S, T, player, n):
             tail += ["    n = cutoff(S, T, player, n)",
                      "    if n < 0: return n"]
         if self.invariants:
-            tests = []
-            for inv in self.invariants:
+            # Each invariant: whether a move is held to it, a verdict found without
+            # making the move (1 kept, 0 refused, -1 to be made), and its test once
+            # made; and what invariants() works out first, once a position.
+            tests: list[tuple[str, str | None, str]] = []
+            first: list[str] = []
+            for k, inv in enumerate(self.invariants):
                 if isinstance(inv, r.StaysConnected):
-                    tests.append((None, f"one_group(S, T, player, "
-                                        f"{self.group_links(inv.directions)})"))
+                    nb = self.group_links(inv.directions)
+                    base = f"XJ + {k * 6 * size}"
+                    first.append(f"    g{k} = articulate(S, T, player, {nb}, {base})")
+                    tests.append(("True", f"stays(S, T, player, at, count, {nb}, {base}, g{k})",
+                                  f"one_group(S, T, player, {nb})"))
                     continue
                 image = self.put(("mirror image", inv.image), inv.image)
                 swap = self.put("owners swapped", [0] + [
                     self.codes.get(Piece(1 - p.owner, p.kind, p.attributes), -1)
                     for p in self.pieces[1:]])
-                held = None
+                held = "True"
                 if inv.onto is not None:
                     onto = self.put(("onto", inv.onto), [int(c in inv.onto[pl])
                                                         for pl in range(self.players)
                                                         for c in range(size)])
                     held = f"brings(T, at, count, player, {onto})"
-                tests.append((held, f"(not mirrored(S, T, {image}, {swap}))"))
+                tests.append((held, None, f"(not mirrored(S, T, {image}, {swap}))"))
+            if any(isinstance(inv, r.StaysConnected) for inv in self.invariants):
+                self.stays_regions = 6 * size * len(self.invariants)
+                parts.append(self.articulation())
             if any(isinstance(inv, r.NotMirrored) for inv in self.invariants):
                 parts.append(f"""@njit(cache=True)
 def mirrored(S, T, image, swap):
@@ -2771,25 +2787,31 @@ def brings(T, at, count, player, onto):
                 return True
     return False
 """)
-            held = "\n".join(f"        h{k} = {'True' if test is None else test}"
-                             for k, (test, _) in enumerate(tests))
-            checks = "\n".join(f"            if ok and h{k} and not {test}:\n"
-                               f"                ok = False"
-                               for k, (_, test) in enumerate(tests))
-            anyone = " or ".join(f"h{k}" for k in range(len(tests)))
+            lines = []
+            for k, (held, quick, _) in enumerate(tests):
+                lines.append(f"        h{k} = {held}")
+                lines.append(f"        q{k} = {quick if quick else '-1'} if h{k} else 1")
+                lines.append(f"        if q{k} == 0: ok = False")
+            verdicts = "\n".join(lines)
+            play = " or ".join(f"q{k} < 0" for k in range(len(tests)))
+            checks = "\n".join(f"            if ok and q{k} < 0 and not {test}:\n"
+                               "                ok = False"
+                               for k, (_, _, test) in enumerate(tests))
             parts.append(f"""@njit(cache=True)
 def invariants(S, T, player, n):
     # The moves found less those whose position after breaks an invariant
-    # (rules.Rules.invariants), in order: each held to one is made on S and unmade.
+    # (rules.Rules.invariants), in order: each held to one whose verdict is not known
+    # before is made on S and unmade.
     H = T[XU:XU + {_HIST}].reshape((1, {_HIST}))
     last = S[{LAST}]
+{chr(10).join(first)}
     k = 0
     for i in range(n):
         at = XA + T[XO + i]
         count = {self.actions_of("T[XK + i]")}
-{held}
         ok = True
-        if {anyone}:
+{verdicts}
+        if ok and ({play}):
             touched = mplay(S, H, T, 0, at, count)
             if touched < 0:
                 return touched
@@ -2805,6 +2827,121 @@ def invariants(S, T, player, n):
             tail += ["    n = invariants(S, T, player, n)",
                      "    if n < 0: return n"]
         return "\n\n".join(parts) + ("\n\n" if parts else ""), head, tail
+
+    def articulation(self) -> str:
+        """``articulate`` and ``stays``: rules.StaysConnected answered without making
+        most moves. Once a position, the mover's group and the pieces whose leaving
+        would split it (its articulation points: Tarjan's search, without recursion);
+        then a move of one of the mover's pieces, taking nothing of theirs, from a cell
+        whose leaving splits nothing, keeps one group exactly when the piece lands next
+        to another of them (or is alone). Other moves are made and their group searched
+        (``one_group``)."""
+        size, owner = self.size, self.owner
+        return f"""@njit(cache=True)
+def articulate(S, T, player, nb, base):
+    # The count of ``player``'s pieces when they form one group (-1: not, or none),
+    # each cell's flag of an articulation point at T[base + {5 * size} + c].
+    disc = base
+    low = base + {size}
+    par = base + {2 * size}
+    it = base + {3 * size}
+    stk = base + {4 * size}
+    cut = base + {5 * size}
+    root = -1
+    count = 0
+    for c in range({size}):
+        T[disc + c] = 0
+        T[cut + c] = 0
+        v = S[{BOARD} + c]
+        if v != 0 and T[{owner} + v] == player:
+            count += 1
+            if root < 0:
+                root = c
+    if count == 0:
+        return -1
+    time = 1
+    T[disc + root] = 1
+    T[low + root] = 1
+    T[par + root] = -1
+    T[it + root] = T[nb + root]
+    T[stk] = root
+    sp = 1
+    kids = 0
+    while sp > 0:
+        u = T[stk + sp - 1]
+        e = T[it + u]
+        if e < T[nb + u + 1]:
+            T[it + u] = e + 1
+            w = T[nb + e]
+            x = S[{BOARD} + w]
+            if x == 0 or T[{owner} + x] != player:
+                continue
+            if T[disc + w] == 0:
+                time += 1
+                T[disc + w] = time
+                T[low + w] = time
+                T[par + w] = u
+                T[it + w] = T[nb + w]
+                T[stk + sp] = w
+                sp += 1
+                if u == root:
+                    kids += 1
+            elif w != T[par + u] and T[disc + w] < T[low + u]:
+                T[low + u] = T[disc + w]
+        else:
+            sp -= 1
+            p = T[par + u]
+            if p >= 0:
+                if T[low + u] < T[low + p]:
+                    T[low + p] = T[low + u]
+                if p != root and T[low + u] >= T[disc + p]:
+                    T[cut + p] = 1
+    if kids > 1:
+        T[cut + root] = 1
+    return count if time == count else -1
+
+
+@njit(cache=True)
+def stays(S, T, player, at, count, nb, base, before):
+    # Whether the move of the ``count`` words at T[at:] leaves ``player``'s pieces one
+    # group (1) or not (0), where a single shift of theirs that takes none of theirs
+    # answers it from ``articulate``'s findings (``before``: its count); else -1.
+    if before < 0:
+        return -1
+    src = -1
+    dst = -1
+    for i in range(count):
+        a = T[at + i]
+        k = a & 3
+        if k == {_SHIFT}:
+            if src >= 0:
+                return -1
+            src = (a >> 2) & 65535
+            dst = (a >> 18) & 65535
+        elif k == {_CAPTURE}:
+            v = S[{BOARD} + ((a >> 2) & 65535)]
+            if v != 0 and T[{owner} + v] == player:
+                return -1
+        else:
+            return -1
+    if src < 0:
+        return -1
+    v = S[{BOARD} + src]
+    if v == 0 or T[{owner} + v] != player or T[base + {5 * size} + src] != 0:
+        return -1
+    v = S[{BOARD} + dst]
+    if v != 0 and T[{owner} + v] == player:
+        return -1
+    if before == 1:
+        return 1
+    for e in range(T[nb + dst], T[nb + dst + 1]):
+        d = T[nb + e]
+        if d != src:
+            v = S[{BOARD} + d]
+            if v != 0 and T[{owner} + v] == player:
+                return 1
+    return 0
+"""
 
     def runs(self) -> list[list[str]]:
         """Each template's lines in generate: its runs from each start."""
@@ -4415,6 +4552,7 @@ def chains(S, T, player, n):
                             # The tests of the mover's group, and the searches of groups.
                             *((("XCN", len(self.connections)),) if self.connections else ()),
                             *((("XI", 1 + 5 * size),) if whole else ()),
+                            *((("XJ", self.stays_regions),) if self.stays_regions else ()),
                             ("XG", 2 * size),
                             ("XQ", _QUEUE), ("XCH", 3 * _CHANGES), ("XM", _TOUCH),
                             ("XA", _ARENA), ("XU", _HIST), ("XV", 3 * size),

@@ -29,7 +29,13 @@ drops                    :class:`Drop` templates over every cell, piece from res
 move priorities          ``priority`` of a template: only the highest priority class
                          with a legal move is legal
 invariants               :attr:`Rules.invariants`: a generated move that breaks one
-                         (checked on the position after it) is removed
+                         (checked on the position after it) is removed; declared ones
+                         (:class:`StaysConnected`, :class:`NotMirrored`) play on a
+                         game's kernel too
+(Dagaz's JavaScript)     :class:`Line` templates (lines of pieces moved together), the
+                         test :class:`Connected` (the mover's pieces one group), what a
+                         capture cuts off (:class:`KeepLargestGroup`), turns of two
+                         plies (:class:`SecondPly`)
 =======================  ==============================================================
 
 Predicates (``EMPTY``, ``FRIEND``, ``ENEMY``, ``ON_BOARD``, :func:`piece_is`,
@@ -1304,7 +1310,8 @@ class Line(Template):
         board_cells = state.cells
         kinds, program = self.kinds, self.program
         out: list[tuple[Action, ...]] = []
-        for first, piece in enumerate(board_cells):
+        for first in range(len(board_cells)) if cells is None else cells:
+            piece = board_cells[first]
             if piece is None or piece.owner != player or (kinds and piece.kind not in kinds):
                 continue
             if program:
@@ -2111,7 +2118,7 @@ class Rules:
         if attackers is None:
             attackers = cache[key] = _Attackers(board.size)
             for template in self.templates:
-                if isinstance(template, Drop | Group):
+                if isinstance(template, Drop | Group | Line):
                     continue
                 if move_type is not None and template.move_type != move_type:
                     continue
