@@ -53,7 +53,7 @@ run (over the same attack tables as ``checkmated``), ``adjacent-to-enemy?``, pie
 attributes (each set of attributes a piece code of its own) and cells' flags set in a
 run; recycled captures and promotions (ZRF ``recycle captures``/``recycle promotions``:
 pieces go to and come from the hand); the rules of whole moves the language declares
-(see :meth:`_Writer.whole_moves`): line templates, the test of the mover's group, the
+(see ``_Writer.whole_moves``): line templates, the test of the mover's group, the
 invariants of the mover's group and of a mirror image (each move held to one made and
 unmade on the array), the groups a capture cuts off (a choice noted in the move's words)
 and turns of two plies (a field of the position). Not yet: invariants and move filters

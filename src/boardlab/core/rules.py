@@ -1545,8 +1545,8 @@ def groups_of(mask: int, neighbours: Sequence[int]) -> list[int]:
     masks, in the order of their first cells.
 
     >>> from boardlab.core.board import Board
-    >>> groups_of(0b100011, neighbour_masks(Board.square(3, 2)))  # a1 b1 / c2
-    [3, 32]
+    >>> groups_of(0b10000011, neighbour_masks(Board.square(4, 2)))  # a1 b1 / d2
+    [3, 128]
     """
     out = []
     while mask:
