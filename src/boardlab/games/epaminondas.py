@@ -183,10 +183,7 @@ class Epaminondas(PieceGame):
         """A template per direction and distance; the anti-copycat rule as invariant."""
         templates = [Template(phalanx_move(d, k), name="phalanx", direction=d)
                      for d in DIRECTIONS for k in range(1, self.farthest(d) + 1)]
-        width, height = self.width, self.height
-        # Each cell's twin across the middle between the home rows.
-        image = tuple((height - 1 - cell // width) * width + cell % width
-                      for cell in range(width * height))
+        image = mirror_image(self.width, self.height)
         # Moves depend only on the cells and the side to move, which the key hashes.
         return Rules(templates, invariants=[NotMirrored(image, self._far_rows)],
                      cache_size=1024)
@@ -268,12 +265,13 @@ def rear_shift(board: Board, actions: Sequence[Any]) -> Shift:
                + board.coords[s.source][1] * dy)
 
 
+def mirror_image(width: int, height: int) -> tuple[int, ...]:
+    """Each cell's twin across the middle between the home rows (file kept, row
+    mirrored)."""
+    return tuple((height - 1 - cell // width) * width + cell % width
+                 for cell in range(width * height))
+
+
 def is_mirror_symmetric(cells: Sequence[Piece | None], width: int, height: int) -> bool:
     """Whether the position mirrored between the home rows, colours swapped, is itself."""
-    for y in range(height // 2 + height % 2):
-        row, mirror = y * width, (height - 1 - y) * width
-        for x in range(width):
-            a, b = cells[row + x], cells[mirror + x]
-            if (a is None) != (b is None) or (a is not None and a.owner == b.owner):
-                return False
-    return True
+    return NotMirrored(mirror_image(width, height)).mirrored(cells)
