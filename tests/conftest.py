@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -31,11 +32,13 @@ ENEMY_MAN = Piece(1, "man")
 
 def sandbox(board: Board, templates: Sequence[Template], placement: Mapping[str, str],
             *, pieces: Mapping[str, Piece] | None = None, invariants=(),
-            reserves: Mapping[Piece, int] | None = None, to_move: int = 0) -> PieceState:
+            reserves: Mapping[Piece, int] | None = None, to_move: int = 0,
+            **rules: Any) -> PieceState:
     """A position of an unregistered game with the given board, rules and pieces.
 
     ``placement`` maps cell names to symbols (``X`` = player 0's man, ``O`` = player 1's
-    unless ``pieces`` says otherwise). The game never ends by itself.
+    unless ``pieces`` says otherwise); ``rules``: more fields of its
+    :class:`~boardlab.core.rules.Rules`. The game never ends by itself.
     """
     symbols = dict(pieces or {"X": FRIEND_MAN, "O": ENEMY_MAN})
 
@@ -54,7 +57,7 @@ def sandbox(board: Board, templates: Sequence[Template], placement: Mapping[str,
             return dict(reserves or {})
 
         def make_rules(self) -> Rules:
-            return Rules(list(templates), invariants=list(invariants))
+            return Rules(list(templates), invariants=list(invariants), **rules)
 
         def result(self, state: PieceState) -> Returns | None:
             return None

@@ -27,7 +27,7 @@ from boardlab.core import goals as g
 from boardlab.core import rules as r
 from boardlab.core.board import Board
 from boardlab.core.game import perft
-from boardlab.core.move import Move, Piece, Place
+from boardlab.core.move import Capture, Move, Piece, Place
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.errors import BoardError, IllegalMoveError, RulesError
 from boardlab.zrf.game import load_game
@@ -100,6 +100,8 @@ leaves = st.one_of(
         st.builds(r.in_zone, st.just("far")),
         st.just(r.adjacent_to_enemy),
         st.builds(r.attribute, st.sampled_from(("moved", "royal"))),
+        # The mover's pieces one group (read once as the position's moves are found).
+        st.builds(r.connected, st.sampled_from((None, ("n", "s", "e", "w")))),
     ),
 )
 names = st.sampled_from(("f", "g"))
@@ -228,9 +230,10 @@ def snapshot(state):
             state.captured_by_last_move(), state.occurrences(), state.signature())
 
 
-def play_both(game, seed: int, plies: int) -> int:
+def play_both(game, seed: int, plies: int, pick=None) -> int:
     """A random game on a kernel position and on an interpreted one, compared at every
-    ply forth and back; returns the plies played."""
+    ply forth and back (``pick(moves, rng)``: the index of the move played, else one at
+    random); returns the plies played."""
     fast = game.initial_state()
     assert isinstance(fast, kernel.KernelPosition), kernel.why_not(game)
     with kernel.disabled(), compiled.interpreted():
@@ -247,7 +250,7 @@ def play_both(game, seed: int, plies: int) -> int:
             break
         seen.append(got)
         moves = fast.legal_moves()
-        i = rng.randrange(len(moves))
+        i = rng.randrange(len(moves)) if pick is None else pick(moves, rng)
         fast.apply(moves[i])
         with compiled.interpreted():
             slow.apply(slow.legal_moves()[i])
@@ -297,12 +300,15 @@ def test_random_games_play_as_the_interpreter_plays_them(kernel_folder, template
 
 # Runs whose steps may leave the board (the cursor then off it: -1 on a kernel), and
 # what the kernel runs there: tests (false of a cell off the board), flags and counters,
-# cascades (the piece in hand put down off the board: taken) and adds.
+# cascades and puts down (the piece in hand put down off the board: taken), adds, marks
+# (of the cell off the board too), ways back and captures (of nothing there).
 leaving_simple = st.one_of(
     st.builds(r.Step, directions, st.booleans()), st.builds(r.Verify, predicates),
     st.builds(r.SetFlag, names, st.one_of(st.booleans(), predicates)),
     st.builds(r.SetVar, names, st.integers(-1, 2)), st.builds(r.Inc, names, st.integers(-1, 2)),
-    st.just(r.Cascade()), st.just(r.Add()), st.just(r.Add("king")))
+    st.just(r.Cascade()), st.just(r.Add()), st.just(r.Add("king")),
+    # A mark (off the board too), a way back to it, a capture and a piece put down.
+    st.just(r.Mark()), st.just(r.Back()), st.just(r.CaptureHere()), st.just(r.To()))
 leaving_programs = st.tuples(directions, st.lists(st.one_of(
     leaving_simple,
     st.builds(r.If, predicates, st.lists(leaving_simple, max_size=3).map(tuple),
@@ -541,9 +547,9 @@ def _groups_game(**group):
 
 
 def _test_game(name: str, board: Board, placement: dict[str, str], templates: list,
-               goals: g.Goals) -> PieceGame:
+               goals: g.Goals, **rules) -> PieceGame:
     """A two-player test game of :data:`PIECES` (``placement``: cell name to symbol)
-    whose end is ``goals``."""
+    whose end is ``goals`` (``rules``: more fields of its rules)."""
 
     class TestGame(PieceGame):
         description = "test game"
@@ -557,7 +563,7 @@ def _test_game(name: str, board: Board, placement: dict[str, str], templates: li
             return {cell: PIECES[s] for cell, s in placement.items()}
 
         def make_rules(self):
-            return r.Rules(list(templates))
+            return r.Rules(list(templates), **rules)
 
         def end_goals(self):
             return goals
@@ -758,8 +764,8 @@ def test_games_beyond_a_kernel_say_why():
     assert kernel.why_not(boardlab.load("hex-column-checkers")) == \
         "not a game of the move language"
     assert kernel.plan_for(boardlab.load("hex-column-checkers")) is None
-    assert kernel.why_not(boardlab.load("ordo"))
-    assert not isinstance(boardlab.load("ordo").initial_state(), kernel.KernelState)
+    assert kernel.why_not(boardlab.load("gess")) == "moves generated in Python, not by templates"
+    assert not isinstance(boardlab.load("gess").initial_state(), kernel.KernelPosition)
     with kernel.disabled():
         assert type(boardlab.load("breakthrough").initial_state()) is PieceState
 
@@ -1102,3 +1108,191 @@ def test_a_game_no_one_holds_frees_its_kernel_tables():
     kept = boardlab.load("connect-four", rows=4, columns=4).initial_state().legal_moves()[2]
     gc.collect()
     assert kept.notation == "c" and repr(kept) == "Move('c')"
+
+
+# --- rules of whole moves: line templates, the mover's group, mirror images, groups a
+# --- capture cuts off, turns of two plies ---------------------------------------------------
+SIX = Board.square(6, 6).rotated_for(1)
+ORTHOGONAL = ("n", "s", "e", "w")
+#: Each cell's twin across the middle between rows 3 and 4, and each side's far row.
+MIRROR = tuple((5 - c // 6) * 6 + c % 6 for c in range(36))
+FAR_ROWS = (frozenset(range(30, 36)), frozenset(range(6)))
+
+
+def _slide(d: str, guard=()) -> r.Template:
+    return r.Template((*guard, r.Step(d), r.While(r.EMPTY, (r.Add(), r.Step(d))),
+                       r.Verify(r.ENEMY), r.Add()), name="slide", direction=d)
+
+
+def _whole_game(name: str, group=None, **rules) -> PieceGame:
+    """Men and kings on 6x6 (a setup of its own mirror image) that slide and capture,
+    back only while split (their group joined along ``group``), and move lines of
+    pieces: across, along and back; a side wins with its king on the far row, loses
+    without pieces."""
+    split = (r.Verify(r.not_(r.connected(group))),)
+    templates = [*(_slide(d) for d in ("n", "ne", "nw", "e", "w")),
+                 *(_slide(d, split) for d in ("s", "se", "sw")),
+                 r.Line((), name="line", line="e", direction="n"),
+                 r.Line(split, name="line", line="e", direction="s"),
+                 r.Line((), name="line", line="n", direction="e"),
+                 r.Line((), name="file", line="n", direction="n", min_size=3),
+                 r.Line((), name="men", line="e", direction="w", kinds=("man",))]
+    placement = {c: "X" for c in ("a1", "b1", "c1", "e1", "b2", "c2", "d2", "f2")}
+    placement.update({c: "O" for c in ("a6", "b6", "c6", "e6", "b5", "c5", "d5", "f5")})
+    placement.update({"d1": "K", "d6": "Q"})
+    goals = g.Goals((g.Condition("win", (0, 1), g.AbsoluteConfig((("self", "king"),),
+                                                                  FAR_ROWS.__getitem__)),
+                     g.Condition("loss", (0, 1), g.PiecesRemaining(0))), 2)
+    return _test_game(name, SIX, placement, templates, goals, **rules)
+
+
+WHOLE = {
+    "group": {"invariants": [r.StaysConnected()]},
+    "orthogonal": {"invariants": [r.StaysConnected(ORTHOGONAL)], "group": ORTHOGONAL},
+    "mirror": {"invariants": [r.NotMirrored(MIRROR)]},
+    "mirror onto": {"invariants": [r.NotMirrored(MIRROR, FAR_ROWS)]},
+    "cut off": {"cut_off": r.KeepLargestGroup()},
+    "cut off orthogonal": {"cut_off": r.KeepLargestGroup(ORTHOGONAL)},
+    "two plies": {"second_ply": r.SecondPly(("e", "w"), text="again")},
+    "all": {"invariants": [r.StaysConnected(), r.NotMirrored(MIRROR, FAR_ROWS)],
+            "cut_off": r.KeepLargestGroup(), "second_ply": r.SecondPly(("e", "w"))},
+}
+
+
+def _captures_first(moves, rng):
+    """A capture half the time when there is one (so that groups are cut off)."""
+    takes = [k for k, m in enumerate(moves) if any(isinstance(a, Capture) for a in m.actions)]
+    return rng.choice(takes) if takes and rng.random() < 0.5 else rng.randrange(len(moves))
+
+
+@pytest.mark.parametrize("variant", list(WHOLE))
+def test_rules_of_whole_moves_play_on_the_kernel_as_the_interpreter_plays_them(
+        kernel_folder, variant):
+    game = _whole_game(f"whole-{variant.replace(' ', '-')}", **WHOLE[variant])
+    assert kernel.why_not(game) is None
+    plies = sum(play_both(game, seed, 120, _captures_first) for seed in range(6))
+    assert plies > 60
+
+
+def _both(game: PieceGame, to_move: int = 0):
+    """The game's start with ``to_move`` to move, on the kernel and interpreted."""
+    fast = game.initial_state()
+    with kernel.disabled(), compiled.interpreted():
+        slow = game.initial_state()
+    if to_move:
+        fast, slow = fast.with_turn(to_move), slow.with_turn(to_move)
+    assert isinstance(fast, kernel.KernelPosition)
+    assert not isinstance(slow, kernel.KernelPosition)
+    return fast, slow
+
+
+FIVE = Board.square(5, 5).rotated_for(1)
+#: Each cell's twin across the middle row, and each side's far row.
+MIRROR5 = tuple((4 - c // 5) * 5 + c % 5 for c in range(25))
+FAR5 = (frozenset(range(20, 25)), frozenset(range(5)))
+
+
+def _steps(*ds: str) -> list[r.Template]:
+    return [r.Template((r.Step(d), r.Verify(r.EMPTY), r.Add()), name=d, direction=d)
+            for d in ds]
+
+
+#: Positions whose moves the rules of whole moves change, worked out by hand (as
+#: tests/core/test_rules.py works them for the interpreter): templates, placement, side
+#: to move, rules, the moves' notations (generic: the game keeps the default notation).
+WORKED = {
+    "lines": ([r.Line((), line="e", direction="n"), r.Line((), line="e", direction="e"),
+               r.Line((), line="e", direction="w")],
+              {"b1": "X", "c1": "X", "d1": "X", "c3": "X", "c5": "O", "b5": "O"}, 0, {},
+              ["b1-b2 c1-c2", "b1-b2 c1-c2 d1-d2", "c1-c2 d1-d2", "b1-c1 c1-d1 d1-e1",
+               "c1-d1 d1-e1", "b1-a1 c1-b1", "b1-a1 c1-b1 d1-c1"]),
+    "their lines": ([r.Line((), line="e", direction="n")],
+                    {"b1": "X", "c1": "X", "c3": "X", "c5": "O", "b5": "O"}, 1, {},
+                    ["c5-c4 b5-b4"]),
+    "split": ([r.Template((r.Verify(r.not_(r.connected())), r.Step("s"), r.Verify(r.EMPTY),
+                           r.Add()))], {"a3": "X", "c3": "X", "e5": "O"}, 0, {},
+              ["a3-a2", "c3-c2"]),
+    "joined": ([r.Template((r.Verify(r.not_(r.connected())), r.Step("s"), r.Verify(r.EMPTY),
+                            r.Add()))], {"a3": "X", "b4": "X", "e5": "O"}, 0, {}, []),
+    "group": (_steps(*ORTHOGONAL), {"a1": "X", "b1": "X", "b2": "X", "e5": "O"}, 0,
+              {"invariants": [r.StaysConnected()]}, ["a1-a2", "b1-c1", "b2-c2", "b2-a2"]),
+    # b2 holds a1 and c1 together: its move to b1 keeps them (found by a search),
+    # its others split them; the others' moves keep the group where they land next to
+    # it (found without making them).
+    "cut point": (_steps(*ORTHOGONAL), {"a1": "X", "b2": "X", "c1": "X", "e5": "O"}, 0,
+                  {"invariants": [r.StaysConnected()]},
+                  ["a1-a2", "c1-c2", "b2-b1", "a1-b1", "c1-b1"]),
+    "orthogonal group": (_steps(*ORTHOGONAL), {"a1": "X", "b1": "X", "b2": "X", "e5": "O"},
+                         0, {"invariants": [r.StaysConnected(ORTHOGONAL)]},
+                         ["a1-a2", "b2-a2"]),
+    "mirror": (_steps("e"), {"a1": "X", "a5": "O", "b2": "X", "c4": "O"}, 0,
+               {"invariants": [r.NotMirrored(MIRROR5)]}, ["a1-b1"]),
+    "mirror onto": (_steps("e"), {"a1": "X", "a5": "O", "b2": "X", "c4": "O"}, 0,
+                    {"invariants": [r.NotMirrored(MIRROR5, FAR5)]}, ["a1-b1", "b2-c2"]),
+    "tie": ([r.Template((r.Step("n"), r.Verify(r.ENEMY), r.Add()))],
+            {"c2": "X", "c3": "O", "b4": "O", "d4": "O"}, 0,
+            {"cut_off": r.KeepLargestGroup()},
+            ["xc3 c2-c3 xd4/b4", "xc3 c2-c3 xb4/d4"]),
+    "largest": ([r.Template((r.Step("n"), r.Verify(r.ENEMY), r.Add()))],
+                {"c2": "X", "c3": "O", "b4": "O", "d4": "O", "d5": "O"}, 0,
+                {"cut_off": r.KeepLargestGroup()}, ["xc3 c2-c3 xb4"]),
+    "orthogonal tie": ([r.Template((r.Step("n"), r.Verify(r.ENEMY), r.Add()))],
+                       {"c2": "X", "c3": "O", "b4": "O", "c5": "O"}, 0,
+                       {"cut_off": r.KeepLargestGroup(ORTHOGONAL)},
+                       ["xc3 c2-c3 xc5/b4", "xc3 c2-c3 xb4/c5"]),
+}
+
+
+@pytest.mark.parametrize("case", list(WORKED))
+def test_rules_of_whole_moves_on_positions_worked_out_by_hand(kernel_folder, case):
+    templates, placement, to_move, rules, notations = WORKED[case]
+    goals = g.Goals((g.Condition("loss", (0, 1), g.PiecesRemaining(0)),), 2)
+    game = _test_game(f"worked-{case.replace(' ', '-')}", FIVE, placement, templates,
+                      goals, **rules)
+    fast, slow = _both(game, to_move)
+    assert [m.notation for m in fast.legal_moves()] == notations
+    assert snapshot(fast) == snapshot(slow)
+    for k, move in enumerate(fast.legal_moves()):  # each move played, then taken back
+        fast.apply(move)
+        slow.apply(slow.legal_moves()[k])
+        assert snapshot(fast) == snapshot(slow)
+        fast.undo()
+        slow.undo()
+        assert snapshot(fast) == snapshot(slow)
+
+
+def test_a_sideways_move_gives_a_second_ply_on_the_kernel_as_on_the_interpreter():
+    goals = g.Goals((g.Condition("loss", (0, 1), g.PiecesRemaining(0)),), 2)
+    game = _test_game("second-ply", FIVE, {"c1": "X", "c5": "O"}, _steps("n", "e", "w"),
+                      goals, second_ply=r.SecondPly(("e", "w"), text="again"))
+    for state in _both(game):
+        state.apply(state.parse_move("c1-b1"))
+        assert state.to_move == 0 and state.second and str(state).endswith(" again")
+        assert [m.notation for m in state.legal_moves()] == ["b1-b2"]
+        again = game.parse_state(str(state))
+        assert again == state and again.key() == state.key()
+        state.apply(state.parse_move("b1-b2"))
+        assert state.to_move == 1 and not state.second
+        state.apply(state.parse_move("c5-b5"))  # its "e" is west: sideways too
+        assert state.to_move == 1 and state.second
+        state.undo()
+        assert state.to_move == 1 and not state.second
+    assert sum(play_both(game, seed, 60) for seed in range(3)) > 30
+
+
+def test_rules_of_whole_moves_beyond_a_kernel_say_why():
+    goals = g.Goals((g.Condition("loss", (0, 1), g.PiecesRemaining(0)),), 2)
+
+    def why(templates=(), **rules):
+        game = _test_game("beyond", FIVE, {"a1": "X", "e5": "O"},
+                          list(templates) or _steps("n"), goals, **rules)
+        return kernel.why_not(game)
+
+    assert why(invariants=[lambda state, move, player: True]) == "invariants or move filters"
+    assert why(invariants=[r.StaysConnected()], invariant_guard=lambda s, m: True) == \
+        "invariants or move filters"
+    assert "mirror image" in why(invariants=[r.NotMirrored((0,) * 24)])
+    assert "not on the board" in why(cut_off=r.KeepLargestGroup(("up",)))
+    assert "line template" in why([r.Line((r.Step("n"),), line="e", direction="n")])
+    partial = r.Template((r.Step("n"), r.Verify(r.EMPTY), r.Add(partial="")))
+    assert "partial moves" in why([partial], second_ply=r.SecondPly(("e",)))

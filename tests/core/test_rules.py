@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from contextlib import nullcontext
 
+import pytest
+
 from boardlab.core import compiled
 from boardlab.core.board import Board
 from boardlab.core.move import Capture, Change, Piece, Place, Shift
@@ -25,9 +27,14 @@ from boardlab.core.rules import (
     Group,
     If,
     Inc,
+    KeepLargestGroup,
+    Line,
     Mark,
+    NotMirrored,
+    SecondPly,
     SetAttribute,
     SetVar,
+    StaysConnected,
     Step,
     Template,
     To,
@@ -36,12 +43,14 @@ from boardlab.core.rules import (
     all_of,
     any_of,
     compose,
+    connected,
     for_directions,
     not_,
     piece_is,
     reach,
     var,
 )
+from boardlab.errors import NotationError
 from tests.conftest import sandbox
 
 HEX = Board.hexagon(5)  # Abalone's 61 cells, named a1..i9
@@ -276,7 +285,7 @@ def test_priority_makes_captures_compulsory():
     assert {m.notation for m in quiet.legal_moves()} == {"a1-b2", "c1-b2", "c1-d2"}
 
 
-def connected(state, move, player):
+def connected_after(state, move, player):
     cells_ = set(state.pieces_of(player))
     if not cells_:
         return True
@@ -294,7 +303,7 @@ def connected(state, move, player):
 def test_invariant_removes_disconnecting_moves():
     board = Board.square(4, 4)
     steps = for_directions(lambda d: (Step(d), Verify(EMPTY), Add()), ORTHO)
-    state = sandbox(board, steps, {"a1": "X", "b1": "X", "c1": "X"}, invariants=[connected])
+    state = sandbox(board, steps, {"a1": "X", "b1": "X", "c1": "X"}, invariants=[connected_after])
     got = {m.notation for m in state.legal_moves()}
     # b1 may go to b2 (still touching a1 and c1 diagonally); the ends may only move up.
     assert got == {"a1-a2", "b1-b2", "c1-c2"}
@@ -415,3 +424,127 @@ def test_a_chain_keeps_the_piece_its_promotion_took_from_hand():
     man, king = Piece(0, "man"), Piece(0, "king")
     steps = [(Shift(0, 1), Change(1, king, True)), (Shift(1, 2),)]
     assert compose([man, None, None], steps) == (Shift(0, 2), Change(2, king, True))
+
+
+# --- rules of whole moves: lines, the mover's group, mirror images, cut-off groups, turns
+# --- of two plies (worked out by hand from each rule's text) -----------------------------
+SQUARE = Board.square(5, 5).rotated_for(1)
+
+
+def lines(state):
+    """Each legal move as the set of its shifts, by cell names."""
+    name = state.game.board.cell_name
+    return {frozenset(f"{name(a.source)}>{name(a.target)}" for a in m.actions
+                      if isinstance(a, Shift)) for m in state.legal_moves()}
+
+
+def test_line_templates_move_every_line_from_each_piece():
+    place = {"b1": "X", "c1": "X", "d1": "X", "c3": "X", "c5": "O", "b5": "O"}
+    north = sandbox(SQUARE, [Line((), line="e", direction="n")], place)
+    # b1-c1, b1-c1-d1 and c1-d1 go one cell north: c3 stands in the second.
+    assert lines(north) == {frozenset({"b1>b2", "c1>c2"}),
+                            frozenset({"b1>b2", "c1>c2", "d1>d2"}),
+                            frozenset({"c1>c2", "d1>d2"})}
+    # Along its own line a line enters the cells it leaves: east b1-c1-d1 (b1-c1 bumps
+    # into d1) and c1-d1; west b1-c1 and b1-c1-d1 (c1-d1 bumps into b1).
+    east = sandbox(SQUARE, [Line((), line="e", direction="e")], place)
+    assert lines(east) == {frozenset({"b1>c1", "c1>d1", "d1>e1"}),
+                           frozenset({"c1>d1", "d1>e1"})}
+    west = sandbox(SQUARE, [Line((), line="e", direction="w")], place)
+    assert lines(west) == {frozenset({"b1>a1", "c1>b1"}),
+                           frozenset({"b1>a1", "c1>b1", "d1>c1"})}
+    # The second player's directions are turned: its line c5-b5 goes "north", down the
+    # board, one cell (c3 is taken); its move lists c5's shift first.
+    south = sandbox(SQUARE, [Line((), line="e", direction="n")], place, to_move=1)
+    assert lines(south) == {frozenset({"c5>c4", "b5>b4"})}
+    assert SQUARE.cell_name(south.legal_moves()[0].actions[0].source) == "c5"
+    # Lines of one piece are moves too with min_size 1; a failed test starts none.
+    single = sandbox(SQUARE, [Line((), line="e", direction="n", min_size=3)], place)
+    assert lines(single) == {frozenset({"b1>b2", "c1>c2", "d1>d2"})}
+    tested = sandbox(SQUARE, [Line((Verify(not_(FRIEND)),), line="e", direction="n")], place)
+    assert lines(tested) == set()
+
+
+def test_the_mover_s_group_is_tested_as_the_move_starts():
+    back = [Template((Verify(not_(connected())), Step("s"), Verify(EMPTY), Add()))]
+    split = sandbox(SQUARE, back, {"a3": "X", "c3": "X", "e5": "O"})
+    assert {m.notation for m in split.legal_moves()} == {"a3-a2", "c3-c2"}
+    joined = sandbox(SQUARE, back, {"a3": "X", "b4": "X", "e5": "O"})
+    assert joined.legal_moves() == []
+    # a3 and b4 touch diagonally: apart when only orthogonal steps join pieces.
+    orthogonal = [Template((Verify(not_(connected(ORTHO))), Step("s"), Verify(EMPTY), Add()))]
+    apart = sandbox(SQUARE, orthogonal, {"a3": "X", "b4": "X", "e5": "O"})
+    assert {m.notation for m in apart.legal_moves()} == {"a3-a2", "b4-b3"}
+
+
+def test_a_move_must_keep_the_mover_s_pieces_one_group():
+    steps = for_directions(lambda d: (Step(d), Verify(EMPTY), Add()), ORTHO)
+    place = {"a1": "X", "b1": "X", "b2": "X", "e5": "O"}
+    kings = sandbox(SQUARE, steps, place, invariants=[StaysConnected()])
+    assert {m.notation for m in kings.legal_moves()} == {"a1-a2", "b1-c1", "b2-c2", "b2-a2"}
+    # Orthogonally, b1-c1 cuts a1 off, b2-c2 leaves c2 alone.
+    rooks = sandbox(SQUARE, steps, place, invariants=[StaysConnected(ORTHO)])
+    assert {m.notation for m in rooks.legal_moves()} == {"a1-a2", "b2-a2"}
+    before = StaysConnected(ORTHO).before
+    assert all(before(rooks, m.actions, 0) for m in rooks.legal_moves())
+
+
+def test_a_move_may_not_leave_the_position_its_own_mirror_image():
+    image = tuple((4 - c // 5) * 5 + c % 5 for c in range(25))  # row y <-> row 4 - y
+    step = [Template((Step("e"), Verify(EMPTY), Add()))]
+    place = {"a1": "X", "a5": "O", "b2": "X", "c4": "O"}
+    # b2-c2 leaves X a1 c2 against O a5 c4: the mirror image, colours swapped.
+    assert {m.notation for m in sandbox(SQUARE, step, place).legal_moves()} == \
+        {"a1-b1", "b2-c2"}
+    mirror = sandbox(SQUARE, step, place, invariants=[NotMirrored(image)])
+    assert {m.notation for m in mirror.legal_moves()} == {"a1-b1"}
+    # Held to the rule only onto the far row, b2-c2 is legal again.
+    far = (frozenset(range(20, 25)), frozenset(range(5)))
+    onto = sandbox(SQUARE, step, place, invariants=[NotMirrored(image, far)])
+    assert {m.notation for m in onto.legal_moves()} == {"a1-b1", "b2-c2"}
+    assert NotMirrored(image).mirrored(onto.play("b2-c2").cells)
+
+
+def test_a_capture_keeps_the_largest_group_of_the_other_side():
+    take = [Template((Step("n"), Verify(ENEMY), Add()))]
+    rule = {"cut_off": KeepLargestGroup()}
+    # c3 taken, b4 and d4 are two groups of one: the mover chooses, each move noted.
+    tie = sandbox(SQUARE, take, {"c2": "X", "c3": "O", "b4": "O", "d4": "O"}, **rule)
+    moves = tie.legal_moves()
+    assert [m.notation for m in moves] == ["xc3 c2-c3 xd4/b4", "xc3 c2-c3 xb4/d4"]
+    assert not isinstance(moves[0][0], str)  # the note is deferred with the notation
+    assert occupancy(tie.play(moves[0])) == {"c3": "X", "b4": "O"}
+    # d4-d5 is the largest: b4 goes with c3.
+    largest = sandbox(SQUARE, take, {"c2": "X", "c3": "O", "b4": "O", "d4": "O", "d5": "O"},
+                      **rule)
+    assert [m.notation for m in largest.legal_moves()] == ["xc3 c2-c3 xb4"]
+    # b4 and c5 touch diagonally: one group, unless only orthogonal steps join pieces.
+    place = {"c2": "X", "c3": "O", "b4": "O", "c5": "O"}
+    assert [m.notation for m in sandbox(SQUARE, take, place, **rule).legal_moves()] == \
+        ["xc3 c2-c3"]
+    apart = sandbox(SQUARE, take, place, cut_off=KeepLargestGroup(ORTHO))
+    assert [m.notation for m in apart.legal_moves()] == ["xc3 c2-c3 xc5/b4",
+                                                         "xc3 c2-c3 xb4/c5"]
+
+
+def test_a_sideways_move_gives_its_player_a_second_ply():
+    steps = for_directions(lambda d: (Step(d), Verify(EMPTY), Add()), ("n", "e", "w"))
+    state = sandbox(SQUARE, steps, {"c1": "X", "c5": "O"},
+                    second_ply=SecondPly(("e", "w"), text="again"))
+    before = (str(state), state.key())
+    state.apply(state.parse_move("c1-b1"))
+    assert state.to_move == 0 and state.second and str(state).endswith(" again")
+    assert state.key() == state._full_key() != state.game.parse_state(
+        str(state)[:-len(" again")]).key()
+    assert state.game.parse_state(str(state)) == state
+    assert {m.notation for m in state.legal_moves()} == {"b1-b2"}  # no second sideways
+    state.apply(state.parse_move("b1-b2"))
+    assert state.to_move == 1 and not state.second
+    # The other side's sideways move (its "e" is west) gives it a second ply too.
+    state.apply(state.parse_move("c5-b5"))
+    assert state.to_move == 1 and state.second
+    for _ in range(3):
+        state.undo()
+    assert (str(state), state.key()) == before
+    with pytest.raises(NotationError, match="'again' must come last"):
+        state.game.parse_state("5/5/5/5/5 x again ply:2")

@@ -4,15 +4,17 @@
 from __future__ import annotations
 
 import random
+from contextlib import contextmanager, nullcontext
 
 import pytest
 
 from boardlab import load
-from boardlab.core import kernel
+from boardlab.core import compiled, kernel
 from boardlab.core.game import DRAW, perft, win_for
 from boardlab.core.move import Capture, Shift
 from boardlab.errors import IllegalMoveError, OptionError
 from boardlab.games.epaminondas import is_mirror_symmetric
+from tests.core.test_kernel import play_both
 from tests.games.conftest import ends_as_reference
 
 VECTORS = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)]
@@ -322,19 +324,45 @@ def test_black_wins_by_crossing_too():
     assert after.to_move == 1 and after.outcome() == win_for(1)
 
 
-def test_copycat_crossing_is_illegal():
-    # White crossed on c8; Black's mirror answer c2-c1 would make the position symmetric
-    # between the home rows with colours swapped, so it is not allowed; b1 and d1 are.
-    mirror = position({"c8": "W", "d7": "W", "c2": "B", "d2": "B"}, side="black")
+@contextmanager
+def interpreter():
+    """Positions made inside are plain ones, their templates interpreted."""
+    with kernel.disabled(), compiled.interpreted():
+        yield
+
+
+@pytest.mark.parametrize("engine", [interpreter, nullcontext], ids=["interpreter", "kernel"])
+def test_copycat_crossing_is_illegal(engine):
+    with engine():
+        # White crossed on c8; Black's mirror answer c2-c1 would make the position
+        # symmetric between the home rows with colours swapped, so it is not allowed;
+        # b1 and d1 are.
+        mirror = position({"c8": "W", "d7": "W", "c2": "B", "d2": "B"}, side="black")
+        # Without the mirror image (e5 has no Black twin on e4) the same crossing is
+        # legal.
+        free = position({"c8": "W", "e5": "W", "c2": "B"}, side="black")
+        # Moves that do not enter the far row may leave a symmetric position.
+        quiet = position({"c7": "W", "c3": "B"}, side="black")
+        # A phalanx whose head alone enters the far row, making the mirror image:
+        # refused; its head alone may go.
+        line = position({"c8": "W", "c7": "W", "f5": "W", "c3": "B", "c2": "B", "f4": "B"},
+                        side="black")
+    assert isinstance(mirror, kernel.KernelPosition) == (engine is nullcontext)
     assert "c2-c1" not in notations(mirror)
     assert {"c2-b1", "c2-d1"} <= notations(mirror)
     assert not mirror.play("c2-d1").is_terminal()  # 1 against 1
-    # Without the mirror image (e5 has no Black twin on e4) the same crossing is legal.
-    free = position({"c8": "W", "e5": "W", "c2": "B"}, side="black")
     assert "c2-c1" in notations(free)
-    # Moves that do not enter the far row may leave a symmetric position.
-    quiet = position({"c7": "W", "c3": "B"}, side="black")
     assert "c3-c2" in notations(quiet)
+    assert "c3-c2" not in notations(line) and "c2-c1" in notations(line)
+
+
+@pytest.mark.parametrize(("size", "seeds", "plies"), [("8x8", range(4), 300),
+                                                      ("14x12", range(2), 200)])
+def test_plays_on_its_kernel_as_the_interpreter_plays_it(size, seeds, plies):
+    # Random games on both, move for move (notation, actions, template), with the same
+    # outcome, key, text and history at every ply and on the way back.
+    game = load("epaminondas", size=size)
+    assert sum(play_both(game, seed, plies) for seed in seeds) > 100
 
 
 def test_mirror_symmetry_helper():
@@ -436,6 +464,7 @@ def old_result(game, state):
 def test_the_goals_end_games_as_the_old_python_code(size, max_moves, seeds):
     # 200 random games in all; the short limit reaches draws on the small board.
     game = load("epaminondas", size=size, max_moves=max_moves)
-    assert kernel.why_not(game) == "invariants or move filters"
+    assert kernel.why_not(game) is None
+    assert isinstance(game.initial_state(), kernel.KernelPosition)
     met = ends_as_reference(game, old_result, seeds)
     assert met[win_for(0)] and met[win_for(1)] and (max_moves > 60 or met[DRAW])

@@ -52,8 +52,12 @@ and protected pieces read by the goals and rules; ``attacked?`` and ``defended?`
 run (over the same attack tables as ``checkmated``), ``adjacent-to-enemy?``, pieces'
 attributes (each set of attributes a piece code of its own) and cells' flags set in a
 run; recycled captures and promotions (ZRF ``recycle captures``/``recycle promotions``:
-pieces go to and come from the hand). Not yet: invariants and move filters written in
-Python (no ZRF file has them).
+pieces go to and come from the hand); the rules of whole moves the language declares
+(see ``_Writer.whole_moves``): line templates, the test of the mover's group, the
+invariants of the mover's group and of a mirror image (each move held to one made and
+unmade on the array), the groups a capture cuts off (a choice noted in the move's words)
+and turns of two plies (a field of the position). Not yet: invariants and move filters
+written in Python (no ZRF file has them).
 The game's positions are then kernel positions (:class:`KernelPosition` mixed into its position
 class: :class:`KernelState` for a :class:`~boardlab.core.position.PieceState`), in every
 respect positions of that class (their ``cells`` are read from the array when asked),
@@ -90,7 +94,17 @@ from boardlab.core import goals as g
 from boardlab.core import rules as r
 from boardlab.core.game import PlayoutPolicy, Playouts, Returns, State
 from boardlab.core.goals import Goals
-from boardlab.core.move import Capture, Change, Move, Mover, Piece, Place, Shift, Spelling
+from boardlab.core.move import (
+    Capture,
+    Change,
+    Move,
+    Mover,
+    Noted,
+    Piece,
+    Place,
+    Shift,
+    Spelling,
+)
 from boardlab.core.rules import Template
 from boardlab.errors import BoardError, IllegalMoveError, OptionError, RulesError
 
@@ -137,6 +151,11 @@ _CHANGES = 256
 # actions composed (rules.compose), then, for its notation, each step's words after a
 # word with this bit and the step's count (the actions end at the first such word).
 _STEP_MARK = 1 << 41
+# A move whose capture keeps one of several largest groups (rules.KeepLargestGroup) has,
+# after its actions, a word with this mark (and the step mark, which ends the actions)
+# and the kept group's first cell: its notation's note.
+_NOTE_MARK = 1 << 42
+_NOTE = _STEP_MARK | _NOTE_MARK
 #: Steps (partial or last) one position's search of chains may find, positions it may
 #: reach and steps between them it may keep (a search that needs more says so).
 _STEPS = 1 << 14
@@ -273,6 +292,9 @@ class Plan:
     repeats: bool = False
     #: The kinds of the Captured goals (see _Writer.taken).
     taken: tuple[frozenset[str], ...] = ()
+    #: Whether positions keep whether their turn's second ply is due (rules.SecondPly),
+    #: the last field before their moves.
+    phased: bool = False
 
     def __post_init__(self) -> None:
         game = self.game
@@ -301,7 +323,8 @@ class Plan:
         self.rows = 16
         self.counts_at = BOARD + self.size
         self.hand_at = self.counts_at + len(self.pieces)
-        self.moves_at = self.hand_at + (len(self.pieces) if self.reserved else 0)
+        self.moves_at = self.hand_at + (len(self.pieces) if self.reserved else 0) + \
+            int(self.phased)
         #: The interned moves by registry index, and index by id (interned moves live
         #: as long as the plan, so an id cannot be reused). A list, not an array of
         #: objects: the cyclic collector does not look into those, and the moves' notation
@@ -407,6 +430,10 @@ class Plan:
             self._actions.append(actions)
             if template == self._pass:
                 move = Move("pass", ())  # as the interpreter writes it
+            elif len(actions) < len(mine) and mine[len(actions)] & _NOTE_MARK:
+                # The group a capture keeps, where the mover chose it (see _NOTE).
+                note = r.KeepLargestGroup.note(game.board, mine[len(actions)] & 0xFFFF)
+                move = new(Move, (Noted(spellings[player], note), actions, names[template]))
             elif len(actions) < len(mine):  # a chain: its steps spell it
                 move = new(Move, (game.chain_notation(
                     Mover(game, player), decode_steps(mine[len(actions):], pieces)),
@@ -572,10 +599,12 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
     rules = game.move_rules
     if type(rules).generate is not r.Rules.generate:
         raise Unsupported("moves generated in Python, not by templates")
-    if rules.invariants or (rules.select is not None
-                            and not isinstance(rules.select, r.MaximalCaptures)):
+    if rules.invariant_guard is not None or any(
+            type(inv) not in (r.StaysConnected, r.NotMirrored) for inv in rules.invariants) \
+            or (rules.select is not None and not isinstance(rules.select, r.MaximalCaptures)):
         raise Unsupported("invariants or move filters")
     board = game.board
+    _check_whole_moves(game, rules)
     if board.size >= (1 << _CELL_BITS) - 1 or len(rules.templates) > 4000 \
             or game.num_players > 8:
         raise Unsupported("too large a board or rule set")
@@ -590,6 +619,8 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
             if any(isinstance(i, r.To | r.Cascade | r.From)
                    for i in r._instructions(t.program)):
                 raise Unsupported(f"drop template {t.name!r} moves a piece in hand")
+        elif type(t) is r.Line:
+            _check_line(t, game)
         elif type(t) is not r.Template:
             raise Unsupported(f"template {t.name!r} is a {type(t).__name__}")
         _check_program(t.program, game, inside_loop=False)
@@ -597,6 +628,59 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
     for c in goals.conditions:
         _check_goal(c.goal, game)
     return goals, templates
+
+
+def _check_whole_moves(game: Any, rules: r.Rules) -> None:
+    """Refuse the rules of whole moves (invariants, what a capture cuts off, turns of
+    two plies) the kernel does not play as they are given."""
+    board, players = game.board, game.num_players
+    for inv in rules.invariants:
+        if isinstance(inv, r.StaysConnected):
+            _check_board_directions(game, inv.directions)
+        elif players != 2 or len(inv.image) != board.size or \
+                any(not 0 <= c < board.size for c in inv.image) or (
+                    inv.onto is not None and len(inv.onto) != players):
+            raise Unsupported("a mirror image of another board or of more players")
+    if rules.cut_off is not None:
+        if players != 2 or any(t.shared for t in rules.templates):
+            raise Unsupported("captures that cut off groups with more players or shared "
+                              "pieces")
+        _check_board_directions(game, rules.cut_off.directions)
+    if rules.second_ply is not None:
+        if game.turn_order() is not None or rules.turns is not None:
+            raise Unsupported("turns of two plies in a turn order")
+        for d in rules.second_ply.directions:
+            _check_direction(game, d)
+    if rules.cut_off is not None or rules.second_ply is not None or any(
+            isinstance(p, r.Connected) for t in rules.templates for p in _tests(t.program)):
+        # What they add runs once the moves are found, or, for a test of the mover's
+        # group, once before: not in a chain's steps, nor in the runs an attack makes.
+        if any(isinstance(i, r.Add) and i.partial is not None
+               for t in rules.templates for i in r._instructions(t.program)):
+            raise Unsupported("partial moves with captures that cut off groups, turns of "
+                              "two plies or tests of the mover's group")
+        if rules.protect or any(isinstance(p, r.Attacked) for t in rules.templates
+                                for p in _tests(t.program)) or any(
+                isinstance(goal, g.Checkmated) for goal in game.end_goals().leaves()):
+            raise Unsupported("attacks with captures that cut off groups, turns of two "
+                              "plies or tests of the mover's group")
+
+
+def _check_board_directions(game: Any, directions: tuple[str, ...] | None) -> None:
+    for d in directions or ():
+        if d not in game.board.directions:
+            raise Unsupported(f"direction {d!r} is not on the board")
+
+
+def _check_line(t: r.Line, game: Any) -> None:
+    """A line template the kernel plays: its program tests alone, its line and
+    direction on the board, of the mover's pieces, starting moves."""
+    if not t.top_level or t.shared or t.reads_history or t.min_size < 1 or \
+            t.direction is None or any(type(i) is not r.Verify for i in t.program):
+        raise Unsupported(f"line template {t.name!r} with more than tests, shared pieces "
+                          "or history")
+    _check_direction(game, t.line)
+    _check_direction(game, t.direction)
 
 
 def _check_group(t: r.Group, game: Any) -> None:
@@ -652,9 +736,10 @@ def _group_targets(t: r.Group, board: Any, players: int) -> list[list[int]]:
 
 #: What a run may do once a step may have left the board (see _Writer.leaving): the
 #: cursor off the board is -1, where every test of a cell is false, a step fails, a
-#: cascade puts the piece in hand off the board (taken) and an add takes it.
+#: cascade or a ``to`` puts the piece in hand off the board (taken), an add takes it, a
+#: capture takes nothing and a mark marks it (so a run's lack of a mark is -2 there).
 _OFF_BOARD_SAFE = (r.Step, r.Verify, r.If, r.While, r.SetVar, r.Inc, r.SetFlag, r.Cascade,
-                   r.Add)
+                   r.Add, r.Mark, r.Back, r.CaptureHere, r.To)
 
 
 def leaves(program: Sequence[r.Instruction]) -> bool:
@@ -771,6 +856,8 @@ def _check_predicate(p: Any, game: Any, run: bool = True) -> None:
         for side in (p.left, p.right):
             if not isinstance(side, int | r.Var):
                 raise Unsupported("a comparison of something other than counters")
+    elif isinstance(p, r.Connected):
+        _check_board_directions(game, p.directions)
     elif p is not r.MARKED and p is not r.adjacent_to_enemy and not isinstance(
             p, r.PositionIs | r.InCells | r.PieceIs | r.Flag | r.Var | r.Attribute
             | r.PositionFlag | r.Attacked):
@@ -1289,8 +1376,26 @@ class _Writer:
         self.near = False
         #: Whether runs may stop at a sure tail (see :meth:`tail_at`), and the lines in
         #: generate_lazy and finish of the templates that do, by index.
-        self.lazy_allowed = not self.partial_types and not game.move_rules.protect and \
-            game.move_rules.select is None
+        rules = game.move_rules
+        #: The rules of whole moves (see whole_moves): the invariants, what a capture
+        #: cuts off, turns of two plies (the position then keeps whether its second
+        #: ply is due at PHASE, the last field before its moves).
+        self.invariants = tuple(rules.invariants)
+        self.cut_off = rules.cut_off
+        self.second_ply = rules.second_ply
+        self.phased = self.second_ply is not None
+        #: Whether a found move's words may go on past its actions (a chain's steps, or
+        #: the note of the group a capture keeps: see _NOTE): T[XK] then holds the
+        #: count of its actions, and of the words after them above bit 16.
+        self.noted = bool(self.partial_types) or self.cut_off is not None
+        #: The tests of the mover's group (rules.Connected) by their directions, each
+        #: read once as generate starts (T[XCN + slot]).
+        self.connections: dict[tuple[str, ...] | None, int] = {}
+        #: The scratch of the searches of articulation points (see articulation).
+        self.stays_regions = 0
+        self.lazy_allowed = not self.partial_types and not rules.protect and \
+            rules.select is None and not self.invariants and self.cut_off is None and \
+            not self.phased
         self.lazy: dict[int, tuple[list[str], list[str]]] = {}
         #: The lines that set the piece in hand of the template being written (and the
         #: reserve it comes from), which its finish sets again (see :meth:`hold`).
@@ -1381,7 +1486,7 @@ class _Writer:
             if p is r.ON_BOARD:
                 return "(pos >= 0)"
             if p is r.ALWAYS or p is r.NEVER or isinstance(p, r.Flag | r.Var | r.Less
-                                                           | r.AtCell):
+                                                           | r.AtCell | r.Connected):
                 return self.cell_expr(p, w)  # reads no cell under the cursor
             return f"(pos >= 0 and {self.cell_expr(p, w)})"
         return self.cell_expr(p, w)
@@ -1408,7 +1513,7 @@ class _Writer:
         if p is r.NEVER:
             return "False"
         if p is r.MARKED:
-            return f"({w} == (start if mark < 0 else mark))"
+            return f"({w} == (start if mark {self.unmarked()} else mark))"
         if isinstance(p, r.Flag):
             return f"({self.variable(p.name)} != 0)"
         if isinstance(p, r.PositionFlag):
@@ -1420,6 +1525,9 @@ class _Writer:
             return f"could_take(S, T, player, {w}, start, hand, {p.defended}, {code})"
         if isinstance(p, r.Var):
             return self.variable(p.name)
+        if isinstance(p, r.Connected):
+            slot = self.connections.setdefault(p.directions, len(self.connections))
+            return f"(T[XCN + {slot}] != 0)"
         if isinstance(p, r.Less):
             left, right = (str(v) if isinstance(v, int) else self.expr(v, w)
                            for v in (p.left, p.right))
@@ -1473,6 +1581,11 @@ class _Writer:
                                               for c in range(self.size)])
             return f"(T[{off} + player * {self.size} + {w}] != 0)"
         raise Unsupported(f"predicate {p!r}")  # pragma: no cover - _check refused it
+
+    def unmarked(self) -> str:
+        """The test that a run has no mark, of ``mark``: below zero, but in a run that
+        may leave the board, where a mark may be set off it (-1), -2."""
+        return "== -2" if self.leaving else "< 0"
 
     def position_flag(self, name: str) -> str:
         """Where the flags ``name`` of the cells are (ZRF ``set-position-flag``): a
@@ -1539,6 +1652,11 @@ class _Writer:
                 e(depth + 1, f"if {turns} > {r._LOOP_LIMIT}: return -1")
             self.block(i.body, depth + 1, f"{flag} = True; break", index, priority)
             e(depth, f"if {flag}: {fail}")
+        elif isinstance(i, r.CaptureHere) and self.leaving:
+            e(depth, "if pos >= 0:")  # nothing to capture off the board
+            self.leaving = False
+            self.instruction(i, depth + 1, fail, index, priority)
+            self.leaving = True
         elif isinstance(i, r.CaptureHere | r.CaptureAt):
             where = "pos" if isinstance(i, r.CaptureHere) else self.target(i, depth, fail)
             # Capturing twice is capturing once (the interpreter's rule).
@@ -1556,6 +1674,19 @@ class _Writer:
             e(depth + 1, "to = -1")
             e(depth, "else:")
             self.leaving = False  # the cursor is on the board in this branch
+            self.instruction(i, depth + 1, fail, index, priority)
+            self.leaving = True
+        elif isinstance(i, r.To) and self.leaving:
+            # Off the board the piece in hand goes down nowhere: taken from its cell
+            # (rules.To).
+            e(depth, "if pos < 0:")
+            e(depth + 1, "if hand != 0 and hf >= 0:")
+            self.queue(depth + 2, f"{_CAPTURE} | (hf << 2)")
+            e(depth + 1, "if hand != 0:")
+            e(depth + 2, "hand = 0")
+            e(depth + 2, "hf = -1")
+            e(depth, "else:")
+            self.leaving = False
             self.instruction(i, depth + 1, fail, index, priority)
             self.leaving = True
         elif isinstance(i, r.To | r.Cascade):
@@ -1639,7 +1770,7 @@ class _Writer:
             e(depth, "mark = pos")
         elif isinstance(i, r.Back) or (isinstance(i, r.Go) and i.where == "mark"):
             # Without a mark, back to where the run started (ZRF).
-            e(depth, "pos = start if mark < 0 else mark")
+            e(depth, f"pos = start if mark {self.unmarked()} else mark")
         elif isinstance(i, r.Go):
             if i.where == "from":
                 e(depth, "pos = start")
@@ -2292,6 +2423,526 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
 
 """
 
+    # --- line templates ---------------------------------------------------------------
+    def line(self, index: int, t: r.Line) -> None:
+        """The moves of a line template, in the interpreter's order: from each piece of
+        the mover's (in cell order) that passes the template's tests, each line of
+        enough pieces along ``t.line`` (XG[0:ln]), moved ``t.direction`` one cell
+        further at a time (the targets in XG[size:size + ln]) while every target is
+        empty or a cell of the line; ``lpush`` writes each move."""
+        size, e = self.size, self.emit
+        e(1, f"# template {index}: line {t.name or '(unnamed)'}")
+        along, ahead = self.direction(t.line), self.direction(t.direction)  # type: ignore[arg-type]
+        mask = self.kinds_mask(t.kinds) if t.kinds else None
+        e(1, "for _s in range(mine):")
+        e(2, "start = T[XC + _s]")
+        e(2, f"hand = S[{BOARD} + start]")
+        if mask is not None:
+            e(2, f"if T[{mask} + hand] == 0: continue")
+        for line in ("hf = start", "pos = start", "q = 0", "nc = 0", "mark = -1", "to = -1"):
+            e(2, line)
+        reset = len(self.lines)
+        self.block(t.program, 2, "continue", index, t.priority)
+        self.lines[reset:reset] = self.run_resets("        ")
+        friend = f"v != 0 and T[{self.owner} + v] == player"
+        if mask is not None:
+            friend += f" and T[{mask} + v] != 0"
+        for depth, line in (
+                (2, "ln = 1"),
+                (2, "T[XG] = start"),
+                (2, "while True:"),
+                (3, f"if ln >= {t.min_size}:"),
+                (4, "for _j in range(ln):"),
+                (5, f"T[XG + {size} + _j] = T[XG + _j]"),
+                (4, f"for _d in range({size}):"),  # a lap ends a walk that goes round
+                (5, "ok = True"),
+                (5, "for _j in range(ln):"),
+                (6, f"tg = {ahead.format(f'T[XG + {size} + _j]')}"),
+                (6, "if tg < 0:"),
+                (7, "ok = False"),
+                (7, "break"),
+                (6, f"if S[{BOARD} + tg] != 0:"),
+                (7, "inside = False"),
+                (7, "for _x in range(ln):"),
+                (8, "if T[XG + _x] == tg:"),
+                (9, "inside = True"),
+                (9, "break"),
+                (7, "if not inside:"),
+                (8, "ok = False"),
+                (8, "break"),
+                (6, f"T[XG + {size} + _j] = tg"),
+                (5, "if not ok: break"),
+                (5, f"n = lpush(T, n, ln, {index}, {t.priority})"),
+                (5, "if n < 0: return n"),
+                (3, f"nx = {along.format('T[XG + ln - 1]')}"),
+                (3, "if nx < 0: break"),
+                (3, f"v = S[{BOARD} + nx]"),
+                (3, f"if not ({friend}): break"),
+                (3, "inside = False"),
+                (3, "for _x in range(ln):"),
+                (4, "if T[XG + _x] == nx:"),
+                (5, "inside = True"),
+                (5, "break"),
+                (3, "if inside: break"),
+                (3, "T[XG + ln] = nx"),
+                (3, "ln += 1")):
+            e(depth, line)
+        if "lpush" not in self.offsets:
+            self.offsets["lpush"] = -1  # written once
+            self.helpers.append(
+                "@njit(cache=True)\n"
+                "def lpush(T, n, ln, index, priority):\n"
+                "    # The move of the line XG[0:ln] to XG[size:size + ln], its shifts in\n"
+                "    # the line's order.\n"
+                "    top = T[XS + 1]\n"
+                f"    if top + ln > {_ARENA}: return -14\n"
+                "    w = top\n"
+                "    for j in range(ln):\n"
+                f"        T[XA + w] = {_SHIFT} | (T[XG + j] << 2) | (T[XG + {size} + j] << 18)\n"
+                "        w += 1\n"
+                "    return push(T, n, top, w, index, priority)\n")
+
+    # --- rules of whole moves -------------------------------------------------------
+    def group_links(self, directions: tuple[str, ...] | None) -> int:
+        """Where the table lists each cell's neighbours along ``directions`` (board
+        directions, all when None; rules.neighbour_masks): from ``nb`` it returns,
+        cell c's run from T[nb + c] to T[nb + c + 1], each an index from nb."""
+        name = ("group links", directions)
+        if name not in self.offsets:
+            board = self.board
+            rows = board.links if directions is None else \
+                [board.links[board.direction_index(d)] for d in directions]
+            cells = [sorted({row[c] for row in rows if row[c] >= 0})
+                     for c in range(self.size)]
+            starts = [0]
+            for found in cells:
+                starts.append(starts[-1] + len(found))
+            self.put(name, [v + self.size + 1 for v in starts])
+            self.put(("group link cells", directions), [c for found in cells for c in found])
+        return self.offsets[name]
+
+    def whole_moves(self) -> tuple[str, list[str], list[str]]:
+        """The functions of the rules of whole moves (written before the links' table,
+        as they name directions): the tests of the mover's group that generate reads
+        as it starts, the lines of its tail that run the rules on the moves found
+        (turns of two plies, what a capture cuts off, the invariants), and their
+        source (see rules.SecondPly, rules.KeepLargestGroup, rules.StaysConnected,
+        rules.NotMirrored)."""
+        size, owner = self.size, self.owner
+        parts: list[str] = []
+        head = [f"    T[XCN + {slot}] = 1 if one_group(S, T, player, "
+                f"{self.group_links(directions)}) else 0"
+                for directions, slot in self.connections.items()]
+        tail: list[str] = []
+        groups = bool(self.connections) or any(isinstance(inv, r.StaysConnected)
+                                               for inv in self.invariants)
+        if groups:
+            parts.append(f"""@njit(cache=True)
+def one_group(S, T, player, nb):
+    # Whether ``player``'s pieces form one group (rules.is_one_group): a search from
+    # the first through the cells stamped as theirs (T[XI]: the stamp; a stamp and
+    # the next a call: nothing is cleared).
+    T[XI] += 2
+    stamp = T[XI]
+    count = 0
+    first = -1
+    for c in range({size}):
+        v = S[{BOARD} + c]
+        if v != 0 and T[{owner} + v] == player:
+            T[XI + 1 + c] = stamp
+            count += 1
+            if first < 0:
+                first = c
+    if count < 2:
+        return True
+    T[XI + 1 + first] = stamp + 1
+    T[XI + {1 + size}] = first
+    top = 1
+    seen = 1
+    while top > 0:
+        top -= 1
+        c = T[XI + {1 + size} + top]
+        for e in range(T[nb + c], T[nb + c + 1]):
+            d = T[nb + e]
+            if T[XI + 1 + d] == stamp:
+                T[XI + 1 + d] = stamp + 1
+                seen += 1
+                T[XI + {1 + size} + top] = d
+                top += 1
+    return seen == count
+""")
+        rule = self.second_ply
+        if rule is not None:
+            self.put("phase key", [_signed(self.game._second_key)])
+            walks = []
+            for d in rule.directions:
+                row = self.direction(d)
+                walks += ["        if not along:",
+                          f"            c = {row.format('src')}",
+                          f"            for _ in range({size}):",
+                          "                if c < 0: break",
+                          "                if c == dst:",
+                          "                    along = True",
+                          "                    break",
+                          f"                c = {row.format('c')}"]
+            walk = "\n".join(walks)
+            parts.append(f"""@njit(cache=True)
+def prepares(T, at, count, player):
+    # Whether the move of the ``count`` words at T[at:] is one that gives its player
+    # a second ply (rules.SecondPly.prepares): of a piece at least, each going along
+    # one of the rule's directions (a walk of a lap at most).
+    found = False
+    for i in range(count):
+        a = T[at + i]
+        if a & 3 != {_SHIFT}:
+            continue
+        src = (a >> 2) & 65535
+        dst = (a >> 18) & 65535
+        along = False
+{walk}
+        if not along:
+            return False
+        found = True
+    return found
+""")
+            parts.append(f"""@njit(cache=True)
+def second_filter(S, T, player, n):
+    # The moves found less those that give a second ply (none in the second ply).
+    k = 0
+    for i in range(n):
+        if not prepares(T, XA + T[XO + i], {self.actions_of("T[XK + i]")}, player):
+            kept(T, k, i)
+            k += 1
+    return k
+""")
+            tail += ["    if S[PHASE] != 0:",
+                     "        n = second_filter(S, T, player, n)"]
+        cut = self.cut_off
+        if cut is not None:
+            nb = self.group_links(cut.directions)
+            labels, sizes, firsts = (f"XI + {1 + k * size}" for k in (2, 3, 4))
+            parts.append(f"""@njit(cache=True)
+def groups(S, T, player, nb):
+    # The groups of ``player``'s pieces (rules.groups_of), in the order of their first
+    # cells: their count; each cell's group in T[{labels} + c] (-1: none), each
+    # group's size and first cell in T[{sizes} + g] and T[{firsts} + g].
+    for c in range({size}):
+        v = S[{BOARD} + c]
+        T[{labels} + c] = -2 if v != 0 and T[{owner} + v] == player else -1
+    ng = 0
+    for c in range({size}):
+        if T[{labels} + c] != -2:
+            continue
+        T[{labels} + c] = ng
+        T[XI + {1 + size}] = c
+        top = 1
+        count = 1
+        while top > 0:
+            top -= 1
+            x = T[XI + {1 + size} + top]
+            for e in range(T[nb + x], T[nb + x + 1]):
+                d = T[nb + e]
+                if T[{labels} + d] == -2:
+                    T[{labels} + d] = ng
+                    count += 1
+                    T[XI + {1 + size} + top] = d
+                    top += 1
+        T[{sizes} + ng] = count
+        T[{firsts} + ng] = c
+        ng += 1
+    return ng
+
+
+@njit(cache=True)
+def cutoff(S, T, player, n):
+    # The moves found as rules.KeepLargestGroup makes them: a move that captures, after
+    # which the other player's pieces form several groups, becomes one move for each
+    # largest group, which stays while the others are captured too (each cell of them
+    # in order); where there are several, the move's words end with a note of the
+    # kept group's first cell (_NOTE). The new list is written past the n moves, then
+    # moved down.
+    H = T[XU:XU + {_HIST}].reshape((1, {_HIST}))
+    last = S[{LAST}]
+    other = 1 - player
+    m = n
+    for i in range(n):
+        at = XA + T[XO + i]
+        count = T[XK + i]
+        takes = False
+        for j in range(count):
+            if T[at + j] & 3 == {_CAPTURE}:
+                takes = True
+                break
+        ng = 0
+        if takes:
+            touched = mplay(S, H, T, 0, at, count)
+            if touched < 0:
+                return touched
+            ng = groups(S, T, other, {nb})
+            for j in range(touched - 1, -1, -1):
+                S[{BOARD} + H[0, 5 + 2 * j]] = H[0, 6 + 2 * j]
+            S[{LAST}] = last
+        if ng < 2:
+            if m >= {MAX_MOVES}:
+                return -2
+            kept(T, m, i)
+            m += 1
+            continue
+        biggest = 0
+        ties = 0
+        for x in range(ng):
+            if T[{sizes} + x] > biggest:
+                biggest = T[{sizes} + x]
+                ties = 1
+            elif T[{sizes} + x] == biggest:
+                ties += 1
+        for x in range(ng):
+            if T[{sizes} + x] != biggest:
+                continue
+            if m >= {MAX_MOVES}:
+                return -2
+            top = T[XS + 1]
+            if top + count + {size + 1} > {_ARENA}:
+                return -14
+            w = top
+            for j in range(count):
+                T[XA + w] = T[at + j]
+                w += 1
+            for c in range({size}):
+                if T[{labels} + c] >= 0 and T[{labels} + c] != x:
+                    T[XA + w] = {_CAPTURE} | (c << 2)
+                    w += 1
+            words = w - top
+            if ties > 1:
+                T[XA + w] = {_NOTE} | T[{firsts} + x]
+                w += 1
+            h = 0x51ED270B27
+            for j in range(top, w):
+                h = mix(h, T[XA + j])
+            T[XN + m] = h
+            T[XP + m] = T[XP + i]
+            T[XO + m] = top
+            T[XK + m] = words | ((w - top - words) << 16)
+            T[XT + m] = T[XT + i]
+            T[XS + 1] = w
+            m += 1
+    for j in range(m - n):
+        kept(T, j, n + j)
+    return m - n
+""")
+            tail += ["    n = cutoff(S, T, player, n)",
+                     "    if n < 0: return n"]
+        if self.invariants:
+            # Each invariant: whether a move is held to it, a verdict found without
+            # making the move (1 kept, 0 refused, -1 to be made), and its test once
+            # made; and what invariants() works out first, once a position.
+            tests: list[tuple[str, str | None, str]] = []
+            first: list[str] = []
+            for k, inv in enumerate(self.invariants):
+                if isinstance(inv, r.StaysConnected):
+                    nb = self.group_links(inv.directions)
+                    base = f"XJ + {k * 6 * size}"
+                    first.append(f"    g{k} = articulate(S, T, player, {nb}, {base})")
+                    tests.append(("True", f"stays(S, T, player, at, count, {nb}, {base}, g{k})",
+                                  f"one_group(S, T, player, {nb})"))
+                    continue
+                image = self.put(("mirror image", inv.image), inv.image)
+                swap = self.put("owners swapped", [0] + [
+                    self.codes.get(Piece(1 - p.owner, p.kind, p.attributes), -1)
+                    for p in self.pieces[1:]])
+                held = "True"
+                if inv.onto is not None:
+                    onto = self.put(("onto", inv.onto), [int(c in inv.onto[pl])
+                                                        for pl in range(self.players)
+                                                        for c in range(size)])
+                    held = f"brings(T, at, count, player, {onto})"
+                tests.append((held, None, f"(not mirrored(S, T, {image}, {swap}))"))
+            if any(isinstance(inv, r.StaysConnected) for inv in self.invariants):
+                self.stays_regions = 6 * size * len(self.invariants)
+                parts.append(self.articulation())
+            if any(isinstance(inv, r.NotMirrored) for inv in self.invariants):
+                parts.append(f"""@njit(cache=True)
+def mirrored(S, T, image, swap):
+    # Whether the position is its own mirror image by the cells' ``image`` with the
+    # owners swapped (rules.NotMirrored.mirrored).
+    for c in range({size}):
+        if S[{BOARD} + T[image + c]] != T[swap + S[{BOARD} + c]]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def brings(T, at, count, player, onto):
+    # Whether the move of the ``count`` words at T[at:] brings a piece of ``player``
+    # onto its cells of ``onto`` (a row of flags by player) from off them, or drops
+    # one there (rules.NotMirrored.applies).
+    row = onto + player * {size}
+    for i in range(count):
+        a = T[at + i]
+        if a & 3 == {_SHIFT}:
+            if T[row + ((a >> 18) & 65535)] != 0 and T[row + ((a >> 2) & 65535)] == 0:
+                return True
+        elif a & 3 == {_PLACE}:
+            if T[row + ((a >> 2) & 65535)] != 0 and T[{owner} + ((a >> 18) & 65535)] == player:
+                return True
+    return False
+""")
+            lines = []
+            for k, (held, quick, _) in enumerate(tests):
+                lines.append(f"        h{k} = {held}")
+                lines.append(f"        q{k} = {quick if quick else '-1'} if h{k} else 1")
+                lines.append(f"        if q{k} == 0: ok = False")
+            verdicts = "\n".join(lines)
+            play = " or ".join(f"q{k} < 0" for k in range(len(tests)))
+            checks = "\n".join(f"            if ok and q{k} < 0 and not {test}:\n"
+                               "                ok = False"
+                               for k, (_, _, test) in enumerate(tests))
+            parts.append(f"""@njit(cache=True)
+def invariants(S, T, player, n):
+    # The moves found less those whose position after breaks an invariant
+    # (rules.Rules.invariants), in order: each held to one whose verdict is not known
+    # before is made on S and unmade.
+    H = T[XU:XU + {_HIST}].reshape((1, {_HIST}))
+    last = S[{LAST}]
+{chr(10).join(first)}
+    k = 0
+    for i in range(n):
+        at = XA + T[XO + i]
+        count = {self.actions_of("T[XK + i]")}
+        ok = True
+{verdicts}
+        if ok and ({play}):
+            touched = mplay(S, H, T, 0, at, count)
+            if touched < 0:
+                return touched
+{checks}
+            for j in range(touched - 1, -1, -1):
+                S[{BOARD} + H[0, 5 + 2 * j]] = H[0, 6 + 2 * j]
+            S[{LAST}] = last
+        if ok:
+            kept(T, k, i)
+            k += 1
+    return k
+""")
+            tail += ["    n = invariants(S, T, player, n)",
+                     "    if n < 0: return n"]
+        return "\n\n".join(parts) + ("\n\n" if parts else ""), head, tail
+
+    def articulation(self) -> str:
+        """``articulate`` and ``stays``: rules.StaysConnected answered without making
+        most moves. Once a position, the mover's group and the pieces whose leaving
+        would split it (its articulation points: Tarjan's search, without recursion);
+        then a move of one of the mover's pieces, taking nothing of theirs, from a cell
+        whose leaving splits nothing, keeps one group exactly when the piece lands next
+        to another of them (or is alone). Other moves are made and their group searched
+        (``one_group``)."""
+        size, owner = self.size, self.owner
+        return f"""@njit(cache=True)
+def articulate(S, T, player, nb, base):
+    # The count of ``player``'s pieces when they form one group (-1: not, or none),
+    # each cell's flag of an articulation point at T[base + {5 * size} + c].
+    disc = base
+    low = base + {size}
+    par = base + {2 * size}
+    it = base + {3 * size}
+    stk = base + {4 * size}
+    cut = base + {5 * size}
+    root = -1
+    count = 0
+    for c in range({size}):
+        T[disc + c] = 0
+        T[cut + c] = 0
+        v = S[{BOARD} + c]
+        if v != 0 and T[{owner} + v] == player:
+            count += 1
+            if root < 0:
+                root = c
+    if count == 0:
+        return -1
+    time = 1
+    T[disc + root] = 1
+    T[low + root] = 1
+    T[par + root] = -1
+    T[it + root] = T[nb + root]
+    T[stk] = root
+    sp = 1
+    kids = 0
+    while sp > 0:
+        u = T[stk + sp - 1]
+        e = T[it + u]
+        if e < T[nb + u + 1]:
+            T[it + u] = e + 1
+            w = T[nb + e]
+            x = S[{BOARD} + w]
+            if x == 0 or T[{owner} + x] != player:
+                continue
+            if T[disc + w] == 0:
+                time += 1
+                T[disc + w] = time
+                T[low + w] = time
+                T[par + w] = u
+                T[it + w] = T[nb + w]
+                T[stk + sp] = w
+                sp += 1
+                if u == root:
+                    kids += 1
+            elif w != T[par + u] and T[disc + w] < T[low + u]:
+                T[low + u] = T[disc + w]
+        else:
+            sp -= 1
+            p = T[par + u]
+            if p >= 0:
+                if T[low + u] < T[low + p]:
+                    T[low + p] = T[low + u]
+                if p != root and T[low + u] >= T[disc + p]:
+                    T[cut + p] = 1
+    if kids > 1:
+        T[cut + root] = 1
+    return count if time == count else -1
+
+
+@njit(cache=True)
+def stays(S, T, player, at, count, nb, base, before):
+    # Whether the move of the ``count`` words at T[at:] leaves ``player``'s pieces one
+    # group (1) or not (0), where a single shift of theirs that takes none of theirs
+    # answers it from ``articulate``'s findings (``before``: its count); else -1.
+    if before < 0:
+        return -1
+    src = -1
+    dst = -1
+    for i in range(count):
+        a = T[at + i]
+        k = a & 3
+        if k == {_SHIFT}:
+            if src >= 0:
+                return -1
+            src = (a >> 2) & 65535
+            dst = (a >> 18) & 65535
+        elif k == {_CAPTURE}:
+            v = S[{BOARD} + ((a >> 2) & 65535)]
+            if v != 0 and T[{owner} + v] == player:
+                return -1
+        else:
+            return -1
+    if src < 0:
+        return -1
+    v = S[{BOARD} + src]
+    if v == 0 or T[{owner} + v] != player or T[base + {5 * size} + src] != 0:
+        return -1
+    v = S[{BOARD} + dst]
+    if v != 0 and T[{owner} + v] == player:
+        return -1
+    if before == 1:
+        return 1
+    for e in range(T[nb + dst], T[nb + dst + 1]):
+        d = T[nb + e]
+        if d != src:
+            v = S[{BOARD} + d]
+            if v != 0 and T[{owner} + v] == player:
+                return 1
+    return 0
+"""
+
     def runs(self) -> list[list[str]]:
         """Each template's lines in generate: its runs from each start."""
         runs = []
@@ -2308,6 +2959,8 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
                 self.lines = []
             if type(t) is r.Group:
                 self.group(index, t)
+            elif type(t) is r.Line:
+                self.line(index, t)
             else:
                 self.run_lines(index, t)
             if guard != "True":
@@ -2359,10 +3012,11 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
         self.emit(2, "pos = start")
         self.emit(2, "q = 0")  # the actions queued by the run
         self.emit(2, "nc = 0")  # the changes of type and owner it asked for
-        self.emit(2, "mark = -1")  # no mark yet
+        self.leaving = index in self.leaving_templates
+        # No mark yet (-1 is off the board in a run that may leave it: see unmarked).
+        self.emit(2, f"mark = {-2 if self.leaving else -1}")
         self.emit(2, "to = -1")  # no ``to`` yet
         reset = len(body)
-        self.leaving = index in self.leaving_templates
         self.block(t.program, 2, "continue", index, t.priority)
         self.leaving = False
         # Every flag and counter starts each run at 0 (written now that the
@@ -2452,7 +3106,9 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
         moves, and running it could do nothing else, as it makes no partial move for
         a chain, its loops surely end, and it asks no attack (whose loops may not)."""
         t = self.templates[index]
+        # Moves a filter may drop leave a lower priority's moves legal.
         if len({t.priority for t in self.templates}) < 2 or self.game.move_rules.protect \
+                or self.invariants or self.cut_off is not None or self.phased \
                 or type(t) not in (r.Template, r.Drop) or \
                 t.priority == max(t.priority for t in self.templates):
             return False
@@ -3022,7 +3678,7 @@ def maximal(S, T, n):
     def actions_of(self, count: str) -> str:
         """The count of a found move's actions, from its count of words ``count``
         (a chain's has its steps' above, see cpush)."""
-        return f"({count} & 65535)" if self.partial_types else count
+        return f"({count} & 65535)" if self.noted else count
 
     def chain_regions(self) -> list[tuple[str, int]]:
         """The scratch the search of chains uses (none without partial moves): the
@@ -3686,6 +4342,7 @@ def chains(S, T, player, n):
         else:
             body = self.levels(runs)
         rules = self.game.move_rules
+        whole, whole_head, whole_tail = self.whole_moves()
         checks = ""
         if rules.protect or self.asks_attacks or \
                 any(isinstance(goal, g.Checkmated) for goal in goals.leaves()):
@@ -3703,6 +4360,8 @@ def chains(S, T, player, n):
             *(["    if T[XE] != 0:",
                "        T[XE] = 0",
                "        return -1"] if self.asks_attacks else []),
+            # The rules of whole moves (see whole_moves).
+            *whole_tail,
             # The moves that leave a protected piece attacked go (before the priorities:
             # the interpreter's classes hold the moves it keeps).
             *([f"    if T[{self.guards} + player] >= 0:",
@@ -3727,6 +4386,21 @@ def chains(S, T, player, n):
             "    return n",
         ]
         size = self.size
+        phase = ""
+        phase_undo = f"    S[{TO_MOVE}] = H[h, 0]\n"
+        if self.phased:
+            phase_undo = (f"    S[{TO_MOVE}] = H[h, 0] & 255\n"
+                          "    S[PHASE] = H[h, 0] >> 8\n")
+            # The second ply of a turn ends it; a move that gives one leaves the same
+            # player to move (rules.SecondPly).
+            key = self.offsets["phase key"]
+            phase = ("    if S[PHASE] != 0:\n"
+                     "        S[PHASE] = 0\n"
+                     f"        key ^= T[{key}]\n"
+                     "    elif prepares(T, at, count, mover):\n"
+                     "        S[PHASE] = 1\n"
+                     f"        key ^= T[{key}]\n"
+                     "        nxt = mover\n")
         near_moves = near_make = near_undo = ""
         if self.near:
             near_moves = f"    if status == -1: S[{NEAR}] = -1\n"
@@ -3743,7 +4417,7 @@ def chains(S, T, player, n):
         # The mover's cells, read by the templates that move a piece of the mover's
         # (drops, and templates of any piece, have starts of their own).
         mine = "    mine = 0\n"
-        if any(isinstance(t, r.Group) or (type(t) is r.Template and not t.shared)
+        if any(isinstance(t, r.Group | r.Line) or (type(t) is r.Template and not t.shared)
                for t in self.templates):
             mine += (
                 "    # Without a branch: whether a cell holds a piece of the mover is a\n"
@@ -3761,7 +4435,7 @@ def chains(S, T, player, n):
                      f"        k += T[{self.kinds_mask(kinds)} + S[{BOARD} + c]]\n"
                      f"    T[{row}] = k\n")
         # A chain's move: its actions, then its steps' words (see _STEP_MARK).
-        words = "(T[XK + i] & 65535) + (T[XK + i] >> 16)" if chained else "T[XK + i]"
+        words = "(T[XK + i] & 65535) + (T[XK + i] >> 16)" if self.noted else "T[XK + i]"
         hash_words, hashed = "", "T[XN + i]"
         if self.apart:
             # Moves of some priorities were found with no hash (see push_lines).
@@ -3769,7 +4443,7 @@ def chains(S, T, player, n):
                           f"        for j in range(T[XO + i], T[XO + i] + {words}):\n"
                           "            h = mix(h, T[XA + j])\n")
             hashed = "h"
-        chain_count = "" if not chained else (
+        chain_count = "" if not self.noted else (
             "    for i in range(count):\n"
             f"        if T[at + i] & {_STEP_MARK}:\n"
             "            count = i\n"
@@ -3875,6 +4549,10 @@ def chains(S, T, player, n):
                             *((("XP0", 1), ("XF", len(self.position_flags) * size))
                               if self.position_flags else ()),
                             *((("XE", 1),) if self.asks_attacks else ()),
+                            # The tests of the mover's group, and the searches of groups.
+                            *((("XCN", len(self.connections)),) if self.connections else ()),
+                            *((("XI", 1 + 5 * size),) if whole else ()),
+                            *((("XJ", self.stays_regions),) if self.stays_regions else ()),
                             ("XG", 2 * size),
                             ("XQ", _QUEUE), ("XCH", 3 * _CHANGES), ("XM", _TOUCH),
                             ("XA", _ARENA), ("XU", _HIST), ("XV", 3 * size),
@@ -3891,6 +4569,7 @@ def chains(S, T, player, n):
                     "    T[XS + 1] = 0  # and of words\n"
                     + ("    T[XS + 2] = 0  # and of the steps of chains\n" if chained else "")
                     + ("    T[XE] = 0  # no attack looped yet\n" if self.asks_attacks else "")
+                    + "".join(line + "\n" for line in whole_head)
                     + "    n = 0\n")
 
         lazy = ""
@@ -3923,8 +4602,8 @@ ND = {max(1, len(self.directions))}
 CNT = {BOARD + size}
 RES = CNT + {self.ncodes}
 HAND = {size + self.ncodes}
-MOVES = {BOARD + size + self.ncodes * (2 if self.reserved else 1)}
-{layout}
+MOVES = {BOARD + size + self.ncodes * (2 if self.reserved else 1) + int(self.phased)}
+{"PHASE = MOVES - 1" + chr(10) if self.phased else ""}{layout}
 RB = {self.registry}
 RK = RB + {_RHEAD}
 
@@ -4127,7 +4806,7 @@ def compose(S, T, pos, hand, hf, q, nc, becomes, copy, rsv):
     return w
 
 
-{group_move}{parts}{checks}{chain_source}{open_generate("generate")}'''
+{group_move}{parts}{whole}{checks}{chain_source}{open_generate("generate")}'''
         def moves_source(name: str, generate: str, decorator: str) -> str:
             # moves, by the name given, finding the moves by ``generate``
             return f'''{decorator}
@@ -4230,7 +4909,7 @@ def make{suffix}(S, H, T, h, at, count, number):
     # The move of the ``count`` words at T[at:] (registry number ``number``, -1 for a
     # playout's) made on S, what it changes kept in row h of H; the new position not
     # scanned. 0, or -15 (nothing changed) when it changes more cells than a row holds.
-    H[h, 0] = S[{TO_MOVE}]
+    H[h, 0] = S[{TO_MOVE}]{" | (S[PHASE] << 8)" if self.phased else ""}
     H[h, 1] = S[{KEY}]
     H[h, 2] = S[{STATUS}]
     H[h, 3] = S[{MOVER}]
@@ -4261,7 +4940,7 @@ def make{suffix}(S, H, T, h, at, count, number):
     ply = S[{PLY}]
     {"nxt = (mover + 1) % " + str(n) if self.alternate
      else "nxt = T[" + str(self.turn_players) + " + turn(ply + 1)]"}
-    S[{KEY}] = key ^ T[{self.sides} + turn(ply) * {n} + mover] ^ \\
+{phase}    S[{KEY}] = key ^ T[{self.sides} + turn(ply) * {n} + mover] ^ \\
         T[{self.sides} + turn(ply + 1) * {n} + nxt]
     S[{TO_MOVE}] = nxt
     S[{MOVER}] = mover
@@ -4448,8 +5127,7 @@ def undo(S, H):
 {hand_undo}        S[CNT + S[{BOARD} + cell]] -= 1
         S[{BOARD} + cell] = H[h, 6 + 2 * j]
         S[CNT + S[{BOARD} + cell]] += 1
-    S[{TO_MOVE}] = H[h, 0]
-    S[{KEY}] = H[h, 1]
+{phase_undo}    S[{KEY}] = H[h, 1]
     S[{STATUS}] = H[h, 2]
     S[{MOVER}] = H[h, 3]
     S[{LAST}] = H[h, {_HIST - 1}]
@@ -4806,7 +5484,7 @@ def _build(game: PieceGame, written: tuple[_Writer, str]) -> Plan:
     plan = Plan(game, module, table, writer.registry, writer.sides, writer.pieces,
                 writer.codes, writer.templates, writer.goals, writer.size, writer.players,
                 source,
-                writer.hand, writer.reserved, writer.repeats, writer.taken)
+                writer.hand, writer.reserved, writer.repeats, writer.taken, writer.phased)
     _COMPILED.add(_digest(source))  # its functions are compiled (Plan's entries)
     return plan
 
@@ -4902,6 +5580,21 @@ class KernelPosition:
     @reserves.setter
     def reserves(self, value: dict[Piece, int]) -> None:
         raise AttributeError("a kernel position's pieces in hand change only by moves")
+
+    @property  # type: ignore[override]
+    def second(self) -> bool:
+        """Whether the turn's second ply is due (rules.SecondPly)."""
+        plan = self._plan
+        return plan.phased and bool(self._s[plan.moves_at - 1])
+
+    @second.setter
+    def second(self, value: bool) -> None:
+        # Set when a position is read from text, before its first move (its key then).
+        plan = self._plan
+        if plan.phased:
+            self._s[plan.moves_at - 1] = int(value)
+        elif value:
+            raise RulesError(f"{self.game.name} has no second ply")
 
     @property  # type: ignore[override]
     def ply(self) -> int:

@@ -214,6 +214,21 @@ class Spelling:
         return text
 
 
+class Noted:
+    """The deferred notation of a move whose notation is another's followed by ``note``
+    (a choice the actions alone do not show: see
+    :class:`~boardlab.core.rules.KeepLargestGroup`)."""
+
+    __slots__ = ("spelling", "note")
+
+    def __init__(self, spelling: Callable[[tuple[Action, ...]], str], note: str):
+        self.spelling = spelling
+        self.note = note
+
+    def __call__(self, actions: tuple[Action, ...]) -> str:
+        return self.spelling(actions) + self.note
+
+
 class Mover:
     """What a deferred notation may read of the position: the game and the side to
     move (see :attr:`~boardlab.core.position.PieceGame.notation_reads_position`)."""

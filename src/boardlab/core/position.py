@@ -13,7 +13,9 @@ restores every touched cell, reserve and counter exactly.
 Text form: on a square board the rows from the top, ``/``-separated, one symbol per
 cell (``.`` empty), e.g. ``pp/../PP``; on any other board the occupied cells as
 ``cell=symbol`` pairs separated by commas (``-`` when the board is empty). Then the
-side to move, then ``reserve:`` counts when the game has reserves.
+side to move, then ``reserve:`` counts when the game has reserves, and last, in a game
+whose turns may take two plies (:class:`~boardlab.core.rules.SecondPly`), its word
+while the second ply is due.
 """
 
 from __future__ import annotations
@@ -137,6 +139,17 @@ class PieceGame(Game):
     notation_reads_position: ClassVar[bool] = True
 
     @cached_property
+    def second_ply(self) -> Any:
+        """The rules' :class:`~boardlab.core.rules.SecondPly` (None: one ply a turn), read
+        at every move."""
+        return self.move_rules.second_ply
+
+    @cached_property
+    def _second_key(self) -> int:
+        """The key a position's key carries while its turn's second ply is due."""
+        return zobrist_table(1, f"{self.name} second ply")[0]
+
+    @cached_property
     def defers_notation(self) -> bool:
         """Whether generated moves write their notation when it is first read."""
         return type(self).notation is PieceGame.notation or not self.notation_reads_position
@@ -229,6 +242,12 @@ class PieceGame(Game):
     def parse_state(self, text: str) -> PieceState:
         """Read the text form (see the module docstring)."""
         parts = text.split()
+        rule = self.second_ply
+        second = rule is not None and bool(parts) and parts[-1] == rule.text
+        if second:
+            parts = parts[:-1]
+        if rule is not None and rule.text in parts:
+            raise NotationError(f"{rule.text!r} must come last", where=repr(text))
         if len(parts) < 2:
             raise NotationError("expected 'cells side [ply] [reserve:...]'", where=repr(text))
         board = self.board
@@ -267,7 +286,11 @@ class PieceGame(Game):
                 ply = int(extra[4:])
             else:
                 raise NotationError("unknown field", where=repr(extra))
-        return self.new_state(cells, names.index(parts[1].lower()), reserves, ply)
+        state = self.new_state(cells, names.index(parts[1].lower()), reserves, ply)
+        if second:
+            state.second = True
+            state._key = state._full_key()
+        return state
 
     def check_notation(self, text: str) -> None:
         """Raise :class:`NotationError` where ``text`` is no move of this game at all
@@ -304,7 +327,7 @@ class PieceState(State):
     """Pieces on the cells of a :class:`PieceGame`'s board, reserves, side to move, ply."""
 
     __slots__ = ("game", "cells", "_to_move", "reserves", "ply", "_history", "_key", "_cache",
-                 "last_from", "last_to")
+                 "last_from", "last_to", "second")
     #: What a kernel position of this class makes fresh besides PieceState's fields
     #: (name -> factory); a subclass that can be played by a kernel defines it (see
     #: :mod:`boardlab.core.kernel`).
@@ -323,6 +346,9 @@ class PieceState(State):
         #: ``last-to?``): its last shift, or its last drop; None before any.
         self.last_from: int | None = None
         self.last_to: int | None = None
+        #: Whether the player to move owes the second ply of a turn (see
+        #: :class:`~boardlab.core.rules.SecondPly`): its moves give no other.
+        self.second = False
         self._key = self._full_key()
 
     # --- hashing ----------------------------------------------------------------------
@@ -346,6 +372,8 @@ class PieceState(State):
                 key ^= self._piece_key(cell, piece)
         for piece, count in self.reserves.items():
             key ^= self._reserve_key(piece, count)
+        if self.second:
+            key ^= self.game._second_key
         return key
 
     # --- protocol ---------------------------------------------------------------------
@@ -374,10 +402,19 @@ class PieceState(State):
     def apply(self, move: Move) -> None:
         key = self._play(move.actions)
         self.ply += 1
-        nxt = self.game.next_player(self, move)
-        base = self.game.board.size * len(self.game.piece_list)
-        self._key = key ^ self.game._zobrist[base + self._to_move] ^ \
-            self.game._zobrist[base + nxt]
+        game = self.game
+        rule = game.second_ply
+        if rule is not None and (self.second or rule.prepares(game.board, self._to_move,
+                                                              move.actions)):
+            # A move that gives a second ply (the same player again), or that ply.
+            key ^= game._second_key
+            self.second = not self.second
+            if self.second:
+                self._key = key
+                return
+        nxt = game.next_player(self, move)
+        base = game.board.size * len(game.piece_list)
+        self._key = key ^ game._zobrist[base + self._to_move] ^ game._zobrist[base + nxt]
         self._to_move = nxt
 
     def apply_step(self, actions: tuple) -> None:
@@ -446,12 +483,14 @@ class PieceState(State):
                                                                                count - 1)
                     self.reserves[taken] = count - 1
         self._history.append((touched, reserve_changes, self._to_move, self._key, self._cache,
-                              last, whole, actions))
+                              last, whole, actions, self.second))
         self._cache = {}
         return key
 
     def undo(self) -> None:
-        touched, reserve_changes, to_move, key, cache, last, whole, _ = self._history.pop()
+        touched, reserve_changes, to_move, key, cache, last, whole, _, second = \
+            self._history.pop()
+        self.second = second
         for cell, piece in touched.items():
             self.cells[cell] = piece
         for piece, count in reversed(reserve_changes):
@@ -474,6 +513,7 @@ class PieceState(State):
         new._key = self._key
         new._cache = dict(self._cache)
         new.last_from, new.last_to = self.last_from, self.last_to
+        new.second = self.second
         return new
 
     def with_turn(self, player: int) -> PieceState:
@@ -513,8 +553,9 @@ class PieceState(State):
         return 1 + sum(1 for entry in self._history if entry[6] and entry[3] == self._key)
 
     def signature(self) -> tuple[Any, ...]:
-        return (tuple(self.cells), self._to_move, tuple(sorted(self.reserves.items())),
-                self.ply)
+        out = (tuple(self.cells), self._to_move, tuple(sorted(self.reserves.items())),
+               self.ply)
+        return out if self.game.second_ply is None else (*out, self.second)
 
     # --- helpers for rules and results ---------------------------------------------------
     def piece_at(self, cell: int) -> Piece | None:
@@ -547,6 +588,8 @@ class PieceState(State):
             out += f" ply:{self.ply}"
         if self.reserves:
             out += " reserve:" + ",".join(f"{names[p]}={n}" for p, n in self.reserves.items())
+        if self.second:
+            out += f" {game.second_ply.text}"
         return out
 
     def check_notation(self, text: str) -> None:

@@ -29,7 +29,13 @@ drops                    :class:`Drop` templates over every cell, piece from res
 move priorities          ``priority`` of a template: only the highest priority class
                          with a legal move is legal
 invariants               :attr:`Rules.invariants`: a generated move that breaks one
-                         (checked on the position after it) is removed
+                         (checked on the position after it) is removed; declared ones
+                         (:class:`StaysConnected`, :class:`NotMirrored`) play on a
+                         game's kernel too
+(Dagaz's JavaScript)     :class:`Line` templates (lines of pieces moved together), the
+                         test :class:`Connected` (the mover's pieces one group), what a
+                         capture cuts off (:class:`KeepLargestGroup`), turns of two
+                         plies (:class:`SecondPly`)
 =======================  ==============================================================
 
 Predicates (``EMPTY``, ``FRIEND``, ``ENEMY``, ``ON_BOARD``, :func:`piece_is`,
@@ -61,6 +67,7 @@ from boardlab.core.move import (
     Change,
     Move,
     Mover,
+    Noted,
     Piece,
     Place,
     Shift,
@@ -378,6 +385,27 @@ class Attacked:
         return _could_take(c, lambda p: p != c.player, self.move_type, None)
 
 
+@dataclass(frozen=True, slots=True)
+class Connected:
+    """The mover's pieces form one group, each reaching every other by steps in
+    ``directions`` (board directions; all of them when None) over the mover's pieces: a
+    test of the position as the move starts, the same wherever the cursor is (Ordo's
+    backward moves, allowed while a capture keeps the group split)."""
+
+    directions: tuple[str, ...] | None = None
+
+    def __call__(self, c: Cursor) -> bool:
+        state = c.state
+        key = ("connected", c.player, self.directions)
+        cache = state._cache
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = is_one_group(_owned(state, c.player),
+                                              neighbour_masks(state.game.board,
+                                                              self.directions))
+        return found
+
+
 def at_cell(test: Predicate, cell: int) -> Predicate:
     """``test`` read at ``cell`` instead of the cursor (ZRF ``(empty? a1)``)."""
     return AtCell(test, cell)
@@ -522,6 +550,11 @@ def var(name: str) -> Callable[[Cursor], int]:
 def less(left: Var | int, right: Var | int) -> Predicate:
     """``left`` < ``right``, each a counter (:func:`var`) or a number."""
     return Less(left, right)
+
+
+def connected(directions: tuple[str, ...] | None = None) -> Predicate:
+    """The mover's pieces form one group (see :class:`Connected`)."""
+    return Connected(directions)
 
 
 # --- instructions ---------------------------------------------------------------------
@@ -1255,6 +1288,60 @@ class Group(Template):
         return out
 
 
+@dataclass(frozen=True)
+class Line(Template):
+    """Moves of lines of the mover's pieces (Ordo's *ordos*): from each piece of the
+    mover's (of ``kinds``), every line of ``min_size`` or more of them that starts there
+    and goes on along ``line`` (each piece a step further), moved ``direction`` by 1, 2,
+    ... cells, every piece the same distance, the lines in order of length and each
+    line's moves in order of distance. Every cell a piece crosses or lands on is empty
+    or one the line leaves (a line moving along itself); nothing is captured. The
+    ``program`` is a list of tests run from the line's first piece before it: where one
+    fails, no line starts there. Directions are the mover's. A move's shifts go in the
+    line's order, from its first piece."""
+
+    line: str = "e"
+    min_size: int = 2
+
+    def generate(self, state: PieceState, player: int,
+                 cells: Iterable[int] | None = None) -> list[tuple[Action, ...]]:
+        links = state.game.board.player_links(player)
+        along, ahead = links[self.line], links[self.direction]  # type: ignore[index]
+        board_cells = state.cells
+        kinds, program = self.kinds, self.program
+        out: list[tuple[Action, ...]] = []
+        for first in range(len(board_cells)) if cells is None else cells:
+            piece = board_cells[first]
+            if piece is None or piece.owner != player or (kinds and piece.kind not in kinds):
+                continue
+            if program:
+                cursor = Cursor(state, player, first, piece, first, [], None, {},
+                                self.direction, links, first)
+                try:
+                    run_all(program, cursor, out)
+                except Fail:
+                    continue
+            line = [first]
+            while True:
+                if len(line) >= self.min_size:
+                    members = set(line)
+                    targets = line
+                    # (A board whose lines go round ends the walk after a lap.)
+                    for _ in range(len(board_cells)):
+                        targets = [ahead[t] for t in targets]
+                        if any(t < 0 or (board_cells[t] is not None and t not in members)
+                               for t in targets):
+                            break
+                        out.append(tuple(Shift(s, t) for s, t in zip(line, targets,
+                                                                     strict=True)))
+                nxt = along[line[-1]]
+                if nxt < 0 or (p := board_cells[nxt]) is None or p.owner != player or (
+                        kinds and p.kind not in kinds) or nxt in line:
+                    break
+                line.append(nxt)
+        return out
+
+
 def _may_go_on(template: Template) -> bool:
     """Whether ``template`` may make partial moves (an ``add-partial``, or an instruction
     of a game's own that could append one), known once per template."""
@@ -1365,6 +1452,272 @@ def _chain_groups(state: PieceState, player: int, steps: list[tuple[int, int]],
 Invariant = Callable[["PieceState", Move, int], bool]
 
 
+# --- rules of the whole move: what its position after may be, what it takes besides, ---
+# --- and who moves next. Declared, not functions, so that a game kernel plays them too. ---
+def cells_after(cells: Sequence[Piece | None], actions: Sequence[Action]) -> list[Piece | None]:
+    """The pieces on the cells once ``actions`` are played, as a position plays them
+    (captures and lifts, then the shifts land, then drops and changes), without playing
+    them.
+
+    >>> cells_after([Piece(0), Piece(1), None], (Capture(1), Shift(0, 1)))
+    [None, Piece(owner=0, kind='man', attributes=frozenset()), None]
+    """
+    out = list(cells)
+    moving = [(a.target, cells[a.source]) for a in actions if type(a) is Shift]
+    for a in actions:
+        if type(a) is Capture:
+            out[a.cell] = None
+        elif type(a) is Shift:
+            out[a.source] = None
+    for target, piece in moving:
+        out[target] = piece
+    for a in actions:
+        if type(a) is Place or type(a) is Change:
+            out[a.cell] = a.piece
+    return out
+
+
+def neighbour_masks(board: Any, directions: tuple[str, ...] | None = None) -> tuple[int, ...]:
+    """Each cell's neighbours along ``directions`` (the board's own, not a player's: a
+    group is the same group for both sides; every direction when None), as a mask of
+    cells, built once per board."""
+    cache = board.__dict__.setdefault("_neighbour_masks", {})
+    found = cache.get(directions)
+    if found is None:
+        rows = board.links if directions is None else \
+            [board.links[board.direction_index(d)] for d in directions]
+        found = cache[directions] = tuple(
+            sum({1 << row[cell] for row in rows if row[cell] >= 0})
+            for cell in range(board.size))
+    return found
+
+
+def owned_mask(cells: Sequence[Piece | None], player: int) -> int:
+    """The cells holding a piece of ``player``, as a mask."""
+    mask = 0
+    for cell, piece in enumerate(cells):
+        if piece is not None and piece.owner == player:
+            mask |= 1 << cell
+    return mask
+
+
+def mask_after(cells: Sequence[Piece | None], actions: Sequence[Action], player: int,
+               mask: int) -> int:
+    """``player``'s cells (``mask`` now) once ``actions`` are played (as
+    :func:`cells_after` plays them), without playing them."""
+    for a in actions:
+        if type(a) is Capture:
+            mask &= ~(1 << a.cell)
+        elif type(a) is Shift:
+            mask &= ~(1 << a.source)
+    for a in actions:
+        if type(a) is Shift:
+            mover = cells[a.source]
+            if mover is not None and mover.owner == player:
+                mask |= 1 << a.target
+            else:
+                mask &= ~(1 << a.target)
+    for a in actions:
+        if type(a) is Place or type(a) is Change:
+            if a.piece.owner == player:
+                mask |= 1 << a.cell
+            else:
+                mask &= ~(1 << a.cell)
+    return mask
+
+
+def _grown(seed: int, mask: int, neighbours: Sequence[int]) -> int:
+    """The group of the cells of ``mask`` that ``seed`` (a part of it) reaches."""
+    group = frontier = seed
+    while frontier:
+        grown = 0
+        while frontier:
+            low = frontier & -frontier
+            grown |= neighbours[low.bit_length() - 1]
+            frontier ^= low
+        frontier = grown & mask & ~group
+        group |= frontier
+    return group
+
+
+def groups_of(mask: int, neighbours: Sequence[int]) -> list[int]:
+    """The groups of the cells of ``mask`` (each cell linked to its ``neighbours``), as
+    masks, in the order of their first cells.
+
+    >>> from boardlab.core.board import Board
+    >>> groups_of(0b10000011, neighbour_masks(Board.square(4, 2)))  # a1 b1 / d2
+    [3, 128]
+    """
+    out = []
+    while mask:
+        group = _grown(mask & -mask, mask, neighbours)
+        out.append(group)
+        mask ^= group
+    return out
+
+
+def is_one_group(mask: int, neighbours: Sequence[int]) -> bool:
+    """Whether the cells of ``mask`` form one group (or none)."""
+    return not mask or _grown(mask & -mask, mask, neighbours) == mask
+
+
+@dataclass(frozen=True)
+class StaysConnected:
+    """An invariant (:attr:`Rules.invariants`): after the move the mover's pieces are one
+    group, each reaching every other by steps in ``directions`` (board directions; all
+    of them when None) over the mover's pieces (Ordo's connection rule). Asked
+    :meth:`before` the move, from the mover's cells and the move's actions."""
+
+    directions: tuple[str, ...] | None = None
+
+    def __call__(self, state: PieceState, move: Move, player: int) -> bool:
+        return is_one_group(owned_mask(state.cells, player),
+                            neighbour_masks(state.game.board, self.directions))
+
+    def before(self, state: PieceState, actions: Sequence[Action], player: int) -> bool:
+        """The same answer, from the position before the move."""
+        cells = state.cells
+        return is_one_group(mask_after(cells, actions, player, _owned(state, player)),
+                            neighbour_masks(state.game.board, self.directions))
+
+
+def _owned(state: PieceState, player: int) -> int:
+    """:func:`owned_mask` of ``state``'s cells, kept with the position (its cache goes
+    with each move)."""
+    key = ("owned", player)
+    cache = state._cache
+    mask = cache.get(key)
+    if mask is None:
+        mask = cache[key] = owned_mask(state.cells, player)
+    return mask
+
+
+@dataclass(frozen=True)
+class NotMirrored:
+    """An invariant (:attr:`Rules.invariants`): the position after the move is not its
+    own mirror image, where each cell would hold what its ``image`` cell holds with the
+    owner swapped (a rule of two players: owner 0 for 1, 1 for 0). With ``onto`` (the
+    cells of each player), only a move that brings a piece of the mover's onto the
+    mover's cells from a cell off them, or drops one there, is held to it (Epaminondas's
+    anti-copycat rule: no move onto the opponent's home row that makes the position
+    symmetric between the home rows, colours swapped). Asked :meth:`before` the move."""
+
+    image: tuple[int, ...]
+    onto: tuple[frozenset[int], ...] | None = None
+
+    def applies(self, actions: Sequence[Action], player: int) -> bool:
+        """Whether the move of ``actions`` by ``player`` is held to the rule."""
+        if self.onto is None:
+            return True
+        onto = self.onto[player]
+        for a in actions:
+            kind = type(a)
+            if kind is Shift:
+                if a[1] in onto and a[0] not in onto:
+                    return True
+            elif kind is Place and a[0] in onto and a[1].owner == player:
+                return True
+        return False
+
+    def mirrored(self, cells: Sequence[Piece | None]) -> bool:
+        """Whether ``cells`` are their own mirror image, owners swapped."""
+        image = self.image
+        for cell, piece in enumerate(cells):
+            other = cells[image[cell]]
+            if piece is None:
+                if other is not None:
+                    return False
+            elif other is None or other.owner != 1 - piece.owner or \
+                    other.kind != piece.kind or other.attributes != piece.attributes:
+                return False
+        return True
+
+    def __call__(self, state: PieceState, move: Move, player: int) -> bool:
+        return not self.applies(move.actions, player) or not self.mirrored(state.cells)
+
+    def before(self, state: PieceState, actions: Sequence[Action], player: int) -> bool:
+        """The same answer, from the position before the move."""
+        return not self.applies(actions, player) or \
+            not self.mirrored(cells_after(state.cells, actions))
+
+
+@dataclass(frozen=True)
+class KeepLargestGroup:
+    """What a capture cuts off (:attr:`Rules.cut_off`): after a move that captures, the
+    other player's pieces that do not form one group (linked by steps in
+    ``directions``, board directions, all when None) keep their largest group alone,
+    the others captured with the move. Where several groups are the largest the mover
+    chooses: one move for each, in the order of their first cells, whose notation is
+    followed by ``/`` and the name of the first cell of the group it keeps (Ordo X's
+    group capture). A rule of two players, for moves of the mover's own pieces."""
+
+    directions: tuple[str, ...] | None = None
+
+    def expand(self, state: PieceState, player: int, actions: tuple[Action, ...]
+               ) -> list[tuple[tuple[Action, ...], int | None]]:
+        """The moves ``actions`` make under the rule: each with the first cell of the
+        group it keeps where the mover chose it (else None)."""
+        for a in actions:
+            if type(a) is Capture:
+                break
+        else:
+            return [(actions, None)]
+        cells = state.cells
+        other = 1 - player
+        rest = mask_after(cells, actions, other, _owned(state, other))
+        groups = groups_of(rest, neighbour_masks(state.game.board, self.directions))
+        if len(groups) < 2:
+            return [(actions, None)]
+        biggest = max(group.bit_count() for group in groups)
+        kept = [group for group in groups if group.bit_count() == biggest]
+        out: list[tuple[tuple[Action, ...], int | None]] = []
+        for group in kept:
+            gone = rest & ~group
+            extra = []
+            while gone:
+                low = gone & -gone
+                extra.append(Capture(low.bit_length() - 1))
+                gone ^= low
+            first = (group & -group).bit_length() - 1
+            out.append(((*actions, *extra), first if len(kept) > 1 else None))
+        return out
+
+    @staticmethod
+    def note(board: Any, cell: int) -> str:
+        """What the notation of a move that keeps the group of first cell ``cell`` ends
+        with, where the mover chose that group."""
+        return f"/{board.cell_name(cell)}"
+
+
+@dataclass(frozen=True)
+class SecondPly:
+    """Turns of two plies (:attr:`Rules.second_ply`; Ordo X's preparation moves): after a
+    move of at least one piece whose every piece goes in one of ``directions`` (as the
+    mover sees them: along a line of steps in one of them), the same player moves again,
+    and that second ply allows no such move. A position whose second ply is due says so
+    (:attr:`~boardlab.core.position.PieceState.second`), and its text form ends with
+    ``text``."""
+
+    directions: tuple[str, ...]
+    text: str = "second"
+
+    def prepares(self, board: Any, player: int, actions: Sequence[Action]) -> bool:
+        """Whether ``player``'s move of ``actions`` is one that gives a second ply."""
+        cache = self.__dict__.setdefault("_lines", {})
+        lines = cache.get((id(board), player))
+        if lines is None or lines[0] is not board:
+            pairs = {(cell, target) for d in self.directions for cell in range(board.size)
+                     for target in board.ray(cell, d, player)}
+            lines = cache[(id(board), player)] = (board, frozenset(pairs))
+        found = False
+        for a in actions:
+            if type(a) is Shift:
+                if (a[0], a[1]) not in lines[1]:
+                    return False
+                found = True
+        return found
+
+
 @dataclass(frozen=True)
 class Rules:
     """A game's move templates with priorities and invariants.
@@ -1394,7 +1747,9 @@ class Rules:
     pass: ``"always"`` as one more move, ``"forced"`` only when there is no other and
     another player could move (when nobody can, the game is over).
     ``protect`` lists the pieces a move may not leave attacked (ZRF ``checkmated``): see
-    :class:`Protect`. With ``deferred_captures`` (Dagaz's option; draughts' "Turkish
+    :class:`Protect`. ``cut_off`` (:class:`KeepLargestGroup`) says what else a capture
+    takes, ``second_ply`` (:class:`SecondPly`) which moves give their player a second
+    ply. With ``deferred_captures`` (Dagaz's option; draughts' "Turkish
     strike") a piece taken by a partial step stays on the board, owned by nobody, until
     the chain ends: it blocks the way and cannot be taken twice (a step that would take
     it again is not played). Exploring one position's chains takes at most
@@ -1414,6 +1769,8 @@ class Rules:
     pass_turn: str | None = None
     protect: tuple[Protect, ...] = ()
     deferred_captures: bool = False
+    cut_off: KeepLargestGroup | None = None
+    second_ply: SecondPly | None = None
     _cache: dict[int, list[Move]] = field(default_factory=dict, compare=False, repr=False)
 
     def generate(self, state: PieceState) -> list[Move]:
@@ -1456,16 +1813,22 @@ class Rules:
         else:
             notation = game.notation
         partials: dict[int, list[tuple[Partial, str]]] = {}
+        cut_off = self.cut_off
+        # The second ply of a turn, which allows no move that gives one.
+        second = self.second_ply if self.second_ply is not None and state.second else None
 
         def keep(actions: tuple[Action, ...], steps: tuple[tuple[Action, ...], ...] | None,
-                 tag: str, priority: int) -> None:
+                 tag: str, priority: int, kept: int | None = None) -> None:
             """Add the move of ``actions`` (a chain of ``steps``) to its priority's class
             unless it is there already or a check of the position after it refuses
-            it."""
+            it; ``kept``: the first cell of the group a capture keeps, where the mover
+            chose it (see :class:`KeepLargestGroup`)."""
             seen = seen_in[priority]
             if actions in seen:
                 return
             seen.add(actions)
+            if second is not None and second.prepares(game.board, player, actions):
+                return
             if safety is not None and not safety.safe(actions):
                 return
             if self.invariants:
@@ -1478,6 +1841,9 @@ class Rules:
                 text = game.chain_notation(state, steps)
             else:
                 text = spelling if notation is None else notation(state, actions)
+            if kept is not None:
+                note = KeepLargestGroup.note(game.board, kept)
+                text = text + note if isinstance(text, str) else Noted(text, note)
             by_priority[priority].append(_new_move(Move, (text, actions, tag)))
 
         for template in self.templates:
@@ -1513,7 +1879,8 @@ class Rules:
                 seen_in[priority] = set()
             seen = seen_in[priority]
             tag = template.name
-            if safety is None and not self.invariants and not _may_go_on(template):
+            if safety is None and not self.invariants and not _may_go_on(template) \
+                    and cut_off is None and second is None:
                 # The common case, without chains or checks on the position after.
                 for actions in items:
                     known = len(seen)
@@ -1527,8 +1894,11 @@ class Rules:
                 if isinstance(item, Partial):
                     # Chains are played out together, once every template has run.
                     partials.setdefault(template.priority, []).append((item, tag))
-                else:
+                elif cut_off is None:
                     keep(item, None, tag, priority)
+                else:
+                    for actions, kept in cut_off.expand(state, player, item):
+                        keep(actions, None, tag, priority, kept)
         for priority, firsts in partials.items():
             tags = {}
             for item, tag in firsts:
@@ -1748,7 +2118,7 @@ class Rules:
         if attackers is None:
             attackers = cache[key] = _Attackers(board.size)
             for template in self.templates:
-                if isinstance(template, Drop | Group):
+                if isinstance(template, Drop | Group | Line):
                     continue
                 if move_type is not None and template.move_type != move_type:
                     continue

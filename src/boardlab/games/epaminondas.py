@@ -49,7 +49,9 @@ generalising the article's push-2 (seed 003 and Dagaz's ZRF): at each piece of t
 line ``Mark``, step to the cell the previous piece goes to, ``To`` (put it down),
 ``Back``, ``Cascade`` (pick this piece up), step on; then check the path beyond the
 head and the length of the enemy line a capture takes (counters ``length`` and
-``enemy``). The anti-copycat rule is an invariant of :class:`~boardlab.core.rules.Rules`.
+``enemy``). The anti-copycat rule is an invariant of :class:`~boardlab.core.rules.Rules`,
+:class:`~boardlab.core.rules.NotMirrored` (the board mirrored between the home rows, for
+moves onto the far row), so the game plays on its kernel (:mod:`boardlab.core.kernel`).
 """
 
 from __future__ import annotations
@@ -76,6 +78,7 @@ from boardlab.core.rules import (
     Inc,
     Instruction,
     Mark,
+    NotMirrored,
     Rules,
     SetVar,
     Step,
@@ -180,9 +183,10 @@ class Epaminondas(PieceGame):
         """A template per direction and distance; the anti-copycat rule as invariant."""
         templates = [Template(phalanx_move(d, k), name="phalanx", direction=d)
                      for d in DIRECTIONS for k in range(1, self.farthest(d) + 1)]
+        image = mirror_image(self.width, self.height)
         # Moves depend only on the cells and the side to move, which the key hashes.
-        return Rules(templates, invariants=[self._not_copycat],
-                     invariant_guard=self._onto_far_row, cache_size=1024)
+        return Rules(templates, invariants=[NotMirrored(image, self._far_rows)],
+                     cache_size=1024)
 
     def farthest(self, direction: str) -> int:
         """The longest distance a phalanx can move in ``direction``: a phalanx of
@@ -191,26 +195,11 @@ class Epaminondas(PieceGame):
         line = min(self.width if dx else self.height, self.height if dy else self.width)
         return line // 2
 
-    def _onto_far_row(self, state: PieceState, move: Move) -> bool:
-        """Whether ``move`` brings a piece onto the mover's far row (only such moves can
-        break the anti-copycat rule)."""
-        far = self._far_rows[state.to_move]
-        # A loop, not any(): this runs for most moves, and a generator costs a frame.
-        for a in move.actions:  # noqa: SIM110
-            if type(a) is Shift and a[1] in far and a[0] not in far:
-                return True
-        return False
-
     @cached_property
     def _far_rows(self) -> tuple[frozenset[int], frozenset[int]]:
         """Each player's far row (the opponent's home row)."""
         home = self.board.zones["home"]
         return frozenset(home[1]), frozenset(home[0])
-
-    def _not_copycat(self, state: PieceState, move: Move, player: int) -> bool:
-        """False for a move (onto the opponent's home row: see the guard) that leaves a
-        position symmetric between the home rows with colours swapped."""
-        return not is_mirror_symmetric(state.cells, self.width, self.height)
 
     # --- endings -------------------------------------------------------------------------
     @cached_property
@@ -276,12 +265,13 @@ def rear_shift(board: Board, actions: Sequence[Any]) -> Shift:
                + board.coords[s.source][1] * dy)
 
 
+def mirror_image(width: int, height: int) -> tuple[int, ...]:
+    """Each cell's twin across the middle between the home rows (file kept, row
+    mirrored)."""
+    return tuple((height - 1 - cell // width) * width + cell % width
+                 for cell in range(width * height))
+
+
 def is_mirror_symmetric(cells: Sequence[Piece | None], width: int, height: int) -> bool:
     """Whether the position mirrored between the home rows, colours swapped, is itself."""
-    for y in range(height // 2 + height % 2):
-        row, mirror = y * width, (height - 1 - y) * width
-        for x in range(width):
-            a, b = cells[row + x], cells[mirror + x]
-            if (a is None) != (b is None) or (a is not None and a.owner == b.owner):
-                return False
-    return True
+    return NotMirrored(mirror_image(width, height)).mirrored(cells)

@@ -55,35 +55,49 @@ first cell (its end nearer a1) to its last cell, then the cell where its first
 piece lands (b2..e2 moved to b4..e4). Text form: rows from the top (``w`` white, ``b``
 black, ``.`` empty), the side to move, then ``ply:N`` and, in Ordo X, ``sideways`` while
 the second half of a turn is pending.
+
+**Move language.** Singletons are slides (ZRF's ``$1 (while empty? add $1) (verify
+enemy?) add``); ordos are :class:`~boardlab.core.rules.Line` templates (every line of two
+or more own pieces along a row or a file from each piece, moved together); the
+connection rule is the invariant :class:`~boardlab.core.rules.StaysConnected`, the
+reconnection moves are guarded by the test :class:`~boardlab.core.rules.Connected`
+(false while split); Ordo X's group capture is :class:`~boardlab.core.rules.KeepLargestGroup`
+(its ``/f6`` note included) and its preparation moves are
+:class:`~boardlab.core.rules.SecondPly` (sideways moves give a second ply). Nothing is
+Python, so both games play on their kernels (:mod:`boardlab.core.kernel`), and the
+notation reads the move's actions alone.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from functools import cached_property
-from typing import Any
+from typing import ClassVar
 
 from boardlab.core.board import Board
-from boardlab.core.game import Option, State, zobrist_table
+from boardlab.core.game import Option, State
 from boardlab.core.goals import AbsoluteConfig, Condition, Goals, PiecesRemaining
-from boardlab.core.move import Action, Capture, Change, Move, Piece, Place, Shift
+from boardlab.core.move import Capture, Move, Piece, Shift
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.core.registry import register
 from boardlab.core.rules import (
     EMPTY,
     ENEMY,
     Add,
-    Cursor,
+    Instruction,
+    KeepLargestGroup,
+    Line,
     Rules,
+    SecondPly,
+    StaysConnected,
     Step,
     Template,
     Verify,
     While,
+    connected,
     not_,
 )
 from boardlab.core.selection import line_closure
-from boardlab.errors import NotationError
 
 WHITE, BLACK = Piece(0, "man"), Piece(1, "man")
 WIDTH, HEIGHT = 10, 8
@@ -92,205 +106,20 @@ SIDEWAYS = ("w", "e")
 BACKWARD = ("s", "sw", "se")
 SETUP_WHITE = ("a2", "a3", "b2", "b3", "c1", "c2", "d1", "d2", "e2", "e3",
                "f2", "f3", "g1", "g2", "h1", "h2", "i2", "i3", "j2", "j3")
-
-# --- connectivity on 80-bit masks (cell index = y * 10 + x) ---------------------------------
-_FULL = (1 << (WIDTH * HEIGHT)) - 1
-_FILE_A = sum(1 << (y * WIDTH) for y in range(HEIGHT))
-_FILE_J = _FILE_A << (WIDTH - 1)
-_NOT_A, _NOT_J = _FULL ^ _FILE_A, _FULL ^ _FILE_J
-
-
-def _grow(bits: int) -> int:
-    """``bits`` with their eight neighbours."""
-    row = bits | ((bits << 1) & _NOT_A) | ((bits >> 1) & _NOT_J)
-    return (row | (row << WIDTH) | (row >> WIDTH)) & _FULL
-
-
-def components(mask: int) -> list[int]:
-    """The 8-connected groups of the cells in ``mask``, as masks, by lowest cell."""
-    out = []
-    while mask:
-        group = mask & -mask
-        while True:
-            bigger = _grow(group) & mask
-            if bigger == group:
-                break
-            group = bigger
-        out.append(group)
-        mask ^= group
-    return out
-
-
-def is_connected(mask: int) -> bool:
-    """Whether the cells of ``mask`` form at most one group."""
-    if not mask:
-        return True
-    group = mask & -mask
-    while True:
-        bigger = _grow(group) & mask
-        if bigger == group:
-            return bigger == mask
-        group = bigger
-
-
-def own_mask(state: PieceState, player: int) -> int:
-    """The cells of ``player``'s pieces as a mask (cached per position)."""
-    key = ("own", player)
-    cache = state._cache
-    mask = cache.get(key)
-    if mask is None:
-        mask = 0
-        for cell, piece in enumerate(state.cells):
-            if piece is not None and piece.owner == player:
-                mask |= 1 << cell
-        cache[key] = mask
-    return mask
-
-
-def mask_after(state: PieceState, actions: Sequence[Action], player: int) -> int:
-    """``player``'s mask once ``actions`` are played (as a position plays them: captures
-    and lifts, then arrivals, then drops and changes), without playing them."""
-    mask = own_mask(state, player)
-    cells = state.cells
-    for a in actions:
-        if type(a) is Capture:
-            mask &= ~(1 << a.cell)
-        elif type(a) is Shift:
-            mask &= ~(1 << a.source)
-    for a in actions:
-        if type(a) is Shift:
-            mover = cells[a.source]
-            if mover is not None and mover.owner == player:
-                mask |= 1 << a.target
-            else:
-                mask &= ~(1 << a.target)
-    for a in actions:
-        if type(a) is Place or type(a) is Change:
-            if a.piece.owner == player:
-                mask |= 1 << a.cell
-            else:
-                mask &= ~(1 << a.cell)
-    return mask
-
-
-def is_split(state: PieceState, player: int) -> bool:
-    """Whether ``player``'s pieces are disconnected (cached per position)."""
-    key = ("split", player)
-    cache = state._cache
-    if key not in cache:
-        cache[key] = not is_connected(own_mask(state, player))
-    return cache[key]
-
-
-class StaysConnected:
-    """The connection rule, an invariant: after the move the mover's pieces are one
-    group. Called on the position after the move (the reference), or asked
-    :meth:`before` it from the mover's mask and the move's actions."""
-
-    def __call__(self, state: PieceState, move: Move, player: int) -> bool:
-        mask = 0
-        for cell, piece in enumerate(state.cells):
-            if piece is not None and piece.owner == player:
-                mask |= 1 << cell
-        return is_connected(mask)
-
-    def before(self, state: PieceState, actions: Sequence[Action], player: int) -> bool:
-        """The same answer, from the position before the move."""
-        return is_connected(mask_after(state, actions, player))
-
-
-stays_connected = StaysConnected()
-
-
-def _split(c: Cursor) -> bool:
-    return is_split(c.state, c.player)
-
-
-def _pending(c: Cursor) -> bool:
-    return bool(getattr(c.state, "pending", False))
+#: The reconnection moves' guard: the mover's pieces are split.
+SPLIT: tuple[Instruction, ...] = (Verify(not_(connected())),)
 
 
 # --- move templates ---------------------------------------------------------------------------
-def slide(direction: str, guard: Sequence[Verify] = ()) -> Template:
-    """A singleton slide (ZRF ``$1 (while empty? add $1) (verify enemy?) add``)."""
+def slide(direction: str, guard: Sequence[Instruction] = (), name: str | None = None
+          ) -> Template:
+    """A singleton slide (ZRF ``$1 (while empty? add $1) (verify enemy?) add``), named
+    ``sideways`` or ``single`` unless ``name`` says."""
     program = (*guard, Step(direction), While(EMPTY, (Add(), Step(direction))),
                Verify(ENEMY), Add())
-    return Template(program, name="sideways" if direction in SIDEWAYS else "single",
-                    direction=direction)
-
-
-@dataclass(frozen=True)
-class OrdoTemplate(Template):
-    """Ordo moves: every straight segment of two or more own pieces along ``line``
-    (``"e"`` horizontal, ``"n"`` vertical, player-relative) slides ``direction`` over
-    empty cells, all pieces the same distance; a segment moving in line may enter the
-    cells it vacates. ``when`` gates the template on the position (reconnection,
-    Ordo X's second half). Like :class:`~boardlab.core.rules.Group`, a product of
-    single-piece slides kept only when every piece can go the same distance."""
-
-    line: str = "e"
-    when: Callable[[PieceState, int], bool] | None = None
-
-    def generate(self, state: PieceState, player: int) -> list[tuple[Action, ...]]:
-        if self.when is not None and not self.when(state, player):
-            return []
-        board = state.game.board
-        cells = state.cells
-        along = board.links[board.direction_index(board.player_direction(player, self.line))]
-        d = self.direction
-        assert d is not None
-        ahead = board.links[board.direction_index(board.player_direction(player, d))]
-        out: list[tuple[Action, ...]] = []
-        for anchor, piece in enumerate(cells):
-            if piece is None or piece.owner != player:
-                continue
-            segment = [anchor]
-            nxt = along[anchor]
-            while nxt >= 0 and (p := cells[nxt]) is not None and p.owner == player:
-                segment.append(nxt)
-                members = set(segment)
-                targets = segment
-                while True:
-                    targets = [ahead[t] for t in targets]
-                    if any(t < 0 or (cells[t] is not None and t not in members)
-                           for t in targets):
-                        break
-                    out.append(tuple(Shift(s, t) for s, t in zip(segment, targets,
-                                                                 strict=True)))
-                nxt = along[nxt]
-        return out
-
-
-@dataclass(frozen=True)
-class KeepLargestGroup(Template):
-    """Ordo X's capture rule around the templates ``inner``: a capture that splits the
-    opponent also removes every smaller sub-group; one move per largest group when
-    several tie (the capturer chooses)."""
-
-    inner: tuple[Template, ...] = ()
-
-    def generate(self, state: PieceState, player: int) -> list[tuple[Action, ...]]:
-        out: list[tuple[Action, ...]] = []
-        enemy = None
-        for template in self.inner:
-            for actions in template.generate(state, player):
-                captured = [a.cell for a in actions if isinstance(a, Capture)]
-                if not captured:
-                    out.append(actions)
-                    continue
-                if enemy is None:
-                    enemy = own_mask(state, 1 - player)
-                rest = enemy & ~(1 << captured[0])
-                groups = components(rest)
-                if len(groups) < 2:
-                    out.append(actions)
-                    continue
-                biggest = max(g.bit_count() for g in groups)
-                for kept in (g for g in groups if g.bit_count() == biggest):
-                    gone = rest & ~kept
-                    extra = tuple(Capture(c) for c in range(WIDTH * HEIGHT) if gone >> c & 1)
-                    out.append((*actions, *extra))
-        return out
+    if name is None:
+        name = "sideways" if direction in SIDEWAYS else "single"
+    return Template(program, name=name, direction=direction)
 
 
 # --- the games ----------------------------------------------------------------------------------
@@ -330,29 +159,20 @@ class _OrdoBase(PieceGame):
         """``move_limit``: the game is drawn when it is reached."""
         return self.options["move_limit"]
 
+    #: The notation reads the move's actions alone (Ordo X's ``/f6``, the group a
+    #: capture keeps, is the note of :class:`~boardlab.core.rules.KeepLargestGroup`).
+    notation_reads_position = False
+
     def notation(self, state: PieceState, actions: tuple) -> str:
-        """``b2-b5``, ``b2xb5`` (``/f6``: the group kept) or ``b2:e2-b4``."""
+        """``b2-b5``, ``b2xb5`` or ``b2:e2-b4``."""
         name = self.board.cell_name
         shifts = sorted((a.source, a.target) for a in actions if isinstance(a, Shift))
         if len(shifts) > 1:
             (first, dest), (last, _) = shifts[0], shifts[-1]
             return f"{name(first)}:{name(last)}-{name(dest)}"
         source, target = shifts[0]
-        captures = [a.cell for a in actions if isinstance(a, Capture)]
-        if not captures:
-            return f"{name(source)}-{name(target)}"
-        text = f"{name(source)}x{name(target)}"
-        if len(captures) > 1:
-            victim = state.cells[target]
-            assert victim is not None
-            rest = own_mask(state, victim.owner) & ~(1 << target)
-            groups = components(rest)
-            biggest = max(g.bit_count() for g in groups)
-            if sum(g.bit_count() == biggest for g in groups) > 1:
-                removed = sum(1 << c for c in captures[1:])
-                kept = rest & ~removed
-                text += f"/{name((kept & -kept).bit_length() - 1)}"
-        return text
+        sep = "x" if any(isinstance(a, Capture) for a in actions) else "-"
+        return f"{name(source)}{sep}{name(target)}"
 
     def max_length(self) -> int:
         """The move limit ends every game."""
@@ -395,65 +215,25 @@ class Ordo(_OrdoBase):
     def make_rules(self) -> Rules:
         """Slides forward/sideways (backward only while split), horizontal ordos forward
         (backward only while split), vertical ordos sideways; the connection invariant."""
-        back = (Verify(_split),)
         templates: list[Template] = [slide(d) for d in (*FORWARD, *SIDEWAYS)]
-        templates += [slide(d, back) for d in BACKWARD]
-        templates.append(OrdoTemplate((), name="ordo", line="e", direction="n"))
-        templates.append(OrdoTemplate((), name="ordo", line="e", direction="s",
-                                      when=is_split))
-        templates += [OrdoTemplate((), name="sideways", line="n", direction=d)
-                      for d in SIDEWAYS]
-        return Rules(templates, invariants=[stays_connected])
+        templates += [slide(d, SPLIT) for d in BACKWARD]
+        templates.append(Line((), name="ordo", line="e", direction="n"))
+        templates.append(Line(SPLIT, name="ordo", line="e", direction="s"))
+        templates += [Line((), name="sideways", line="n", direction=d) for d in SIDEWAYS]
+        return Rules(templates, invariants=[StaysConnected()])
 
 
 class OrdoXPosition(PieceState):
-    """An Ordo X position: also whether the mover owes the forward half of a turn."""
+    """An Ordo X position: :attr:`pending` says whether the mover owes the forward half
+    of a turn (its second ply, :class:`~boardlab.core.rules.SecondPly`)."""
 
-    __slots__ = ("pending", "_pending_history")
+    __slots__ = ()
+    kernel_fields: ClassVar[dict] = {}
 
-    def __init__(self, game: PieceGame, cells: list[Piece | None], to_move: int,
-                 reserves: dict[Piece, int], ply: int, pending: bool = False):
-        self.pending = pending
-        self._pending_history: list[bool] = []
-        super().__init__(game, cells, to_move, reserves, ply)
-
-    def _full_key(self) -> int:
-        return super()._full_key() ^ (_PENDING_KEY if self.pending else 0)
-
-    def apply(self, move: Move) -> None:
-        mover = self._to_move
-        was = self.pending
-        super().apply(move)
-        now = self._to_move == mover
-        self._pending_history.append(was)
-        if now != was:
-            self._key ^= _PENDING_KEY
-        self.pending = now
-
-    def undo(self) -> None:
-        super().undo()
-        self.pending = self._pending_history.pop()
-
-    def clone(self) -> OrdoXPosition:
-        new = super().clone()
-        assert isinstance(new, OrdoXPosition)
-        new.pending = self.pending
-        new._pending_history = []
-        return new
-
-    def signature(self) -> tuple[Any, ...]:
-        return (*super().signature(), self.pending)
-
-    def __str__(self) -> str:
-        return super().__str__() + (" sideways" if self.pending else "")
-
-
-_PENDING_KEY = zobrist_table(1, "ordo-x pending")[0]
-
-
-def _is_sideways(move: Move, width: int = WIDTH) -> bool:
-    return all(a.source // width == a.target // width for a in move.actions
-               if isinstance(a, Shift))
+    @property
+    def pending(self) -> bool:
+        """Whether the forward half of the mover's turn is due."""
+        return self.second
 
 
 @register
@@ -473,39 +253,17 @@ class OrdoX(_OrdoBase):
     #: Plies (a sideways half-turn counts as one), from the test file's brute-force generator.
     known_perft = (92, 7512, 673812)
 
+    state_class = OrdoXPosition
+
     def make_rules(self) -> Rules:
-        """Forward slides and ordo moves always; sideways ones only as a turn's first half."""
-        first = (Verify(not_(_pending)),)
-
-        def first_half(state: PieceState, player: int) -> bool:
-            return not getattr(state, "pending", False)
-
-        singles = [slide(d) for d in FORWARD] + [slide(d, first) for d in SIDEWAYS]
-        templates: list[Template] = [KeepLargestGroup((), name="single", inner=tuple(singles))]
+        """Forward slides and ordo moves always; sideways ones only as a turn's first
+        half (a sideways move gives a second ply); group capture; the connection
+        invariant."""
+        # Every singleton is tagged "single", sideways or not.
+        templates: list[Template] = [slide(d, name="single") for d in (*FORWARD, *SIDEWAYS)]
         for line in ("e", "n"):
-            templates += [OrdoTemplate((), name="ordo", line=line, direction=d)
-                          for d in FORWARD]
-            templates += [OrdoTemplate((), name="sideways", line=line, direction=d,
-                                       when=first_half) for d in SIDEWAYS]
-        return Rules(templates, invariants=[stays_connected])
-
-    def next_player(self, state: PieceState, move: Move) -> int:
-        """The same player again after a sideways first half."""
-        if not getattr(state, "pending", False) and _is_sideways(move):
-            return state.to_move
-        return 1 - state.to_move
-
-    def initial_state(self) -> OrdoXPosition:
-        base = super().initial_state()
-        return OrdoXPosition(self, base.cells, base.to_move, base.reserves, base.ply)
-
-    def parse_state(self, text: str) -> OrdoXPosition:
-        parts = text.split()
-        pending = bool(parts) and parts[-1] == "sideways"
-        if pending:
-            parts = parts[:-1]
-        if "sideways" in parts:
-            raise NotationError("'sideways' must come last", where=repr(text))
-        base = super().parse_state(" ".join(parts))
-        return OrdoXPosition(self, base.cells, base.to_move, base.reserves, base.ply,
-                             pending)
+            templates += [Line((), name="ordo", line=line, direction=d) for d in FORWARD]
+            templates += [Line((), name="sideways", line=line, direction=d)
+                          for d in SIDEWAYS]
+        return Rules(templates, invariants=[StaysConnected()], cut_off=KeepLargestGroup(),
+                     second_ply=SecondPly(SIDEWAYS, text="sideways"))
