@@ -831,8 +831,9 @@ _SPLIT_LINES = 400
 #: A number of the generated source (not one inside a name).
 _NUMBER = re.compile(r"(?<![\w.])(0x[0-9A-Fa-f]+|\d+)(?![\w.])")
 
-#: The locals a template's loops name, numbered across the whole module.
-_LOOP_LOCAL = re.compile(r"\b_([fi])\d+\b")
+#: The locals a template's loops name (and every-cell's saved locals), numbered across
+#: the whole module.
+_LOOP_LOCAL = re.compile(r"\b_([fie])\d+\b")
 
 #: The instructions that queue an action or a change, or move the piece in hand.
 _QUEUING = (r.CaptureHere, r.CaptureAt, r.To, r.From, r.Cascade, r.DiscardCascades,
