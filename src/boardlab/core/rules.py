@@ -370,9 +370,16 @@ class PieceCount:
 
     def count(self, state: PieceState, player: int) -> int:
         """The count in ``state`` for ``player``."""
-        n = sum(1 for p in state.cells if p is not None and self.counts(p, player))
-        if self.in_hand:
-            n += sum(k for p, k in state.reserves.items() if self.counts(p, player))
+        # Kept with the position's moves (a move made on it clears both): every run
+        # of a template asks again on the same board.
+        cache = getattr(state, "_cache", None)
+        n = None if cache is None else cache.get((self, player))
+        if n is None:
+            n = sum(1 for p in state.cells if p is not None and self.counts(p, player))
+            if self.in_hand:
+                n += sum(k for p, k in state.reserves.items() if self.counts(p, player))
+            if cache is not None:
+                cache[self, player] = n
         return n
 
 
