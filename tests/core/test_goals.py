@@ -296,3 +296,7 @@ def test_turns_played_and_fewer_pieces_remaining():
     assert fewer.holds(state, 1) and not fewer.holds(state, 0)
     assert state.turns == 151 and g.TurnsPlayed(151).holds(state, 0)
     assert g.PiecesRemaining(2, in_hand=True).holds(state, 1)
+    # The goals count turns: the key reads them, up to the limit (200).
+    keys = {game.parse_state(f"b.b/.../b../....../..w/.w./.w. w - 0/0 {t}").key()
+            for t in (150, 151, 199, 200)}
+    assert len(keys) == 4 and game.turns_limit == 200

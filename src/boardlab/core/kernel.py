@@ -52,7 +52,10 @@ and protected pieces read by the goals and rules; ``attacked?`` and ``defended?`
 run (over the same attack tables as ``checkmated``), ``adjacent-to-enemy?``, pieces'
 attributes (each set of attributes a piece code of its own) and cells' flags set in a
 run; recycled captures and promotions (ZRF ``recycle captures``/``recycle promotions``:
-pieces go to and come from the hand). Not yet: invariants and move filters written in
+pieces go to and come from the hand); forks at every cell, counts of pieces in a run,
+a follow-up move of the same player in its turn (its move type kept in the position),
+a count of turns apart from plies and its limit, a player without a move judged
+before the goals (nine men's morris). Not yet: invariants and move filters written in
 Python (no ZRF file has them).
 The game's positions are then kernel positions (:class:`KernelPosition` mixed into its position
 class: :class:`KernelState` for a :class:`~boardlab.core.position.PieceState`), in every
@@ -1184,9 +1187,17 @@ class _Writer:
         order = game.turn_order()
         self.turns, self.repeat_from = order if order is not None else ((0,), 0)
         self.alternate = order is None
+        # (With no turns played: a key that reads them has their part apart.)
+        more = {} if game.turns_limit is None else {"turns": 0}
         self.sides = self.put("sides", [
-            _signed(game.state_class(game, empty, player, {}, turn).key())
+            _signed(game.state_class(game, empty, player, {}, turn, **more).key())
             for turn in range(len(self.turns)) for player in range(self.players)])
+        #: The keys of the turns played, up to the most a goal counts (turns_limit), when
+        #: the key reads them.
+        self.turns_keys = -1
+        if game.turns_limit is not None:
+            self.turns_keys = self.put("turns keys", [
+                _signed(game.turns_key(t)) for t in range(game.turns_limit + 1)])
         self.turn_players = self.put("turn players", self.turns)
         #: What each turn allows (rules.TurnLimits): a table of the move type's code
         #: each turn allows (-1: any) and one of the player whose pieces it moves (-1:
@@ -3776,7 +3787,15 @@ def chains(S, T, player, n):
         if rules.protect or self.asks_attacks or \
                 any(isinstance(goal, g.Checkmated) for goal in goals.leaves()):
             checks = self.attacks()
-        follow_up = follow_on = ""
+        follow_up = follow_on = turns_key = ""
+        if self.turns_keys >= 0:
+            # The key reads the turns played, up to the most a goal counts.
+            limit = self.game.turns_limit
+            turns_key = "".join(f"    {line}\n" for line in (
+                f"t1 = S[{TURNS}]",
+                f"if t1 != H[h, {_HIST - 4}]:",
+                f"    key ^= T[{self.turns_keys} + min(t1 - 1, {limit})] ^ "
+                f"T[{self.turns_keys} + min(t1, {limit})]"))
         if self.follow_up is not None:
             # rules.FollowUp: after a move made with none due that puts a piece down,
             # its test read at the piece's cell for the mover; where it holds, the
@@ -4406,7 +4425,7 @@ def make{suffix}(S, H, T, h, at, count, number):
 {follow_up}    {"nxt = (mover + 1) % " + str(n) if self.alternate
      else "nxt = T[" + str(self.turn_players) + " + turn(ply + 1)]"}
     S[{TURNS}] += 1
-{follow_on}    S[{KEY}] = key ^ T[{self.sides} + turn(ply) * {n} + mover] ^ \\
+{follow_on}{turns_key}    S[{KEY}] = key ^ T[{self.sides} + turn(ply) * {n} + mover] ^ \\
         T[{self.sides} + turn(ply + 1) * {n} + nxt]
     S[{TO_MOVE}] = nxt
     S[{MOVER}] = mover

@@ -154,6 +154,32 @@ class PieceGame(Game):
         return goals is not None and goals.moves_first
 
     @cached_property
+    def turns_limit(self) -> int | None:
+        """The most turns a goal of :meth:`end_goals` counts
+        (:class:`~boardlab.core.goals.TurnsPlayed`), or None when none does: the
+        position's key then reads its turns played, up to that count (past it every
+        such goal holds alike)."""
+        from boardlab.core.goals import TurnsPlayed
+
+        goals = self.end_goals()
+        counts = [goal.count for goal in goals.leaves() if isinstance(goal, TurnsPlayed)] \
+            if goals is not None else []
+        return max(counts) if counts else None
+
+    def turns_key(self, turns: int) -> int:
+        """The Zobrist key of ``turns`` turns played (0 where no goal counts turns; see
+        :attr:`turns_limit`), drawn from the game and the count alone."""
+        limit = self.turns_limit
+        if limit is None:
+            return 0
+        turns = min(turns, limit)
+        key = self._other_keys.get((-2, turns))  # type: ignore[call-overload]
+        if key is None:
+            key = zobrist_table(1, f"{self.name}:turns:{turns}")[0]
+            self._other_keys[-2, turns] = key  # type: ignore[index]
+        return key
+
+    @cached_property
     def defers_notation(self) -> bool:
         """Whether generated moves write their notation when it is first read."""
         return type(self).notation is PieceGame.notation or not self.notation_reads_position
@@ -389,7 +415,7 @@ class PieceState(State):
                 key ^= self._piece_key(cell, piece)
         for piece, count in self.reserves.items():
             key ^= self._reserve_key(piece, count)
-        return key ^ self.game.follow_key(self.follow)
+        return key ^ self.game.follow_key(self.follow) ^ self.game.turns_key(self.turns)
 
     # --- protocol ---------------------------------------------------------------------
     @property
@@ -449,6 +475,8 @@ class PieceState(State):
         if due is None:
             nxt = game.next_player(self, move)
             self.turns += 1
+            if game.turns_limit is not None:
+                key ^= game.turns_key(self.turns - 1) ^ game.turns_key(self.turns)
         else:
             nxt = mover  # the same player goes on with the move due
         if due != follow:
