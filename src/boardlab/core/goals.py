@@ -132,7 +132,7 @@ class TurnsPlayed(Goal):
     (OpenSpiel's nine men's morris draws after 200 turns). A turn is a move and the
     move that follows it in the same turn, if any (see
     :class:`~boardlab.core.rules.FollowUp`): the position's
-    :attr:`~boardlab.core.position.PieceState.turns`, which is its ply in a game
+    ``turns`` (:class:`~boardlab.core.position.PieceState`), its ply in a game
     without follow-ups."""
 
     count: int

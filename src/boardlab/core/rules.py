@@ -1915,8 +1915,8 @@ class FollowUp:
     it holds the turn does not pass: the same player moves again, with the moves of
     the templates of ``move_type`` alone (those that are not ``top_level`` too), and
     that move ends the turn. A position says the move type due
-    (:attr:`~boardlab.core.position.PieceState.follow`) and counts turns apart from
-    moves (:attr:`~boardlab.core.position.PieceState.turns`)."""
+    (the ``follow`` of a :class:`~boardlab.core.position.PieceState`) and counts turns
+    apart from moves (its ``turns``)."""
 
     test: Predicate
     move_type: str
