@@ -262,3 +262,41 @@ new_conditions = st.lists(st.builds(
 def test_random_games_with_the_new_goal_kinds_end_as_the_interpreter_ends_them(
         templates, conditions, placement, seed):
     play_both(make_game(templates, conditions, "loss", placement), seed, 24)
+
+
+@pytest.mark.usefixtures("kernel_folder")
+@pytest.mark.parametrize("first", [False, True])
+def test_moves_first_judges_a_player_without_a_move_before_the_conditions(first):
+    # A condition that always holds (no turn played yet is at least none), and X to
+    # move on a4, whose only template steps north off the board: by default the
+    # condition ends the game; judged first, X without a move loses. X on b2 can move:
+    # the condition ends the game either way.
+    from boardlab.core import compiled
+
+    step = r.Template((r.Step("n"), r.Verify(r.EMPTY), r.Add()), name="a")
+    always = [g.Condition("draw", (0,), g.TurnsPlayed(0))]
+    for cell, want in (("a4", win_for(1) if first else draw(2)), ("b2", draw(2))):
+        game = make_game([step], always, "loss", {cell: "X", "c3": "O"}, moves_first=first)
+        state = game.initial_state()
+        assert isinstance(state, kernel.KernelPosition)
+        assert state.outcome() == want and state.legal_moves() == []
+        with kernel.disabled(), compiled.interpreted():
+            plain = game.initial_state()
+            assert plain.outcome() == want and plain.legal_moves() == []
+
+
+def test_turns_played_and_fewer_pieces_remaining():
+    # Nine men's morris's ends: fewer than three men in all lose; 200 turns draw.
+    game = boardlab.load("nine-mens-morris")
+    state = game.parse_state("b.b/.../b../....../..w/.w./.w. w - 0/0 150")
+    fewer = g.PiecesRemaining(3, in_hand=True, fewer=True)
+    assert not fewer.holds(state, 0) and not fewer.holds(state, 1)
+    assert g.TurnsPlayed(150).holds(state, 0) and not g.TurnsPlayed(151).holds(state, 1)
+    state = state.play("e3-d3").play("xa7")
+    assert fewer.holds(state, 1) and not fewer.holds(state, 0)
+    assert state.turns == 151 and g.TurnsPlayed(151).holds(state, 0)
+    assert g.PiecesRemaining(2, in_hand=True).holds(state, 1)
+    # The goals count turns: the key reads them, up to the limit (200).
+    keys = {game.parse_state(f"b.b/.../b../....../..w/.w./.w. w - 0/0 {t}").key()
+            for t in (150, 151, 199, 200)}
+    assert len(keys) == 4 and game.turns_limit == 200

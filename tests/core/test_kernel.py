@@ -46,12 +46,14 @@ DIRECTIONS = ("n", "s", "e", "w", "ne", "sw")
 NAMES = [BOARD.cell_name(c) for c in range(BOARD.size)]
 
 
-def make_game(templates, conditions, stalemate, placement, pass_turn=None, recycle=""):
+def make_game(templates, conditions, stalemate, placement, pass_turn=None, recycle="",
+              moves_first=False, follow_up=None):
     """An unregistered game with a kernel: these templates, these end conditions, this
     pass rule. ``recycle`` names "captures" (a piece taken goes to its owner's hand)
     and "promotions" (a promotion takes its piece from the hand): the hand then counts
-    every piece from the start, a king each."""
-    goals = g.Goals(tuple(conditions), 2, stalemate)
+    every piece from the start, a king each. ``moves_first``: a player without a move
+    is judged first; ``follow_up``: a rules.FollowUp."""
+    goals = g.Goals(tuple(conditions), 2, stalemate, moves_first=moves_first)
 
     class Random(PieceGame):
         name = "random-kernel-game"
@@ -73,7 +75,7 @@ def make_game(templates, conditions, stalemate, placement, pass_turn=None, recyc
             return {cell: PIECES[s] for cell, s in placement.items()}
 
         def make_rules(self) -> r.Rules:
-            return r.Rules(list(templates), pass_turn=pass_turn)
+            return r.Rules(list(templates), pass_turn=pass_turn, follow_up=follow_up)
 
         def end_goals(self) -> g.Goals:
             return goals
@@ -110,7 +112,14 @@ run_leaves = st.one_of(st.just(r.MARKED), st.builds(r.Flag, names),
                        st.builds(r.position_flag, names), st.builds(
     r.Less, st.one_of(st.builds(r.Var, names), st.integers(-1, 2)),
     st.one_of(st.builds(r.Var, names), st.integers(-1, 2))))
+# Counts of pieces, the mover's or the others', of one type or any, in hand too.
+counts = st.builds(r.PieceCount, st.sampled_from(((), ("man",), ("king",))), st.booleans(),
+                   st.booleans())
+run_leaves = run_leaves | st.builds(r.Less, st.one_of(counts, st.integers(0, 4)),
+                                    st.one_of(counts, st.integers(0, 4)))
 predicates = predicate_trees(st.one_of(leaves, run_leaves), cells, directions)
+#: The tests of a cell that no run reads (a follow-up's, read after a move).
+cell_tests = predicate_trees(leaves, cells, directions)
 walks = st.one_of(st.builds(r.Step, directions), st.builds(r.Verify, predicates))
 adds = st.one_of(st.just(r.Add()), st.just(r.Add("king")), st.just(r.Add(copy=True)))
 wheres = st.one_of(st.just({}), st.builds(lambda c: {"cell": c}, cells),
@@ -147,6 +156,13 @@ def _loop_body(items):
 
 instructions = st.one_of(
     simple,
+    # A fork at every cell (what the kernel keeps in locals is restored: no cells'
+    # flags or discarded cascades inside).
+    st.builds(lambda body: r.EveryCell(tuple(body)), st.lists(st.one_of(
+        walks, adds, st.just(r.CaptureHere()), st.just(r.To()), st.just(r.Cascade()),
+        st.builds(r.SetFlag, names, st.one_of(st.booleans(), predicates)),
+        st.builds(r.Inc, names, st.integers(-1, 2)), st.just(r.Mark()), st.just(r.Back())),
+        max_size=3)),
     st.builds(r.If, predicates, st.lists(simple, max_size=3).map(tuple),
               st.lists(simple, max_size=3).map(tuple)),
     st.builds(lambda t, d, body: r.While(t, (r.Step(d), *_loop_body(body))),
@@ -169,15 +185,20 @@ def _in_hand_stays(program):
             i = r.If(i.test, _in_hand_stays(i.then), _in_hand_stays(i.else_))
         elif isinstance(i, r.While):
             i = r.While(i.test, _in_hand_stays(i.body))
+        elif isinstance(i, r.EveryCell):
+            i = r.EveryCell(_in_hand_stays(i.body))
         out.append(i)
     return tuple(out)
 
 
 templates = st.lists(st.one_of(
-    st.builds(lambda program, k, priority, name, shared: r.Template(
-        program, kinds=k, priority=priority, name=name, shared=shared),
+    # Of move type "t" (a follow-up's), those not top-level only as follow-ups.
+    st.builds(lambda program, k, priority, name, shared, follow: r.Template(
+        program, kinds=k, priority=priority, name=name, shared=shared,
+        move_type="t" if follow else None, top_level=follow != "only"),
         programs, st.sampled_from(((), ("man",), ("king",), ("man", "king"))),
-        st.integers(0, 1), st.sampled_from(("a", "b", "c")), st.booleans()),
+        st.integers(0, 1), st.sampled_from(("a", "b", "c")), st.booleans(),
+        st.sampled_from(("", "", "also", "only"))),
     # Drops from an unlimited supply, or for player 0 alone from its hand (which only
     # recycled captures fill).
     st.builds(lambda program, k, priority, zone, players: r.Drop(
@@ -195,6 +216,9 @@ goal_leaves = st.one_of(
     st.builds(g.PiecesRemaining, st.integers(0, 2), st.one_of(st.none(), kinds)),
     st.builds(g.TotalPieceCount, st.integers(0, 4), st.one_of(st.none(), kinds)),
     st.builds(g.Repetition, st.integers(1, 3)),
+    st.builds(g.TurnsPlayed, st.integers(0, 12)),
+    st.builds(lambda n, k, hand: g.PiecesRemaining(n, k, hand, fewer=True),
+              st.integers(0, 4), st.one_of(st.none(), kinds), st.booleans()),
     # Lines of pieces, which the kernel looks for near the last move's cells alone
     # where none held before it (under AnyOf: near; under AllOf or NotGoal: everywhere).
     st.builds(lambda first, rest: g.RelativeConfig(
@@ -283,11 +307,15 @@ def kernel_folder(tmp_path_factory):
        stalemate=st.sampled_from(("loss", "win", "draw")), placement=placements,
        seed=st.integers(0, 1 << 16), pass_turn=st.sampled_from((None, "always", "forced")),
        split=st.booleans(),
-       recycle=st.sampled_from(("", "captures", "promotions", "captures promotions")))
+       recycle=st.sampled_from(("", "captures", "promotions", "captures promotions")),
+       moves_first=st.booleans(),
+       follow_up=st.one_of(st.none(), st.builds(lambda t: r.FollowUp(t, "t"), cell_tests)))
 def test_random_games_play_as_the_interpreter_plays_them(kernel_folder, templates, conditions,
                                                          stalemate, placement, seed,
-                                                         pass_turn, split, recycle):
-    game = make_game(templates, conditions, stalemate, placement, pass_turn, recycle)
+                                                         pass_turn, split, recycle,
+                                                         moves_first, follow_up):
+    game = make_game(templates, conditions, stalemate, placement, pass_turn, recycle,
+                     moves_first, follow_up)
     # Half of them with their templates as functions (the kernel of large rule sets).
     before = kernel._SPLIT_LINES
     kernel._SPLIT_LINES = 0 if split else 1 << 30
@@ -420,7 +448,12 @@ def test_a_pass_plays_as_the_interpreter_plays_it(kernel_folder, rule):
     ("tic-tac-toe-3d", {}),
     # Lines that push the opponent's marbles, off the board too (steps that may leave
     # it), and broadsides.
-    ("abalone", {}), ("abalone", {"start": "belgian-daisy"})])
+    ("abalone", {}), ("abalone", {"start": "belgian-daisy"}),
+    # Removals that follow a mill in the same turn, flights to every empty point at
+    # three men, men outside mills first (priorities), a limit of turns, no move judged
+    # first; three men's morris's lines of three along two or four axes.
+    ("nine-mens-morris", {}), ("three-mens-morris", {}),
+    ("three-mens-morris", {"diagonals": False, "max_moves": 30})])
 def test_language_games_play_on_their_kernel_as_the_interpreter_plays_them(name, options):
     game = boardlab.load(name, **options)
     assert kernel.why_not(game) is None

@@ -548,3 +548,123 @@ def test_a_sideways_move_gives_its_player_a_second_ply():
     assert (str(state), state.key()) == before
     with pytest.raises(NotationError, match="'again' must come last"):
         state.game.parse_state("5/5/5/5/5 x again ply:2")
+
+
+# --- every cell, counts of pieces, follow-up moves -----------------------------------
+
+def test_every_cell_forks_the_run_at_each_cell_and_goes_on_as_it_was():
+    # Each cell's run captures c3, counts and adds; none of it goes further than that
+    # run (the counter starts at 0 in each, so every empty cell makes a move), a
+    # failure (a1 and c3 are not empty) ends that cell's run alone, and the run goes
+    # on from a1 afterwards with nothing queued and its counter at 0.
+    from boardlab.core.rules import CaptureAt, EveryCell, Less, Var
+
+    program = (EveryCell((CaptureAt(cell=8), Inc("n"), Verify(Less(Var("n"), 2)),
+                          Verify(EMPTY), Add())),
+               Verify(Less(Var("n"), 1)), Step("n"), Add())
+    for mode in (nullcontext, compiled.interpreted):
+        with mode():
+            state = sandbox(Board.square(3, 3), [Template(program)], {"a1": "X", "c3": "O"})
+            moves = [m.actions for m in state.legal_moves()]
+        names = ["b1", "c1", "a2", "b2", "c2", "a3", "b3"]
+        assert moves == [(Capture(8), Shift(0, state.game.board.cell(n))) for n in names] \
+            + [(Shift(0, 3),)]
+
+
+def test_piece_count_is_a_value_a_run_compares():
+    from boardlab.core.rules import Less, PieceCount
+
+    def moves(test, reserves=None):
+        program = (Verify(test), Step("n"), Add())
+        state = sandbox(Board.square(3, 3), [Template(program)],
+                        {"a1": "X", "b1": "X", "c3": "O"}, reserves=reserves)
+        return len(state.legal_moves())
+
+    assert moves(Less(PieceCount(), 3)) == 2  # two men of the mover's
+    assert moves(Less(PieceCount(), 2)) == 0
+    assert moves(Less(PieceCount(mine=False), 2)) == 2  # one of the other side's
+    assert moves(Less(1, PieceCount(mine=False))) == 0
+    assert moves(Less(PieceCount(kinds=("king",)), 1)) == 2
+    # With in_hand, the men in hand count too.
+    hand = {Piece(0, "man"): 2}
+    assert moves(Less(PieceCount(in_hand=True), 4), hand) == 0
+    assert moves(Less(PieceCount(in_hand=True), 5), hand) == 2
+    assert moves(Less(PieceCount(), 3), hand) == 2
+
+
+def _row_game(follow=True):
+    """Drops from a hand of three men on a 3x3 board; a man dropped that completes a
+    row lets its owner take an enemy man, a move of type "take" of its own."""
+    from boardlab.core.goals import Goals
+    from boardlab.core.position import PieceGame
+    from boardlab.core.rules import CaptureHere, FollowUp, Rules, at_step
+
+    row = any_of(all_of(at_step(FRIEND, "e"), at_step(at_step(FRIEND, "e"), "e")),
+                 all_of(at_step(FRIEND, "w"), at_step(at_step(FRIEND, "w"), "w")),
+                 all_of(at_step(FRIEND, "e"), at_step(FRIEND, "w")))
+    x, o = Piece(0, "man"), Piece(1, "man")
+
+    class Rows(PieceGame):
+        name = "rows"
+        description = "test game"
+        player_names = ("x", "o")
+        pieces = {"X": x, "O": o}
+
+        def make_board(self):
+            return Board.square(3, 3)
+
+        def initial_placement(self):
+            return {}
+
+        def initial_reserves(self):
+            return {x: 3, o: 3}
+
+        def make_rules(self):
+            take = Template((Verify(ENEMY), CaptureHere(), Add()), name="take",
+                            move_type="take", top_level=False, shared=True)
+            drop = Drop((Verify(EMPTY), Add()), kinds=("man",), name="drop")
+            return Rules([drop, take],
+                         follow_up=FollowUp(row, "take") if follow else None)
+
+        def end_goals(self):
+            return Goals((), 2, "draw")
+
+    return Rows()
+
+
+def test_a_follow_up_is_a_second_move_of_the_same_player_in_one_turn():
+    for mode in (nullcontext, compiled.interpreted):
+        with mode():
+            game = _row_game()
+            state = game.initial_state().play_all(["X@a1", "O@a3", "X@b1", "O@b3"])
+            assert (state.to_move, state.ply, state.turns, state.follow) == (0, 4, 4, None)
+            key = state.key()
+            state = state.play("X@c1")  # a1 b1 c1: a row
+            assert (state.to_move, state.ply, state.turns, state.follow) == (0, 5, 4, "take")
+            # Only the move due: a take, of either of O's men (the template is no turn's).
+            assert [m.notation for m in state.legal_moves()] == ["xa3", "xb3"]
+            assert str(state) == "OO./.../XXX x ply:5 reserve:X=0,O=1 turns:4 follow:take"
+            back = game.parse_state(str(state))
+            assert back == state and back.key() == state.key() == state._full_key()
+            after = state.play("xb3")
+            assert (after.to_move, after.ply, after.turns, after.follow) == (1, 6, 5, None)
+            # The take put no man down: it is followed by nothing, though c1 is in a row.
+            assert after.legal_moves() and all(m.tag == "drop" for m in after.legal_moves())
+            after.undo()
+            assert after == state and after.key() == state.key()
+            state.undo()
+            assert state.key() == key and state.follow is None and state.turns == 4
+            # Without the rule, the turn passes, and a take is never made.
+            plain = _row_game(follow=False).initial_state().play_all(
+                ["X@a1", "O@a3", "X@b1", "O@b3", "X@c1"])
+            assert plain.to_move == 1 and plain.turns == 5
+            assert all(m.tag == "drop" for m in plain.legal_moves())
+
+
+def test_a_follow_up_and_a_second_ply_are_not_rules_of_one_game():
+    from boardlab.core.rules import FollowUp, Rules
+
+    # Each makes the same player move again after a move: together, which one a move
+    # triggers would be undefined.
+    with pytest.raises(ValueError, match="follow-up move or a second ply"):
+        Rules([], follow_up=FollowUp(FRIEND, "take"), second_ply=SecondPly(("e",)))

@@ -1,17 +1,23 @@
 """Tests of nine men's morris (against OpenSpiel) and three men's morris (against a
-brute force written here from the rules)."""
+brute force written here from the rules), and of both on their game kernels against
+the interpreter of the move language."""
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from fractions import Fraction
 
 import pytest
 
 from boardlab import load
-from boardlab.core.game import DRAW, perft, win_for
+from boardlab.core import compiled, kernel
+from boardlab.core.game import DRAW, PlayoutPolicy, perft, win_for
 from boardlab.errors import IllegalMoveError, NotationError, OptionError
-from boardlab.games.morris import NINE
+from boardlab.games.morris import NINE, NineMensMorrisState, values
+from tests.core.test_playouts import agree
+
+NineState = NineMensMorrisState
 
 EMPTY = ".../.../.../....../.../.../..."
 
@@ -276,7 +282,7 @@ def test_nine_against_openspiel():
                     endings.add("men" if ours.men(loser) <= 2 else "no move")
                 break
             assert ours.to_move == theirs.current_player()
-            assert ours.cells == spiel_cells(theirs)
+            assert values(ours) == spiel_cells(theirs)
             actions = {spiel_notation(theirs, a): a for a in theirs.legal_actions()}
             assert sorted(notations(ours)) == sorted(actions), str(ours)
             flew |= ours.flying(ours.to_move) and not ours.removing
@@ -412,3 +418,143 @@ def test_three_text_round_trip_and_errors():
     with pytest.raises(IllegalMoveError):
         state.parse_move("a1-b2")
     assert "White to place" in state.render()
+
+
+# --- on the game kernel -------------------------------------------------------------
+
+def test_both_games_are_written_in_the_move_language_and_played_by_their_kernels():
+    for game in (load("nine-mens-morris"), load("three-mens-morris"),
+                 load("three-mens-morris", diagonals=False, max_moves=30)):
+        assert kernel.why_not(game) is None
+        state = game.initial_state()
+        assert isinstance(state, kernel.KernelPosition)
+        # Moves and playouts are the kernel's, not the generic Python loop's.
+        assert type(state).legal_moves is kernel.KernelPosition.legal_moves
+        assert type(state).playouts is kernel.KernelPosition.playouts
+        assert isinstance(game.parse_state(str(state)), kernel.KernelPosition)
+        with kernel.disabled():
+            assert not isinstance(game.initial_state(), kernel.KernelPosition)
+
+
+def snapshot(state) -> tuple:
+    """What a kernel position and an interpreted one must agree on."""
+    return ([(m.notation, m.actions, m.tag) for m in state.legal_moves()], state.outcome(),
+            state.key(), str(state), state.to_move, state.ply, state.turns, state.follow,
+            state.last_from, state.last_to, state.last_mover, state.signature())
+
+
+def play_three_ways(game, seed: int, policy: str, plies: int = 260) -> Counter:
+    """A random game (by one of :func:`choose`'s policies) on a kernel position, an
+    interpreted one and one of compiled templates, compared at every ply forth and back
+    by undo; returns what kinds of moves and ends were met."""
+    fast = game.initial_state()
+    assert isinstance(fast, kernel.KernelPosition)
+    with kernel.disabled():
+        plain = game.initial_state()
+        with compiled.interpreted():
+            slow = game.initial_state()
+    rng = random.Random(seed)
+    seen, met = [], Counter()
+    for _ in range(plies):
+        got = snapshot(fast)
+        with kernel.disabled():
+            assert snapshot(plain) == got, str(fast)
+            with compiled.interpreted():
+                assert snapshot(slow) == got, str(fast)
+        seen.append(got)
+        if fast.is_terminal():
+            met["end"] += 1
+            break
+        met[fast.legal_moves()[0].tag] += 1
+        met["fly"] += isinstance(fast, NineState) and fast.flying(fast.to_move)
+        notation = choose(fast, rng, policy) if isinstance(fast, NineState) \
+            else rng.choice(fast.legal_moves()).notation
+        fast.apply(fast.parse_move(notation))
+        with kernel.disabled():
+            plain.apply(plain.parse_move(notation))
+            with compiled.interpreted():
+                slow.apply(slow.parse_move(notation))
+    for before in reversed(seen[:-1]):
+        for state in (fast, plain, slow):
+            state.undo()
+        assert snapshot(fast) == before
+    return met
+
+
+def test_nine_plays_on_its_kernel_as_the_interpreter_plays_it():
+    game = load("nine-mens-morris")
+    met = Counter()
+    for seed in range(9):
+        met += play_three_ways(game, seed, ("uniform", "mills", "block")[seed % 3])
+    # Placements, steps, flights, removals and ends were all compared.
+    assert met["place"] and met["move"] and met["fly"] and met["remove"] >= 20
+    assert met["end"] >= 8
+
+
+@pytest.mark.parametrize("diagonals", [True, False])
+def test_three_plays_on_its_kernel_as_the_interpreter_plays_it(diagonals):
+    game = load("three-mens-morris", diagonals=diagonals, max_moves=40)
+    met = Counter()
+    for seed in range(12):
+        met += play_three_ways(game, seed, "uniform")
+    assert met["place"] and met["move"] and met["end"] == 12
+
+
+def test_positions_read_from_text_play_on_the_kernel_as_on_the_interpreter():
+    # A removal due, flights, the last turns before the limit: read from text on both.
+    game = load("nine-mens-morris")
+    for text in ["bb./.../.../....../.../.../www w x 6/7 4",
+                 "w.w/.../.../b....w/.../.../bbb w - 0/0 50",
+                 "b.b/.../b../....../..w/.w./.w. w - 0/0 199",
+                 ".../.../.../w....w/..w/wbw/bbb w - 0/0 60",
+                 "b../.../.../....../.../.../ww. w - 1/2 30"]:
+        fast = game.parse_state(text)
+        assert isinstance(fast, kernel.KernelPosition)
+        with kernel.disabled(), compiled.interpreted():
+            slow = game.parse_state(text)
+            assert snapshot(slow) == snapshot(fast), text
+            for move in slow.legal_moves():
+                after = slow.play(move)
+                assert snapshot(after) == snapshot(fast.play(move.notation)), text
+
+
+def test_perft_to_depth_4_on_the_kernel_and_the_interpreter():
+    nine = load("nine-mens-morris")
+    assert perft(nine.initial_state(), 4) == list(nine.known_perft[:4])
+    with kernel.disabled():
+        assert perft(nine.initial_state(), 3) == list(nine.known_perft[:3])
+    three = load("three-mens-morris")
+    with kernel.disabled():
+        assert perft(three.initial_state(), 6) == list(three.known_perft[:6])
+    # Past the placements, with removals and flights: a position's perft both ways.
+    state = nine.parse_state("b.b/.../b../w....w/..w/.w./.w. w - 0/0 80")
+    with kernel.disabled(), compiled.interpreted():
+        plain = nine.parse_state(str(state))
+        want = perft(plain, 3)
+    assert perft(state, 3) == want and want[0] > 0
+
+
+def test_batch_playouts_on_the_kernel():
+    for game in (load("nine-mens-morris"), load("three-mens-morris")):
+        state = game.initial_state()
+        totals = state.playouts(500, seed=11)
+        assert totals.games == 500 and totals.unfinished == 0
+        assert sum(totals.wins) + totals.draws == 500
+        assert state.playouts(500, seed=11) == totals  # the same seed, the same games
+        assert str(state) == str(game.initial_state())  # left as it was
+    # Each playout, and a batch of them, is the game the protocol plays with the
+    # kernel's generator (tests/core/test_playouts.py): from the start, from a
+    # position with a removal due, capped, and with a policy that favours captures.
+    nine = load("nine-mens-morris")
+    agree(nine.initial_state(), list(range(12)))
+    agree(nine.parse_state("bb./.../.../....../.../.../www w x 6/7 4"), list(range(12, 20)))
+    agree(nine.initial_state(), list(range(20, 26)), plies=30)
+    agree(nine.initial_state(), list(range(26, 32)), policy=PlayoutPolicy(capture=8))
+    agree(load("three-mens-morris").initial_state(), list(range(20)))
+
+
+def test_random_games_on_the_kernel_end_as_in_openspiel_by_every_rule():
+    # Random games played whole in the kernel end by men, by blocking and by the limit
+    # of turns (uniform play draws about a third of its games).
+    totals = load("nine-mens-morris").initial_state().playouts(600, seed=3)
+    assert min(totals.wins) > 100 and totals.draws > 60

@@ -109,11 +109,13 @@ class Captured(Goal):
 @dataclass(frozen=True)
 class PiecesRemaining(Goal):
     """The player has exactly ``count`` pieces (of ``kind``) on the board (and in hand
-    with ``in_hand``)."""
+    with ``in_hand``); with ``fewer``, fewer than ``count`` (nine men's morris: a player
+    left with two men, on the board and in hand, loses)."""
 
     count: int
     kind: str | None = None
     in_hand: bool = False
+    fewer: bool = False
 
     def holds(self, state: PieceState, player: int) -> bool:
         n = sum(1 for p in state.cells if p is not None and p.owner == player
@@ -121,7 +123,22 @@ class PiecesRemaining(Goal):
         if self.in_hand:
             n += sum(k for p, k in state.reserves.items() if p.owner == player
                      and (self.kind is None or p.kind == self.kind))
-        return n == self.count
+        return n < self.count if self.fewer else n == self.count
+
+
+@dataclass(frozen=True)
+class TurnsPlayed(Goal):
+    """At least ``count`` turns have been played, whoever the player: a turn limit
+    (OpenSpiel's nine men's morris draws after 200 turns). A turn is a move and the
+    move that follows it in the same turn, if any (see
+    :class:`~boardlab.core.rules.FollowUp`): the position's
+    ``turns`` (:class:`~boardlab.core.position.PieceState`), its ply in a game
+    without follow-ups."""
+
+    count: int
+
+    def holds(self, state: PieceState, player: int) -> bool:
+        return state.turns >= self.count
 
 
 @dataclass(frozen=True)
@@ -331,13 +348,21 @@ _ORDER = {"win": 0, "loss": 1, "draw": 2, "count": 3}
 @dataclass(frozen=True)
 class Goals:
     """A game's conditions and the rule for a player left without a move:
-    ``stalemate`` is ``"loss"`` (default), ``"win"`` or ``"draw"``."""
+    ``stalemate`` is ``"loss"`` (default), ``"win"`` or ``"draw"``.
+
+    By default the conditions read after a move come first, and a player to move is
+    judged without a move only where none of them holds. With ``moves_first`` the
+    player to move is judged without a move first (OpenSpiel's order, where a
+    position's moves are found before its returns: nine men's morris's player who
+    cannot move loses even on the turn that reaches the limit of turns, which draws
+    otherwise); the conditions, then a game's ply limit, come after."""
 
     conditions: tuple[Condition, ...]
     players: int
     stalemate: str = "loss"
     #: The chance players, who score 0 (module docstring).
     chance: frozenset[int] = frozenset()
+    moves_first: bool = False
     _after: tuple[Condition, ...] = field(init=False, repr=False)
     _stuck: tuple[Condition, ...] = field(init=False, repr=False)
 

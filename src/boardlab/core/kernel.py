@@ -56,7 +56,10 @@ pieces go to and come from the hand); the rules of whole moves the language decl
 (see ``_Writer.whole_moves``): line templates, the test of the mover's group, the
 invariants of the mover's group and of a mirror image (each move held to one made and
 unmade on the array), the groups a capture cuts off (a choice noted in the move's words)
-and turns of two plies (a field of the position). Not yet: invariants and move filters
+and turns of two plies (a field of the position); forks at every cell, counts of pieces
+in a run, a follow-up move of the same player in its turn (its move type kept in the
+position), a count of turns apart from plies and its limit, a player without a move
+judged before the goals (nine men's morris). Not yet: invariants and move filters
 written in Python (no ZRF file has them).
 The game's positions are then kernel positions (:class:`KernelPosition` mixed into its position
 class: :class:`KernelState` for a :class:`~boardlab.core.position.PieceState`), in every
@@ -118,11 +121,13 @@ if TYPE_CHECKING:
 # (their keys alone: a ZRF position's past, kept by a copy or read from text), the others
 # the moves played here; REPS is how often the position has occurred (as ``occurrences``
 # says it), kept when the goals count repetitions; TAKEN says what the last move took,
-# a bit for each Captured goal and player (see _Writer.taken). NEAR says where the goals
-# that a move can only make true near the cells it changed need looking at: 0 everywhere,
-# -1 none holds here, k > 0 none held before the last move, which changed the k cells
-# that follow NEAR (see _Writer.near).
-TO_MOVE, PLY, KEY, NMOVES, STATUS, DEPTH, MOVER, LAST, BASE, REPS, TAKEN, NEAR = range(12)
+# a bit for each Captured goal and player (see _Writer.taken). FOLLOW is the code of the
+# move type due next in the turn (rules.FollowUp; -1: none), TURNS the turns played.
+# NEAR says where the goals that a move can only make true near the cells it changed
+# need looking at: 0 everywhere, -1 none holds here, k > 0 none held before the last
+# move, which changed the k cells that follow NEAR (see _Writer.near).
+(TO_MOVE, PLY, KEY, NMOVES, STATUS, DEPTH, MOVER, LAST, BASE, REPS, TAKEN, FOLLOW, TURNS,
+ NEAR) = range(14)
 #: Most moves one position may have (a kernel that finds more says so).
 MAX_MOVES = 1 << 15
 # A move is a list of action words, one int64 each, in the interpreter's order: the
@@ -139,8 +144,9 @@ _BUCKETS = 1024
 _TOUCH = 24
 BOARD = NEAR + 1 + _TOUCH
 # Width of a history row: to move, key, status, mover, move, (cell, code) x _TOUCH,
-# what the move before took, occurrences, last move.
-_HIST = 5 + 2 * _TOUCH + 3
+# the move type due and the turns played before the move, what the move before took,
+# occurrences, last move.
+_HIST = 5 + 2 * _TOUCH + 5
 #: Action words queued by one run of a template before its add, and the words of the
 #: moves of one position together.
 _QUEUE = 1024
@@ -295,6 +301,8 @@ class Plan:
     #: Whether positions keep whether their turn's second ply is due (rules.SecondPly),
     #: the last field before their moves.
     phased: bool = False
+    #: The move types a follow-up may be due of (rules.FollowUp), by their code.
+    follows: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         game = self.game
@@ -603,6 +611,11 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
             type(inv) not in (r.StaysConnected, r.NotMirrored) for inv in rules.invariants) \
             or (rules.select is not None and not isinstance(rules.select, r.MaximalCaptures)):
         raise Unsupported("invariants or move filters")
+    if rules.follow_up is not None:
+        if game.turn_order() is not None or rules.turns is not None:
+            raise Unsupported("a follow-up move in a turn order")
+        # Read on the position after a move, where no run stands.
+        _check_predicate(rules.follow_up.test, game, run=False)
     board = game.board
     _check_whole_moves(game, rules)
     if board.size >= (1 << _CELL_BITS) - 1 or len(rules.templates) > 4000 \
@@ -783,6 +796,13 @@ def _check_program(program: Sequence[r.Instruction], game: Any, inside_loop: boo
         elif isinstance(i, r.While):
             _check_predicate(i.test, game, run)
             _check_program(i.body, game, True, run)
+        elif isinstance(i, r.EveryCell):
+            # Each cell's run starts from the run as it stands: what the kernel keeps in
+            # locals is restored, the cells' flags and a queue rewritten in place not.
+            if any(isinstance(j, r.SetPositionFlag | r.DiscardCascades)
+                   for j in r._instructions(i.body)):
+                raise Unsupported("cells' flags or discarded cascades in every-cell")
+            _check_program(i.body, game, inside_loop, run)
         elif isinstance(i, r.Add):
             if i.partial is not None and not run:
                 raise Unsupported("a partial move in a group")
@@ -854,7 +874,7 @@ def _check_predicate(p: Any, game: Any, run: bool = True) -> None:
             raise Unsupported(f"zone {p.zone!r} is not on the board")
     elif isinstance(p, r.Less):
         for side in (p.left, p.right):
-            if not isinstance(side, int | r.Var):
+            if not isinstance(side, int | r.Var | r.PieceCount):
                 raise Unsupported("a comparison of something other than counters")
     elif isinstance(p, r.Connected):
         _check_board_directions(game, p.directions)
@@ -880,7 +900,7 @@ def _check_goal(goal: g.Goal, game: Any) -> None:
             _check_direction(game, d)  # type: ignore[arg-type]
     elif not isinstance(goal, g.AbsoluteConfig | g.PiecesRemaining | g.TotalPieceCount
                         | g.Stalemated | g.ToMove | g.PiecesLost | g.MoreInZone
-                        | g.Repetition | g.Captured | g.Checkmated):
+                        | g.Repetition | g.Captured | g.Checkmated | g.TurnsPlayed):
         raise Unsupported(f"goal {type(goal).__name__}")
 
 
@@ -901,8 +921,9 @@ _SPLIT_LINES = 400
 #: A number of the generated source (not one inside a name).
 _NUMBER = re.compile(r"(?<![\w.])(0x[0-9A-Fa-f]+|\d+)(?![\w.])")
 
-#: The locals a template's loops name, numbered across the whole module.
-_LOOP_LOCAL = re.compile(r"\b_([fi])\d+\b")
+#: The locals a template's loops name (and every-cell's saved locals), numbered across
+#: the whole module.
+_LOOP_LOCAL = re.compile(r"\b_([fie])\d+\b")
 
 #: The instructions that queue an action or a change, or move the piece in hand.
 _QUEUING = (r.CaptureHere, r.CaptureAt, r.To, r.From, r.Cascade, r.DiscardCascades,
@@ -1253,9 +1274,17 @@ class _Writer:
         order = game.turn_order()
         self.turns, self.repeat_from = order if order is not None else ((0,), 0)
         self.alternate = order is None
+        # (With no turns played: a key that reads them has their part apart.)
+        more = {} if game.turns_limit is None else {"turns": 0}
         self.sides = self.put("sides", [
-            _signed(game.state_class(game, empty, player, {}, turn).key())
+            _signed(game.state_class(game, empty, player, {}, turn, **more).key())
             for turn in range(len(self.turns)) for player in range(self.players)])
+        #: The keys of the turns played, up to the most a goal counts (turns_limit), when
+        #: the key reads them.
+        self.turns_keys = -1
+        if game.turns_limit is not None:
+            self.turns_keys = self.put("turns keys", [
+                _signed(game.turns_key(t)) for t in range(game.turns_limit + 1)])
         self.turn_players = self.put("turn players", self.turns)
         #: What each turn allows (rules.TurnLimits): a table of the move type's code
         #: each turn allows (-1: any) and one of the player whose pieces it moves (-1:
@@ -1268,6 +1297,18 @@ class _Writer:
             self.put("turn types", [-1 if t is None else self.limit_types[t]
                                     for t in self.limits.move_types])
             self.put("turn movers", [-1 if m is None else m for m in self.limits.movers])
+        #: The move that may follow a move in its turn (rules.FollowUp; never with turn
+        #: limits, see _check): its move type is the one a turn with one due allows,
+        #: code 0 of the follow-ups (S[FOLLOW]) and of the allowed types (T[XY]).
+        self.follow_up = game.move_rules.follow_up
+        self.follows: tuple[str, ...] = ()
+        self.follow_keys = -1
+        if self.follow_up is not None:
+            self.follows = (self.follow_up.move_type,)
+            self.limit_types = {self.follow_up.move_type: 0}
+            # By code + 1 (0: none due), the position class's own keys.
+            self.follow_keys = self.put("follow keys", [0] + [
+                _signed(game.follow_key(t)) for t in self.follows])
         self.limit = game.ply_limit() or 0
         self.has_groups = False
         #: Where the keys of the last move's cells are, when the position's key reads
@@ -1529,7 +1570,8 @@ class _Writer:
             slot = self.connections.setdefault(p.directions, len(self.connections))
             return f"(T[XCN + {slot}] != 0)"
         if isinstance(p, r.Less):
-            left, right = (str(v) if isinstance(v, int) else self.expr(v, w)
+            left, right = (str(v) if isinstance(v, int) else self.piece_count(v)
+                           if isinstance(v, r.PieceCount) else self.expr(v, w)
                            for v in (p.left, p.right))
             return f"({left} < {right})"
         combined = _compiled.combination(p, lambda q: self.expr(q, w))
@@ -1657,6 +1699,8 @@ class _Writer:
             self.leaving = False
             self.instruction(i, depth + 1, fail, index, priority)
             self.leaving = True
+        elif isinstance(i, r.EveryCell):
+            self.every_cell(i, depth, index, priority)
         elif isinstance(i, r.CaptureHere | r.CaptureAt):
             where = "pos" if isinstance(i, r.CaptureHere) else self.target(i, depth, fail)
             # Capturing twice is capturing once (the interpreter's rule).
@@ -1837,6 +1881,55 @@ class _Writer:
             e(depth, "if n < 0: return n")
         else:  # pragma: no cover - _check refused it
             raise Unsupported(type(i).__name__)
+
+    def every_cell(self, i: r.EveryCell, depth: int, index: int, priority: int) -> None:
+        """The lines of :class:`~boardlab.core.rules.EveryCell`: a loop over the cells,
+        each turn the run as it stood (the locals it keeps saved before the loop and
+        set again at each turn and after it), a failure ending the turn alone."""
+        self.loops += 1
+        cell = f"_i{self.loops}"
+        at = len(self.lines)
+        self.emit(depth, f"for {cell} in range({self.size}):")
+        restore_at = len(self.lines)
+        self.emit(depth + 1, f"pos = {cell}")
+        self.block(i.body, depth + 1, "continue", index, priority)
+        # The locals a run keeps, its flags and counters named so far included (those
+        # named later are not the body's).
+        names = ["pos", "q", "nc", "mark", "to", "hand", "hf", *self.variables.values()]
+        saved = []
+        for _ in names:
+            self.loops += 1
+            saved.append(f"_e{self.loops}")
+        pad = "    " * depth
+        self.lines[restore_at:restore_at] = [f"{pad}    {name} = {copy}"
+                                             for name, copy in zip(names, saved, strict=True)]
+        self.lines[at:at] = [f"{pad}{copy} = {name}"
+                             for name, copy in zip(names, saved, strict=True)]
+        for name, copy in zip(names, saved, strict=True):
+            self.emit(depth, f"{name} = {copy}")
+
+    def piece_count(self, v: r.PieceCount) -> str:
+        """The expression of a :class:`~boardlab.core.rules.PieceCount` for ``player``:
+        the counts the array keeps of each piece code on the board (and in hand)."""
+        name = self.offsets.get(("piece count name", v))
+        if name is None:
+            kinds = frozenset(v.kinds)
+            mask = self.mask_of_codes(("piece count", kinds),
+                                      lambda piece: not kinds or piece.kind in kinds)
+            name = f"count{len(self.helpers)}"
+            self.offsets[("piece count name", v)] = name  # type: ignore[assignment]
+            owned = "T[OWN + c] == player" if v.mine else \
+                "T[OWN + c] != player and T[OWN + c] >= 0"
+            hand = " + S[RES + c]" if v.in_hand and self.reserved else ""
+            self.helpers.append(
+                "@njit(cache=True, inline='always')\n"
+                f"def {name}(S, T, player):\n"
+                "    n = 0\n"
+                f"    for c in range(1, {self.ncodes}):\n"
+                f"        if T[{mask} + c] != 0 and {owned.replace('OWN', str(self.owner))}:\n"
+                f"            n += S[CNT + c]{hand}\n"
+                "    return n\n")
+        return f"{name}(S, T, player)"
 
     def shift_lines(self, becomes: str, index: str, priority: int | str) -> list[str]:
         """The lines of the move of a plain template (see :attr:`plain`): its piece from
@@ -2079,6 +2172,8 @@ class _Writer:
             return f"(S[{TO_MOVE}] == {player})"
         if isinstance(goal, g.Repetition):
             return f"(S[{MOVER}] == {player} and S[{REPS}] >= {goal.times})"
+        if isinstance(goal, g.TurnsPlayed):
+            return f"(S[{TURNS}] >= {goal.count})"
         if isinstance(goal, g.Checkmated):
             mask = self.kinds_mask(goal.kinds)
             return f"(S[{TO_MOVE}] == {player} and in_check(S, T, {player}, {mask}) != 0)"
@@ -2123,7 +2218,7 @@ class _Writer:
                     f"        n += S[RES + {self.codes[piece]}]\n"
                     for piece in self.hand
                     if mine and goal.in_hand and (kind is None or piece.kind == kind))
-                + f"    return n == {goal.count}\n")
+                + f"    return n {'<' if mine and goal.fewer else '=='} {goal.count}\n")
         elif isinstance(goal, g.PiecesLost):
             start = self.put(("lost-start", name),
                              [goal.at_start(self.game, pl) for pl in range(self.players)])
@@ -2974,7 +3069,7 @@ def stays(S, T, player, at, count, nb, base, before):
         """When template ``t`` runs in generate: "True" (always, when no turn limits
         the move types), a test of the move type the turn allows (``T[XY]``, -1: any;
         see turn_mover), or None: never (it only goes on with chains)."""
-        if self.limits is None:
+        if self.limits is None and self.follow_up is None:
             return "True" if t.top_level else None
         tests = ["T[XY] < 0"] if t.top_level else []
         if t.move_type in self.limit_types:
@@ -4273,9 +4368,11 @@ def chains(S, T, player, n):
         puts the move type the turn allows in ``T[XY]`` (-1: any)."""
         limits = self.limits
         if limits is None:
+            # The move type of a follow-up due, or any (-1).
+            allowed = f"S[{FOLLOW}]" if self.follow_up is not None else "-1"
             return ("@njit(cache=True)\n"
                     "def turn_mover(S, T):\n"
-                    "    T[XY] = -1\n"
+                    f"    T[XY] = {allowed}\n"
                     f"    return S[{TO_MOVE}]\n")
         count = len(limits.move_types)
         start = limits.repeat_from
@@ -4347,6 +4444,38 @@ def chains(S, T, player, n):
         if rules.protect or self.asks_attacks or \
                 any(isinstance(goal, g.Checkmated) for goal in goals.leaves()):
             checks = self.attacks()
+        follow_up = follow_on = turns_key = ""
+        if self.turns_keys >= 0:
+            # The key reads the turns played, up to the most a goal counts.
+            limit = self.game.turns_limit
+            turns_key = "".join(f"    {line}\n" for line in (
+                f"t1 = S[{TURNS}]",
+                f"if t1 != H[h, {_HIST - 4}]:",
+                f"    key ^= T[{self.turns_keys} + min(t1 - 1, {limit})] ^ "
+                f"T[{self.turns_keys} + min(t1, {limit})]"))
+        if self.follow_up is not None:
+            # rules.FollowUp: after a move made with none due that puts a piece down,
+            # its test read at the piece's cell for the mover; where it holds, the
+            # mover goes on with the move due, in the same turn.
+            test = self.expr(self.follow_up.test, "fc")
+            follow_up = "".join(f"    {line}\n" for line in (
+                "due = -1",
+                f"if S[{FOLLOW}] < 0:",
+                "    for i in range(count):",
+                f"        if T[at + i] & 3 == {_SHIFT} or T[at + i] & 3 == {_PLACE}:",
+                f"            fc = (S[{LAST}] >> 16) - 1",
+                "            player = mover",
+                f"            if {test}:",
+                "                due = 0",
+                "            break"))
+            follow_on = "".join(f"    {line}\n" for line in (
+                "if due >= 0:",
+                "    nxt = mover",
+                f"    S[{TURNS}] -= 1",
+                f"if due != S[{FOLLOW}]:",
+                f"    key ^= T[{self.follow_keys} + 1 + S[{FOLLOW}]] ^ "
+                f"T[{self.follow_keys} + 1 + due]",
+                f"    S[{FOLLOW}] = due"))
         # The links of the directions the templates and tests name, for each player.
         rows = [self.board.player_links(p)[d] for p in range(n) for d in self.directions]
         links = self.put("links", [v for row in rows for v in row])
@@ -4400,15 +4529,21 @@ def chains(S, T, player, n):
                      "    elif prepares(T, at, count, mover):\n"
                      "        S[PHASE] = 1\n"
                      f"        key ^= T[{key}]\n"
-                     "        nxt = mover\n")
+                     "        nxt = mover\n"
+                     f"        S[{TURNS}] -= 1\n")  # the turn goes on
         near_moves = near_make = near_undo = ""
         if self.near:
             near_moves = f"    if status == -1: S[{NEAR}] = -1\n"
+            # The cells of the board the move changed (a count in hand it changed is
+            # touched as a cell past the board's, HAND + code: no cell to look near).
             near_make = (
                 f"    if S[{NEAR}] == -1:\n"
+                "        m = 0\n"
                 "        for j in range(k):\n"
-                f"            S[{NEAR + 1} + j] = H[h, 5 + 2 * j]\n"
-                f"        S[{NEAR}] = k\n"
+                f"            if H[h, 5 + 2 * j] < {size}:\n"
+                f"                S[{NEAR + 1} + m] = H[h, 5 + 2 * j]\n"
+                "                m += 1\n"
+                f"        S[{NEAR}] = m\n"
                 "    else:\n"
                 f"        S[{NEAR}] = 0\n")
             near_undo = f"    S[{NEAR}] = 0\n"
@@ -4809,6 +4944,33 @@ def compose(S, T, pos, hand, hf, q, nc, becomes, copy, rsv):
 {group_move}{parts}{whole}{checks}{chain_source}{open_generate("generate")}'''
         def moves_source(name: str, generate: str, decorator: str) -> str:
             # moves, by the name given, finding the moves by ``generate``
+            if goals.moves_first:
+                # A player to move without a move is judged first (Goals.moves_first),
+                # then the conditions and the ply limit where there are moves.
+                passes = "".join(line[4:] + "\n" for line in self.passes().splitlines())
+                return f'''{decorator}
+def {name}(S, T):
+    # The position's status and moves (in T[XN:XN + n], unregistered): n | (status + 2)
+    # << 24, or -1 and -2 as generate says them.
+    player = S[{TO_MOVE}]
+    mover = turn_mover(S, T)
+    n = {generate}(S, T, mover)
+    if n < 0:
+        return n
+{passes}    if n == 0:
+        status = stuck_conditions(S, T)
+        if status < 0:
+            status = {stalemate * n} + player
+        return (status + 2) << 24
+    status = after(S, T)
+{near_moves}    if status < 0 and {self.limit} > 0 and S[{PLY}] >= {self.limit}:
+        status = {2 * n}  # a draw when the game reaches its ply limit
+    if status >= 0:
+        n = 0
+    return n | ((status + 2) << 24)
+
+
+'''
             return f'''{decorator}
 def {name}(S, T):
     # The position's status and moves (in T[XN:XN + n], unregistered): n | (status + 2)
@@ -4914,6 +5076,8 @@ def make{suffix}(S, H, T, h, at, count, number):
     H[h, 2] = S[{STATUS}]
     H[h, 3] = S[{MOVER}]
     H[h, 4] = number
+    H[h, {_HIST - 5}] = S[{FOLLOW}]
+    H[h, {_HIST - 4}] = S[{TURNS}]
     H[h, {_HIST - 3}] = S[{TAKEN}]
     H[h, {_HIST - 2}] = S[{REPS}]
     H[h, {_HIST - 1}] = S[{LAST}]
@@ -4938,9 +5102,10 @@ def make{suffix}(S, H, T, h, at, count, number):
                 key ^= T[{self.zobrist} + cell * {len(self.pieces) - 1} + new - 1]
 {last_key}    mover = S[{TO_MOVE}]
     ply = S[{PLY}]
-    {"nxt = (mover + 1) % " + str(n) if self.alternate
+{follow_up}    {"nxt = (mover + 1) % " + str(n) if self.alternate
      else "nxt = T[" + str(self.turn_players) + " + turn(ply + 1)]"}
-{phase}    S[{KEY}] = key ^ T[{self.sides} + turn(ply) * {n} + mover] ^ \\
+    S[{TURNS}] += 1
+{phase}{follow_on}{turns_key}    S[{KEY}] = key ^ T[{self.sides} + turn(ply) * {n} + mover] ^ \\
         T[{self.sides} + turn(ply + 1) * {n} + nxt]
     S[{TO_MOVE}] = nxt
     S[{MOVER}] = mover
@@ -5130,6 +5295,8 @@ def undo(S, H):
 {phase_undo}    S[{KEY}] = H[h, 1]
     S[{STATUS}] = H[h, 2]
     S[{MOVER}] = H[h, 3]
+    S[{FOLLOW}] = H[h, {_HIST - 5}]
+    S[{TURNS}] = H[h, {_HIST - 4}]
     S[{LAST}] = H[h, {_HIST - 1}]
     S[{REPS}] = H[h, {_HIST - 2}]
     S[{TAKEN}] = H[h, {_HIST - 3}]
@@ -5484,7 +5651,8 @@ def _build(game: PieceGame, written: tuple[_Writer, str]) -> Plan:
     plan = Plan(game, module, table, writer.registry, writer.sides, writer.pieces,
                 writer.codes, writer.templates, writer.goals, writer.size, writer.players,
                 source,
-                writer.hand, writer.reserved, writer.repeats, writer.taken, writer.phased)
+                writer.hand, writer.reserved, writer.repeats, writer.taken, writer.phased,
+                writer.follows)
     _COMPILED.add(_digest(source))  # its functions are compiled (Plan's entries)
     return plan
 
@@ -5522,7 +5690,8 @@ class KernelPosition:
     _plain: type[PieceState] = PieceState
 
     def __init__(self, game: PieceGame, cells: list[Piece | None], to_move: int,
-                 reserves: dict[Piece, int], ply: int, plan: Plan | None = None):
+                 reserves: dict[Piece, int], ply: int, plan: Plan | None = None, *,
+                 follow: str | None = None, turns: int | None = None):
         """A position as :class:`PieceState` takes it (``plan``: the game's kernel)."""
         plan = plan if plan is not None else plan_for(game)
         if plan is None:
@@ -5547,6 +5716,10 @@ class KernelPosition:
             s[plan.hand_at + codes[piece]] = count
         s[TO_MOVE], s[PLY], s[MOVER], s[NMOVES], s[STATUS] = to_move, ply, -1, -1, UNKNOWN
         s[REPS] = 1
+        if follow is not None and follow not in plan.follows:
+            raise Unsupported(f"a move of type {follow!r} due is no follow-up of the rules")
+        s[FOLLOW] = -1 if follow is None else plan.follows.index(follow)
+        s[TURNS] = ply if turns is None else turns
         self._s = s
         self._h = np.empty((plan.rows, _HIST), dtype=np.int64)
         self._n = -1
@@ -5603,6 +5776,23 @@ class KernelPosition:
     @ply.setter
     def ply(self, value: int) -> None:
         self._s[PLY] = value
+
+    @property  # type: ignore[override]
+    def turns(self) -> int:
+        return int(self._s[TURNS])
+
+    @turns.setter
+    def turns(self, value: int) -> None:
+        self._s[TURNS] = value
+
+    @property  # type: ignore[override]
+    def follow(self) -> str | None:
+        code = int(self._s[FOLLOW])
+        return None if code < 0 else self._plan.follows[code]
+
+    @follow.setter
+    def follow(self, value: str | None) -> None:
+        raise AttributeError("a kernel position's move due changes only by moves")
 
     @property  # type: ignore[override]
     def last_from(self) -> int | None:
@@ -5929,6 +6119,10 @@ class KernelPosition:
         s[KEY] ^= plan.table[row + self._to_move] ^ plan.table[row + player]
         s[TO_MOVE] = player
         new._to_move = player
+        if s[FOLLOW] >= 0:  # a turn starts: no move is due in it
+            s[KEY] = _signed((int(s[KEY]) & _MASK64)
+                             ^ self.game.follow_key(plan.follows[int(s[FOLLOW])]))
+            s[FOLLOW] = -1
         s[DEPTH] = s[BASE] = 0  # no past (nor a ZRF position's)
         s[TAKEN] = 0  # nor what the last move took (clone kept it only where read)
         if self._plan.taken and hasattr(self._plain, "_set_taken"):

@@ -13,8 +13,10 @@ restores every touched cell, reserve and counter exactly.
 Text form: on a square board the rows from the top, ``/``-separated, one symbol per
 cell (``.`` empty), e.g. ``pp/../PP``; on any other board the occupied cells as
 ``cell=symbol`` pairs separated by commas (``-`` when the board is empty). Then the
-side to move, then ``reserve:`` counts when the game has reserves, and last, in a game
-whose turns may take two plies (:class:`~boardlab.core.rules.SecondPly`), its word
+side to move, then ``reserve:`` counts when the game has reserves; ``ply:``, ``turns:``
+and ``follow:`` where the ply, the turns played and a move due in the same turn (see
+:class:`~boardlab.core.rules.FollowUp`) are not what the rest implies; and last, in a
+game whose turns may take two plies (:class:`~boardlab.core.rules.SecondPly`), its word
 while the second ply is due.
 """
 
@@ -110,19 +112,27 @@ class PieceGame(Game):
         return None
 
     def new_state(self, cells: list[Piece | None], to_move: int,
-                  reserves: dict[Piece, int], ply: int) -> PieceState:
+                  reserves: dict[Piece, int], ply: int, *, follow: str | None = None,
+                  turns: int | None = None) -> PieceState:
         """A position of this game: a kernel position when the game has a kernel (and
-        kernels are on), else one of :attr:`state_class`."""
+        kernels are on), else one of :attr:`state_class`. ``follow``: the move type
+        due in this turn (see :class:`~boardlab.core.rules.FollowUp`); ``turns``: the
+        turns played (by default ``ply``)."""
         from boardlab.core import kernel
 
+        more: dict[str, Any] = {}
+        if follow is not None:
+            more["follow"] = follow
+        if turns is not None:
+            more["turns"] = turns
         if kernel.active():
             plan = kernel.plan_for(self)
             if plan is not None:
                 try:
-                    return plan.state_class(self, cells, to_move, reserves, ply, plan)
+                    return plan.state_class(self, cells, to_move, reserves, ply, plan, **more)
                 except kernel.Unsupported:
                     pass  # a piece or a reserve the kernel does not hold
-        return self.state_class(self, cells, to_move, reserves, ply)
+        return self.state_class(self, cells, to_move, reserves, ply, **more)
 
     def next_player(self, state: PieceState, move: Move) -> int:
         """Who moves after ``move`` (``state`` is already updated); alternates by default."""
@@ -148,6 +158,39 @@ class PieceGame(Game):
     def _second_key(self) -> int:
         """The key a position's key carries while its turn's second ply is due."""
         return zobrist_table(1, f"{self.name} second ply")[0]
+
+    @cached_property
+    def judges_moves_first(self) -> bool:
+        """Whether a player to move without a move is judged before the end goals are
+        read (:attr:`~boardlab.core.goals.Goals.moves_first`)."""
+        goals = self.end_goals()
+        return goals is not None and goals.moves_first
+
+    @cached_property
+    def turns_limit(self) -> int | None:
+        """The most turns a goal of :meth:`end_goals` counts
+        (:class:`~boardlab.core.goals.TurnsPlayed`), or None when none does: the
+        position's key then reads its turns played, up to that count (past it every
+        such goal holds alike)."""
+        from boardlab.core.goals import TurnsPlayed
+
+        goals = self.end_goals()
+        counts = [goal.count for goal in goals.leaves() if isinstance(goal, TurnsPlayed)] \
+            if goals is not None else []
+        return max(counts) if counts else None
+
+    def turns_key(self, turns: int) -> int:
+        """The Zobrist key of ``turns`` turns played (0 where no goal counts turns; see
+        :attr:`turns_limit`), drawn from the game and the count alone."""
+        limit = self.turns_limit
+        if limit is None:
+            return 0
+        turns = min(turns, limit)
+        key = self._other_keys.get((-2, turns))  # type: ignore[call-overload]
+        if key is None:
+            key = zobrist_table(1, f"{self.name}:turns:{turns}")[0]
+            self._other_keys[-2, turns] = key  # type: ignore[index]
+        return key
 
     @cached_property
     def defers_notation(self) -> bool:
@@ -221,6 +264,18 @@ class PieceGame(Game):
             self._other_keys[cell, piece] = key
         return key
 
+    def follow_key(self, move_type: str | None) -> int:
+        """The Zobrist key of a move of ``move_type`` due in the same turn (0 for none;
+        see :class:`~boardlab.core.rules.FollowUp`), drawn from the game and the move
+        type alone."""
+        if move_type is None:
+            return 0
+        key = self._other_keys.get((-1, move_type))  # type: ignore[call-overload]
+        if key is None:
+            key = zobrist_table(1, f"{self.name}:follow:{move_type}")[0]
+            self._other_keys[-1, move_type] = key  # type: ignore[index]
+        return key
+
     @cached_property
     def _zobrist(self) -> list[int]:
         n = self.board.size * len(self.piece_list)
@@ -273,6 +328,8 @@ class PieceGame(Game):
                                 where=repr(parts[1]))
         reserves: dict[Piece, int] = dict.fromkeys(self.initial_reserves(), 0)
         ply = self.implied_ply(cells) or 0
+        turns: int | None = None
+        follow: str | None = None
         for extra in parts[2:]:
             if extra.startswith("reserve:"):
                 for item in filter(None, extra[len("reserve:"):].split(",")):
@@ -284,9 +341,14 @@ class PieceGame(Game):
                     reserves[piece] = int(count)
             elif extra.startswith("ply:") and extra[4:].isdigit():
                 ply = int(extra[4:])
+            elif extra.startswith("turns:") and extra[6:].isdigit():
+                turns = int(extra[6:])
+            elif extra.startswith("follow:") and extra[7:]:
+                follow = extra[7:]
             else:
                 raise NotationError("unknown field", where=repr(extra))
-        state = self.new_state(cells, names.index(parts[1].lower()), reserves, ply)
+        state = self.new_state(cells, names.index(parts[1].lower()), reserves, ply,
+                               follow=follow, turns=turns)
         if second:
             state.second = True
             state._key = state._full_key()
@@ -327,14 +389,15 @@ class PieceState(State):
     """Pieces on the cells of a :class:`PieceGame`'s board, reserves, side to move, ply."""
 
     __slots__ = ("game", "cells", "_to_move", "reserves", "ply", "_history", "_key", "_cache",
-                 "last_from", "last_to", "second")
+                 "last_from", "last_to", "second", "follow", "turns")
     #: What a kernel position of this class makes fresh besides PieceState's fields
     #: (name -> factory); a subclass that can be played by a kernel defines it (see
     #: :mod:`boardlab.core.kernel`).
     kernel_fields: ClassVar[dict[str, Callable[[], Any]]] = {}
 
     def __init__(self, game: PieceGame, cells: list[Piece | None], to_move: int,
-                 reserves: dict[Piece, int], ply: int):
+                 reserves: dict[Piece, int], ply: int, *, follow: str | None = None,
+                 turns: int | None = None):
         self.game: PieceGame = game
         self.cells = cells
         self._to_move = to_move
@@ -349,6 +412,12 @@ class PieceState(State):
         #: Whether the player to move owes the second ply of a turn (see
         #: :class:`~boardlab.core.rules.SecondPly`): its moves give no other.
         self.second = False
+        #: The move type due next in this turn (see :class:`~boardlab.core.rules.FollowUp`),
+        #: or None: the next move starts a turn.
+        self.follow: str | None = follow
+        #: The turns played: the moves that passed the turn (the ply, in a game whose
+        #: moves all do).
+        self.turns: int = ply if turns is None else turns
         self._key = self._full_key()
 
     # --- hashing ----------------------------------------------------------------------
@@ -374,7 +443,7 @@ class PieceState(State):
             key ^= self._reserve_key(piece, count)
         if self.second:
             key ^= self.game._second_key
-        return key
+        return key ^ self.game.follow_key(self.follow) ^ self.game.turns_key(self.turns)
 
     # --- protocol ---------------------------------------------------------------------
     @property
@@ -384,25 +453,49 @@ class PieceState(State):
     def legal_moves(self) -> list[Move]:
         moves = self._cache.get("moves")
         if moves is None:
-            if self.game.result(self) is not None:
+            game = self.game
+            if game.judges_moves_first:
+                self._judge()
+                moves = self._cache["moves"]
+            elif game.result(self) is not None:
                 moves = []
             else:
-                moves = self.game.move_rules.generate(self)
+                moves = game.move_rules.generate(self)
             self._cache["moves"] = moves
         return list(moves)  # the caller owns the list it gets
 
     def outcome(self) -> Returns | None:
         if "outcome" not in self._cache:
-            out = self.game.result(self)
-            if out is None and not self.legal_moves():
-                out = self.game.no_moves(self)
-            self._cache["outcome"] = out
+            game = self.game
+            if game.judges_moves_first:
+                self._judge()
+            else:
+                out = game.result(self)
+                if out is None and not self.legal_moves():
+                    out = game.no_moves(self)
+                self._cache["outcome"] = out
         return self._cache["outcome"]
 
+    def _judge(self) -> None:
+        """The moves and the outcome where a player without a move is judged first
+        (:attr:`~boardlab.core.goals.Goals.moves_first`): the moves are found, then the
+        result read where there are some."""
+        game = self.game
+        moves = game.move_rules.generate(self)
+        if not moves:
+            out = game.no_moves(self)
+        else:
+            out = game.result(self)
+            if out is not None:
+                moves = []
+        self._cache["moves"] = moves
+        self._cache["outcome"] = out
+
     def apply(self, move: Move) -> None:
+        game = self.game
+        mover, follow = self._to_move, self.follow
         key = self._play(move.actions)
         self.ply += 1
-        game = self.game
         rule = game.second_ply
         if rule is not None and (self.second or rule.prepares(game.board, self._to_move,
                                                               move.actions)):
@@ -412,7 +505,20 @@ class PieceState(State):
             if self.second:
                 self._key = key
                 return
-        nxt = game.next_player(self, move)
+        up = game.move_rules.follow_up
+        due = None
+        if up is not None and follow is None and up.due(self, mover, move.actions):
+            due = up.move_type
+        if due is None:
+            nxt = game.next_player(self, move)
+            self.turns += 1
+            if game.turns_limit is not None:
+                key ^= game.turns_key(self.turns - 1) ^ game.turns_key(self.turns)
+        else:
+            nxt = mover  # the same player goes on with the move due
+        if due != follow:
+            key ^= game.follow_key(follow) ^ game.follow_key(due)
+            self.follow = due
         base = game.board.size * len(game.piece_list)
         self._key = key ^ game._zobrist[base + self._to_move] ^ game._zobrist[base + nxt]
         self._to_move = nxt
@@ -483,13 +589,13 @@ class PieceState(State):
                                                                                count - 1)
                     self.reserves[taken] = count - 1
         self._history.append((touched, reserve_changes, self._to_move, self._key, self._cache,
-                              last, whole, actions, self.second))
+                              last, whole, actions, self.follow, self.turns, self.second))
         self._cache = {}
         return key
 
     def undo(self) -> None:
-        touched, reserve_changes, to_move, key, cache, last, whole, _, second = \
-            self._history.pop()
+        touched, reserve_changes, to_move, key, cache, last, whole, _, follow, turns, \
+            second = self._history.pop()
         self.second = second
         for cell, piece in touched.items():
             self.cells[cell] = piece
@@ -499,6 +605,7 @@ class PieceState(State):
         self._key = key
         self._cache = cache
         self.last_from, self.last_to = last
+        self.follow, self.turns = follow, turns
         if whole:
             self.ply -= 1
 
@@ -514,13 +621,16 @@ class PieceState(State):
         new._cache = dict(self._cache)
         new.last_from, new.last_to = self.last_from, self.last_to
         new.second = self.second
+        new.follow, new.turns = self.follow, self.turns
         return new
 
     def with_turn(self, player: int) -> PieceState:
-        """The same position with ``player`` to move, without history (for heuristics
-        that count what each side could do, such as mobility)."""
+        """The same position with ``player`` to move, at the start of a turn (no move due
+        in the turn), without history (for heuristics that count what each side could
+        do, such as mobility)."""
         new = self.clone()
         new._to_move = player
+        new.follow = None
         new._cache = {}
         new._key = new._full_key()
         return new
@@ -554,7 +664,7 @@ class PieceState(State):
 
     def signature(self) -> tuple[Any, ...]:
         out = (tuple(self.cells), self._to_move, tuple(sorted(self.reserves.items())),
-               self.ply)
+               self.ply, self.follow, self.turns)
         return out if self.game.second_ply is None else (*out, self.second)
 
     # --- helpers for rules and results ---------------------------------------------------
@@ -588,6 +698,10 @@ class PieceState(State):
             out += f" ply:{self.ply}"
         if self.reserves:
             out += " reserve:" + ",".join(f"{names[p]}={n}" for p, n in self.reserves.items())
+        if self.turns != self.ply:
+            out += f" turns:{self.turns}"
+        if self.follow is not None:
+            out += f" follow:{self.follow}"
         if self.second:
             out += f" {game.second_ply.text}"
         return out

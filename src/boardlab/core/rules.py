@@ -356,11 +356,47 @@ class Var:
 
 
 @dataclass(frozen=True, slots=True)
-class Less:
-    """One value (a :class:`Var` or a number) is smaller than another."""
+class PieceCount:
+    """How many pieces the mover has on the board (``mine``; with ``mine`` false, the
+    other players have), of ``kinds`` (every type when empty), and in hand too with
+    ``in_hand``: a value :class:`Less` compares, read on the board as the move starts
+    (nine men's morris: a player down to three men flies)."""
 
-    left: Var | int
-    right: Var | int
+    kinds: tuple[str, ...] = ()
+    in_hand: bool = False
+    mine: bool = True
+
+    def __call__(self, c: Cursor) -> int:
+        return self.count(c.state, c.player)
+
+    def counts(self, piece: Piece, player: int) -> bool:
+        """Whether ``piece`` is one of those counted for ``player``."""
+        owner = piece.owner
+        return (owner == player if self.mine else owner != player and owner >= 0) and (
+            not self.kinds or piece.kind in self.kinds)
+
+    def count(self, state: PieceState, player: int) -> int:
+        """The count in ``state`` for ``player``."""
+        # Kept with the position's moves (a move made on it clears both): every run
+        # of a template asks again on the same board.
+        cache = getattr(state, "_cache", None)
+        n = None if cache is None else cache.get((self, player))
+        if n is None:
+            n = sum(1 for p in state.cells if p is not None and self.counts(p, player))
+            if self.in_hand:
+                n += sum(k for p, k in state.reserves.items() if self.counts(p, player))
+            if cache is not None:
+                cache[self, player] = n
+        return n
+
+
+@dataclass(frozen=True, slots=True)
+class Less:
+    """One value (a :class:`Var`, a :class:`PieceCount` or a number) is smaller than
+    another."""
+
+    left: Var | PieceCount | int
+    right: Var | PieceCount | int
 
     def __call__(self, c: Cursor) -> bool:
         left, right = self.left, self.right
@@ -547,8 +583,9 @@ def var(name: str) -> Callable[[Cursor], int]:
     return Var(name)
 
 
-def less(left: Var | int, right: Var | int) -> Predicate:
-    """``left`` < ``right``, each a counter (:func:`var`) or a number."""
+def less(left: Var | PieceCount | int, right: Var | PieceCount | int) -> Predicate:
+    """``left`` < ``right``, each a counter (:func:`var`), a count of pieces
+    (:class:`PieceCount`) or a number."""
     return Less(left, right)
 
 
@@ -622,6 +659,46 @@ class While(Instruction):
                 return
             run_all(self.body, c, out)
         raise BoardError("move template loops forever (While never ends)")
+
+
+@dataclass(frozen=True, slots=True)
+class EveryCell(Instruction):
+    """Run ``body`` with the cursor on each cell of the board in turn, in cell order,
+    each run a fork of the run as it stands (Ludii's ``(to (sites Board))``; a
+    morris man flying to any empty point): what one cell's run does -- the moves it
+    adds, its flags, counters, mark, queued actions and piece in hand -- goes no
+    further than that run, a failure ends that run alone, and after the last cell
+    the run goes on from where it stood, as it was."""
+
+    body: Sequence[Instruction]
+
+    def run(self, c: Cursor, out: list[tuple[Action, ...]]) -> None:
+        # Restored in place: the compiled templates keep the run's actions and flags
+        # in locals of their own (boardlab.core.compiled).
+        pos, hand, hand_from, mark, to = c.pos, c.hand, c.hand_from, c.mark, c.to
+        actions, flags = list(c.actions), dict(c.flags)
+        position_flags = c.position_flags
+        attributes = c.attributes
+        changes = c.changes
+
+        def restore() -> None:
+            c.pos, c.hand, c.hand_from, c.mark, c.to = pos, hand, hand_from, mark, to
+            c.actions[:] = actions
+            c.flags.clear()
+            c.flags.update(flags)
+            c.position_flags = None if position_flags is None else dict(position_flags)
+            c.attributes = None if attributes is None else \
+                {cell: dict(values) for cell, values in attributes.items()}
+            c.changes = None if changes is None else list(changes)
+
+        for cell in range(c.board.size):
+            restore()
+            c.pos = cell
+            try:  # noqa: SIM105 - as in Template.generate's loop
+                run_all(self.body, c, out)
+            except Fail:
+                pass
+        restore()
 
 
 @dataclass(frozen=True, slots=True)
@@ -1359,7 +1436,7 @@ def _instructions(program: Sequence[Instruction]) -> Iterable[Instruction]:
         if isinstance(i, If):
             yield from _instructions(i.then)
             yield from _instructions(i.else_)
-        elif isinstance(i, While):
+        elif isinstance(i, While | EveryCell):
             yield from _instructions(i.body)
 
 
@@ -1746,6 +1823,8 @@ class Rules:
     moves)`` filters the legal moves last (ZRF ``maximal captures``); ``pass_turn`` adds a
     pass: ``"always"`` as one more move, ``"forced"`` only when there is no other and
     another player could move (when nobody can, the game is over).
+    ``follow_up`` (:class:`FollowUp`) lets a move be followed, in the same turn, by
+    another move of the same player (nine men's morris: a mill, then a removal).
     ``protect`` lists the pieces a move may not leave attacked (ZRF ``checkmated``): see
     :class:`Protect`. ``cut_off`` (:class:`KeepLargestGroup`) says what else a capture
     takes, ``second_ply`` (:class:`SecondPly`) which moves give their player a second
@@ -1771,7 +1850,13 @@ class Rules:
     deferred_captures: bool = False
     cut_off: KeepLargestGroup | None = None
     second_ply: SecondPly | None = None
+    follow_up: FollowUp | None = None
     _cache: dict[int, list[Move]] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.follow_up is not None and self.second_ply is not None:
+            # Both make the same player move again; which wins is not defined.
+            raise ValueError("a game has either a follow-up move or a second ply, not both")
 
     def generate(self, state: PieceState) -> list[Move]:
         """The legal moves of ``state``'s side to move, deterministic, without duplicates."""
@@ -1790,6 +1875,8 @@ class Rules:
         player, allowed = state.to_move, None
         if self.turns is not None:
             player, allowed = self.turns.at(state.ply, player)
+        if state.follow is not None:
+            allowed = state.follow  # the move due after the one before (FollowUp)
         by_priority: dict[int, list[Move]] = {}
         # The moves found so far, per priority: a move that a higher class makes too
         # belongs to that class as well (Zillions' compulsory-capture chess offers a
@@ -2191,6 +2278,33 @@ def turn_index(ply: int, turns: int, repeat_from: int) -> int:
     if ply < turns:
         return ply
     return repeat_from + (ply - repeat_from) % (turns - repeat_from)
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """A second move of the same player in one turn (:attr:`Rules.follow_up`; nine
+    men's morris: a man that closes a mill lets its owner remove an enemy man, a move
+    of its own). After a move made with no follow-up due that puts a piece down (its
+    last shift's target, else its last drop's cell: the position's ``last_to``),
+    ``test`` is read at that cell for the mover, on the position after the move. Where
+    it holds the turn does not pass: the same player moves again, with the moves of
+    the templates of ``move_type`` alone (those that are not ``top_level`` too), and
+    that move ends the turn. A position says the move type due
+    (the ``follow`` of a :class:`~boardlab.core.position.PieceState`) and counts turns
+    apart from moves (its ``turns``)."""
+
+    test: Predicate
+    move_type: str
+
+    def due(self, state: PieceState, player: int, actions: Sequence[Action]) -> bool:
+        """Whether ``player``'s move of ``actions``, just played on ``state`` (with no
+        follow-up due before it), is followed by another."""
+        cell = state.last_to
+        if cell is None or not any(type(a) is Shift or type(a) is Place for a in actions):
+            return False
+        links = state.game.board.player_links(player)
+        return bool(self.test(Cursor(state, player, cell, None, None, links=links,
+                                     start=cell)))
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Morris games: nine men's morris (with OpenSpiel's rules) and three men's morris.
+"""Morris games: nine men's morris (with OpenSpiel's rules) and three men's morris,
+written in boardlab's move language.
 
 Nine men's morris (``nine-mens-morris``), rules exactly as OpenSpiel's
 ``nine_mens_morris`` (open_spiel/games/nine_mens_morris/nine_mens_morris.cc), which
@@ -38,6 +39,20 @@ Perft from the empty board: 24, 552, 12144, 255024 (placements only: no mill is
 possible before White's third man), then 5100480 and 96223680, both counted with
 OpenSpiel's implementation and checked against this one.
 
+In the language: a drop of a man from the hand onto an empty point; a man's step to
+an adjacent empty point along each line, tried towards the lowest-named points first
+(south, west, east, north), so a man's moves come in the order of their points; a
+flight, for a player with three men or fewer (:class:`~boardlab.core.rules.PieceCount`),
+to every empty point (:class:`~boardlab.core.rules.EveryCell`); drops shadow flights,
+which shadow steps (priorities). A mill is a test read from a point along the board's
+lines (two steps one way, two the other, or one each way, along either axis): after a
+move that puts a man down where it holds, the same player moves again
+(:class:`~boardlab.core.rules.FollowUp`) with a removal alone -- an enemy man outside
+a mill, or, when there is none (a lower priority), any. The goals: fewer than three
+men in all loses (:class:`~boardlab.core.goals.PiecesRemaining`), 200 turns draw
+(:class:`~boardlab.core.goals.TurnsPlayed`), a player without a move loses, judged
+first (:attr:`~boardlab.core.goals.Goals.moves_first`, OpenSpiel's order).
+
 Three men's morris (``three-mens-morris``), from Wikipedia, "Three men's morris"
 (after R. C. Bell and H. J. R. Murray): a 3x3 grid of points joined by the three
 rows, the three columns and, on the traditional board, both diagonals. Each player
@@ -50,35 +65,70 @@ move loses. The option ``diagonals`` off removes the diagonal lines: no diagonal
 moves and no diagonal wins. To bound the game, after ``max_moves`` plies (default
 200, placements included) without a winner the game is a draw. Moves are written
 ``b2`` (placement) and ``a1-b2`` (a step); the text form is the rows from the top,
-the side to move and the number of plies played: ``w.b/.w./... b 3``.
+the side to move and the number of plies played: ``w.b/.w./... b 3``. In the
+language: the drops and steps of nine men's morris, lines of three as relative
+configurations (as tic-tac-toe's), a player without a move judged first.
+
+Both games run on their kernels (:mod:`boardlab.core.kernel`): a position's moves and
+a whole random playout are kernel calls.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import cached_property
+from typing import Any, ClassVar
 
 from boardlab.core.board import Board
-from boardlab.core.game import (
-    DRAW,
-    Game,
-    IncrementalState,
-    Option,
-    Returns,
-    State,
-    win_for,
-    zobrist_table,
+from boardlab.core.game import DRAW, Option, Returns, State
+from boardlab.core.goals import (
+    AnyOf,
+    Condition,
+    Goals,
+    PiecesRemaining,
+    RelativeConfig,
+    TurnsPlayed,
 )
-from boardlab.core.move import Capture, Move, Piece, Place, Shift, format_action
+from boardlab.core.move import Capture, Piece, Place, Shift
+from boardlab.core.position import PieceGame, PieceState
 from boardlab.core.registry import register
+from boardlab.core.rules import (
+    EMPTY,
+    ENEMY,
+    FRIEND,
+    Add,
+    AtStep,
+    Back,
+    CaptureHere,
+    Drop,
+    EveryCell,
+    FollowUp,
+    If,
+    Less,
+    PieceCount,
+    Predicate,
+    Rules,
+    Step,
+    Template,
+    Verify,
+    all_of,
+    any_of,
+    not_,
+)
 from boardlab.errors import NotationError
 
 SYMBOLS = ".wb"
 SIDES = "wb"
-PIECES = (Piece(0, "man"), Piece(1, "man"))
+WHITE, BLACK = Piece(0, "man"), Piece(1, "man")
+PIECES = (WHITE, BLACK)
 _OPPOSITE = {"n": "s", "s": "n", "e": "w", "w": "e", "ne": "sw", "sw": "ne", "nw": "se",
              "se": "nw"}
+#: The directions of a man's steps in the order their points are numbered (rank by rank
+#: from the bottom, left to right on a rank), so a man's moves come in that order.
+STEP_ORDER = ("sw", "s", "se", "w", "e", "nw", "n", "ne")
+#: The axes of the lines, a pair of opposite directions each.
+AXES = (("e", "w"), ("n", "s"), ("ne", "sw"), ("nw", "se"))
 
 
 def _coords(name: str) -> tuple[int, int]:
@@ -103,16 +153,13 @@ def morris_board(points: Sequence[str], lines: Sequence[Sequence[str]]) -> Board
 
 @dataclass(frozen=True)
 class Layout:
-    """A morris board with its lines and precomputed moves, shared by all states."""
+    """A morris board with its lines, shared by all states: what the text form, the
+    drawing and the evaluation read (a position's cells as 0 empty, 1 White, 2 Black)."""
 
     board: Board
     lines: tuple[tuple[int, ...], ...]
-    lines_through: tuple[tuple[tuple[int, ...], ...], ...]
     neighbours: tuple[tuple[int, ...], ...]
     ranks: tuple[tuple[int, ...], ...]  # the cells of each rank, top rank first
-    placements: tuple[tuple[Move, ...], ...]  # [player][cell]
-    steps: tuple[tuple[Move | None, ...], ...]  # [source][target], any two distinct cells
-    removals: tuple[Move, ...]  # [cell]
 
     @classmethod
     def build(cls, points: Sequence[str], lines: Sequence[str]) -> Layout:
@@ -120,34 +167,38 @@ class Layout:
         split = [line.split() for line in lines]
         board = morris_board(points, split)
         n = board.size
-        line_cells = tuple(tuple(board.cell(p) for p in line) for line in split)
         heights = sorted({y for _, y in board.coords}, reverse=True)
         ranks = tuple(tuple(sorted((c for c in range(n) if board.coords[c][1] == y),
                                    key=lambda c: board.coords[c][0])) for y in heights)
         return cls(
             board=board,
-            lines=line_cells,
-            lines_through=tuple(tuple(line for line in line_cells if c in line)
-                                for c in range(n)),
+            lines=tuple(tuple(board.cell(p) for p in line) for line in split),
             neighbours=tuple(tuple(sorted(board.neighbours(c))) for c in range(n)),
             ranks=ranks,
-            placements=tuple(tuple(Move(board.cell_name(c),
-                                        (Place(c, PIECES[p], from_reserve=True),),
-                                        tag="place")
-                                   for c in range(n)) for p in range(2)),
-            steps=tuple(tuple(None if s == t else
-                              Move(format_action(Shift(s, t), board), (Shift(s, t),),
-                                   tag="move")
-                              for t in range(n)) for s in range(n)),
-            removals=tuple(Move(format_action(Capture(c), board), (Capture(c),),
-                                tag="remove") for c in range(n)),
         )
 
-    def in_line(self, cells: Sequence[int], cell: int) -> bool:
-        """Whether the man on ``cell`` completes a line of its owner."""
-        v = cells[cell]
-        return v != 0 and any(cells[a] == v and cells[b] == v and cells[c] == v
-                              for a, b, c in self.lines_through[cell])
+    @cached_property
+    def axes(self) -> tuple[tuple[str, str], ...]:
+        """The axes (pairs of opposite directions) the board's lines run along."""
+        return tuple(axis for axis in AXES if axis[0] in self.board.directions)
+
+    def mill(self, test: Predicate) -> Predicate:
+        """A run's test that the cursor's point and the two other points of a line
+        through it satisfy ``test``: along an axis, two steps one way, two the other,
+        or one each way (a morris board's runs of linked points along one direction
+        are its lines of three)."""
+        ends = []
+        for d, o in self.axes:
+            ends += [all_of(AtStep(test, d), AtStep(AtStep(test, d), d)),
+                     all_of(AtStep(test, o), AtStep(AtStep(test, o), o)),
+                     all_of(AtStep(test, d), AtStep(test, o))]
+        return all_of(test, any_of(*ends))
+
+    def steps(self) -> tuple[If, ...]:
+        """A man's steps to each adjacent empty point (forks of one run), in the order
+        of the points (:data:`STEP_ORDER`)."""
+        return tuple(If(AtStep(EMPTY, d), (Step(d), Add(), Back()))
+                     for d in STEP_ORDER if d in self.board.directions)
 
     def lines_of(self, cells: Sequence[int], player: int) -> int:
         """How many lines are full of ``player``'s men."""
@@ -159,12 +210,6 @@ class Layout:
         v = player + 1
         return sum(1 for c in range(len(cells)) if cells[c] == v
                    for d in self.neighbours[c] if not cells[d])
-
-    def can_step(self, cells: Sequence[int], player: int) -> bool:
-        """Whether some man of ``player`` has an adjacent empty point."""
-        v = player + 1
-        return any(cells[c] == v and any(not cells[d] for d in self.neighbours[c])
-                   for c in range(len(cells)))
 
     def rows_text(self, cells: Sequence[int]) -> str:
         """The ranks from the top, ``/``-separated."""
@@ -195,7 +240,6 @@ class Layout:
         if len(names) > 2 or not all(self.board.has_cell(name) for name in names):
             raise NotationError(f"a move is written {forms}, with points of the board "
                                 f"({', '.join(self.board.names)})", where=repr(text))
-
     def render(self, cells: Sequence[int]) -> list[str]:
         """The board drawn with its lines, ranks numbered at the left, files below."""
         coords = self.board.coords
@@ -228,6 +272,23 @@ class Layout:
         lines.append(f"   {files}")
         return lines
 
+    def notation(self, actions: tuple) -> str:
+        """``d2`` for a placement, ``a1-d1`` for a step or a flight, ``xd2`` for a
+        removal."""
+        name = self.board.cell_name
+        action = actions[0]
+        if type(action) is Shift:
+            return f"{name(action.source)}-{name(action.target)}"
+        if type(action) is Capture:
+            return f"x{name(action.cell)}"
+        assert type(action) is Place
+        return name(action.cell)
+
+
+def values(state: PieceState) -> list[int]:
+    """A position's points as 0 (empty), 1 (White) and 2 (Black)."""
+    return [0 if p is None else p.owner + 1 for p in state.cells]
+
 
 def _side(text: str) -> int:
     if text.lower() not in SIDES:
@@ -249,6 +310,38 @@ def _terminal_value(result: Returns, player: int) -> float:
     return float(2 * result[player] - 1)
 
 
+def _to_pieces(cells: Sequence[int]) -> list[Piece | None]:
+    return [None if v == 0 else PIECES[v - 1] for v in cells]
+
+
+class MorrisGame(PieceGame):
+    """What both morris games share: White and Black men, drops from the hand, the
+    notation of their points, the position class's text form."""
+
+    player_names = ("White", "Black")
+    pieces: ClassVar[Mapping[str, Piece]] = {"w": WHITE, "b": BLACK}
+    #: The notation reads the move's actions alone.
+    notation_reads_position = False
+
+    @property
+    def layout(self) -> Layout:  # pragma: no cover - each game's own
+        """The board, lines and drawing of this game's options."""
+        raise NotImplementedError
+
+    def make_board(self) -> Board:
+        """The points and their links."""
+        return self.layout.board
+
+    def initial_placement(self) -> dict[str, Piece]:
+        """The empty board: every man starts in hand."""
+        return {}
+
+    def notation(self, state: Any, actions: tuple) -> str:
+        """``d2``, ``a1-d1`` or ``xd2`` (:meth:`Layout.notation`)."""
+        return self.layout.notation(actions)
+
+
+
 # --- nine men's morris --------------------------------------------------------------
 
 NINE_POINTS = (
@@ -265,13 +358,80 @@ NINE = Layout.build(NINE_POINTS, NINE_MILLS)
 MEN = 9
 #: OpenSpiel's kMaxNumTurns: after this many turns the game is drawn.
 MAX_TURNS = 200
-_N = 24
-_Z_SIDE, _Z_REMOVING, _Z_HAND, _Z_TURNS = 2 * _N, 2 * _N + 1, 2 * _N + 2, 2 * _N + 2 + 2 * 10
-NINE_ZOBRIST = zobrist_table(_Z_TURNS + MAX_TURNS + 1, "nine-mens-morris")
+#: The men a player flies with (and fewer).
+FLYING = 3
+
+
+class NineMensMorrisState(PieceState):
+    """A nine men's morris position: the generic position of pieces (men on the
+    points, men in hand, the side to move, a removal due, the turns played) with the
+    game's text form and drawing."""
+
+    __slots__ = ()
+    # Takes kernels: its fields are PieceState's.
+    kernel_fields: ClassVar[dict[str, Any]] = {}
+
+    @property
+    def removing(self) -> bool:
+        """Whether the side to move must remove a man (its last move closed a mill)."""
+        return self.follow is not None
+
+    @property
+    def hand(self) -> list[int]:
+        """The men in White's and Black's hands."""
+        reserves = self.reserves
+        return [reserves.get(WHITE, 0), reserves.get(BLACK, 0)]
+
+    @property
+    def on_board(self) -> list[int]:
+        """White's and Black's men on the board."""
+        cells = values(self)
+        return [cells.count(1), cells.count(2)]
+
+    def men(self, player: int) -> int:
+        """``player``'s men on the board and in hand (OpenSpiel's num_men)."""
+        return self.on_board[player] + self.hand[player]
+
+    def flying(self, player: int) -> bool:
+        """Whether ``player``, with all men placed, is down to three and flies."""
+        return self.hand[player] == 0 and self.on_board[player] <= FLYING
+
+    def full_key(self) -> int:
+        """The Zobrist key computed from scratch (:meth:`key` is kept incrementally)."""
+        return self._full_key()
+
+    def signature(self) -> tuple[Any, ...]:
+        """The points, side to move, removal due, hands and turns: what the text says
+        (the ply, turns and removals together, is not)."""
+        return (tuple(self.cells), self._to_move, self.follow,
+                tuple(sorted(self.reserves.items())), self.turns)
+
+    def __str__(self) -> str:
+        hand = self.hand
+        return (f"{NINE.rows_text(values(self))} {SIDES[self._to_move]} "
+                f"{'x' if self.removing else '-'} {hand[0]}/{hand[1]} {self.turns}")
+
+    def render(self) -> str:
+        """The board with its lines, then who is to do what and the turn."""
+        names = self.game.player_names
+        p = self._to_move
+        result = self.outcome()
+        hand = self.hand
+        if result is not None:
+            status = ("draw" if result == DRAW else f"{names[result.index(1)]} wins")
+        elif self.removing:
+            status = f"{names[p]} to remove a {names[1 - p]} man"
+        elif hand[p]:
+            status = f"{names[p]} to place"
+        else:
+            status = f"{names[p]} to {'fly' if self.flying(p) else 'move'}"
+        info = (f"{status}; in hand: {hand[0]} White, {hand[1]} Black; "
+                f"turn {self.turns} of {MAX_TURNS}")
+        return "\n".join([*NINE.render(values(self)), info])
 
 
 @register
-class NineMensMorris(Game):
+class NineMensMorris(MorrisGame):
     """Nine men's morris with OpenSpiel's rules: mills remove men, fly at three,
     draw after 200 turns."""
 
@@ -279,25 +439,59 @@ class NineMensMorris(Game):
     description = "Nine men's morris: place, move and fly; mills remove enemy men"
     source = ("OpenSpiel nine_mens_morris (open_spiel/games/nine_mens_morris); "
               "Wikipedia, 'Nine men's morris'")
-    player_names = ("White", "Black")
+    state_class = NineMensMorrisState
     # Depths 5 and 6 were computed with OpenSpiel (pyspiel 2.0.2) and agree with this
     # implementation; depth 6 takes about half a minute of plain perft here.
     known_perft = (24, 552, 12144, 255024, 5100480, 96223680)
 
-    def initial_state(self) -> NineMensMorrisState:
-        """The empty board, nine men in each hand, White to move."""
-        return NineMensMorrisState(self, [0] * _N, 0, False, [MEN, MEN], 0)
+    @property
+    def layout(self) -> Layout:
+        """The 24 points and 16 mills."""
+        return NINE
+
+    def initial_reserves(self) -> dict[Piece, int]:
+        """Nine men in each hand."""
+        return {WHITE: MEN, BLACK: MEN}
+
+    def make_rules(self) -> Rules:
+        """Placements, flights at three men, steps; after a move that closes a mill,
+        a removal of a man outside a mill, else of any (see the module docstring)."""
+        place = Drop((Verify(EMPTY), Add()), kinds=("man",), name="place", priority=2)
+        fly = Template((Verify(Less(PieceCount(in_hand=True), FLYING + 1)),
+                        EveryCell((Verify(EMPTY), Add()))), name="move", priority=1)
+        step = Template(NINE.steps(), name="move")
+        # Templates of any man (shared), run from the enemy's: the removal due after a
+        # mill, never a move that starts a turn.
+        take = (Verify(ENEMY), CaptureHere(), Add())
+        loose = Template((Verify(not_(NINE.mill(ENEMY))), *take), name="remove",
+                         move_type="remove", top_level=False, shared=True, priority=1)
+        any_man = Template(take, name="remove", move_type="remove", top_level=False,
+                           shared=True)
+        return Rules([place, fly, step, loose, any_man],
+                     follow_up=FollowUp(NINE.mill(FRIEND), "remove"))
+
+    @cached_property
+    def goals(self) -> Goals:
+        """Fewer than three men, on the board and in hand, lose; 200 turns draw; a
+        player without a move loses, judged first (OpenSpiel's order)."""
+        return Goals((Condition("loss", (0, 1), PiecesRemaining(FLYING, in_hand=True,
+                                                                fewer=True)),
+                      Condition("draw", (0,), TurnsPlayed(MAX_TURNS))), 2,
+                     moves_first=True)
+
+    def end_goals(self) -> Goals:
+        """:attr:`goals`."""
+        return self.goals
 
     def max_length(self) -> int:
         """OpenSpiel's MaxGameLength: 200 turns plus removals."""
         return MAX_TURNS + 2 * MEN - 4
 
-    @property
-    def board(self) -> Board:
-        """The 24 points and their links."""
-        return NINE.board
+    def check_notation(self, text: str) -> None:
+        """A move is ``d2``, ``a1-d1`` or ``xd2``."""
+        NINE.check_notation(text, removals=True)
 
-    def parse_state(self, text: str) -> NineMensMorrisState:
+    def parse_state(self, text: str) -> PieceState:
         """Read ``ranks side removal hands turns``, e.g.
         ``.../.../.../....../.../.../... w - 9/9 0``."""
         parts = text.split()
@@ -318,7 +512,12 @@ class NineMensMorris(Game):
                 raise NotationError(f"{self.player_names[p]} has more than {MEN} men",
                                     where=repr(text))
         turns = _number(parts[4], "turns", 0, MAX_TURNS)
-        return NineMensMorrisState(self, cells, to_move, parts[2] == "x", hand, turns)
+        removing = parts[2] == "x"
+        # The moves from the start: each turn, each removal, and a mill before its
+        # removal.
+        ply = turns + 2 * MEN - sum(hand) - len(cells) + cells.count(0) + removing
+        return self.new_state(_to_pieces(cells), to_move, {WHITE: hand[0], BLACK: hand[1]},
+                              ply, follow="remove" if removing else None, turns=turns)
 
     def evaluate(self, state: State, player: int) -> float | None:
         """Men (board and hand) difference, mills and mobility, scaled into [-1, 1]."""
@@ -330,189 +529,11 @@ class NineMensMorris(Game):
         men = state.men(player) - state.men(other)
         if state.removing:
             men += 1 if state.to_move == player else -1
-        mills = NINE.lines_of(state.cells, player) - NINE.lines_of(state.cells, other)
-        mine, theirs = NINE.mobility(state.cells, player), NINE.mobility(state.cells, other)
+        cells = values(state)
+        mills = NINE.lines_of(cells, player) - NINE.lines_of(cells, other)
+        mine, theirs = NINE.mobility(cells, player), NINE.mobility(cells, other)
         mobility = (mine - theirs) / max(1, mine + theirs)
         return _clamp(0.6 * men / 6 + 0.2 * mills / 4 + 0.2 * mobility)
-
-
-class NineMensMorrisState(IncrementalState):
-    """A nine men's morris position: 24 points (0 empty, 1 White, 2 Black), the side
-    to move, whether it must remove a man, the men in hand and the turns played."""
-
-    __slots__ = ("game", "cells", "_to_move", "removing", "hand", "on_board", "turns",
-                 "_result", "_history", "_key")
-
-    def __init__(self, game: NineMensMorris, cells: list[int], to_move: int, removing: bool,
-                 hand: list[int], turns: int):
-        self.game = game
-        self.cells = cells
-        self._to_move = to_move
-        self.removing = removing
-        self.hand = hand
-        self.on_board = [cells.count(1), cells.count(2)]
-        self.turns = turns
-        self._history: list[tuple[Any, ...]] = []
-        self._key = self.full_key()
-        self._result = self._compute_result()
-
-    def full_key(self) -> int:
-        """The Zobrist key computed from scratch (:meth:`key` is kept incrementally)."""
-        z = NINE_ZOBRIST
-        key = z[_Z_SIDE] * self._to_move ^ z[_Z_REMOVING] * self.removing
-        key ^= z[_Z_HAND + self.hand[0]] ^ z[_Z_HAND + 10 + self.hand[1]]
-        key ^= z[_Z_TURNS + self.turns]
-        for c, v in enumerate(self.cells):
-            if v:
-                key ^= z[(v - 1) * _N + c]
-        return key
-
-    def men(self, player: int) -> int:
-        """``player``'s men on the board and in hand (OpenSpiel's num_men)."""
-        return self.on_board[player] + self.hand[player]
-
-    def flying(self, player: int) -> bool:
-        """Whether ``player``, with all men placed, is down to three and flies."""
-        return self.hand[player] == 0 and self.on_board[player] <= 3
-
-    def _has_move(self) -> bool:
-        p = self._to_move
-        if self.removing:
-            return self.on_board[1 - p] > 0
-        if self.hand[p] or self.flying(p):
-            return self.on_board[p] + self.hand[p] > 0 and 0 in self.cells
-        return NINE.can_step(self.cells, p)
-
-    def _compute_result(self) -> Returns | None:
-        # The order is OpenSpiel's Returns(): no move, then too few men, then the turn limit.
-        if not self._has_move():
-            return win_for(1 - self._to_move)
-        for p in range(2):
-            if self.men(p) <= 2:
-                return win_for(1 - p)
-        if self.turns >= MAX_TURNS:
-            return DRAW
-        return None
-
-    def piece_at(self, cell: int) -> Piece | None:
-        """The man on point ``cell``, or ``None``."""
-        v = self.cells[cell]
-        return PIECES[v - 1] if v else None
-
-    def legal_moves(self) -> list[Move]:
-        if self._result is not None:
-            return []
-        p, cells = self._to_move, self.cells
-        if self.removing:
-            theirs = 2 - p
-            mine_only = [c for c in range(_N) if cells[c] == theirs]
-            free = [c for c in mine_only if not NINE.in_line(cells, c)]
-            return [NINE.removals[c] for c in (free or mine_only)]
-        if self.hand[p]:
-            row = NINE.placements[p]
-            return [row[c] for c in range(_N) if not cells[c]]
-        v = p + 1
-        steps = NINE.steps
-        if self.flying(p):
-            empty = [c for c in range(_N) if not cells[c]]
-            return [steps[s][t] for s in range(_N) if cells[s] == v  # type: ignore[misc]
-                    for t in empty]
-        return [steps[s][t] for s in range(_N) if cells[s] == v  # type: ignore[misc]
-                for t in NINE.neighbours[s] if not cells[t]]
-
-    def apply(self, move: Move) -> None:
-        p = self._to_move
-        self._history.append((move, p, self.removing, self.turns, self._result, self._key))
-        action = move.actions[0]
-        z = NINE_ZOBRIST
-        cells = self.cells
-        if type(action) is Capture:
-            cells[action.cell] = 0
-            self.on_board[1 - p] -= 1
-            self._key ^= z[(1 - p) * _N + action.cell] ^ z[_Z_REMOVING]
-            self.removing = False
-            self._pass_turn()
-        else:
-            if type(action) is Place:
-                target = action.cell
-                h = self.hand[p]
-                self.hand[p] = h - 1
-                self.on_board[p] += 1
-                self._key ^= z[_Z_HAND + 10 * p + h] ^ z[_Z_HAND + 10 * p + h - 1]
-            else:
-                target = action.target  # type: ignore[union-attr]
-                cells[action.source] = 0  # type: ignore[union-attr]
-                self._key ^= z[p * _N + action.source]  # type: ignore[union-attr]
-            cells[target] = p + 1
-            self._key ^= z[p * _N + target]
-            if NINE.in_line(cells, target):
-                self.removing = True
-                self._key ^= z[_Z_REMOVING]
-            else:
-                self._pass_turn()
-        self._result = self._compute_result()
-
-    def _pass_turn(self) -> None:
-        z = NINE_ZOBRIST
-        self._key ^= z[_Z_SIDE] ^ z[_Z_TURNS + self.turns] ^ z[_Z_TURNS + self.turns + 1]
-        self._to_move = 1 - self._to_move
-        self.turns += 1
-
-    def undo(self) -> None:
-        move, p, self.removing, self.turns, self._result, self._key = self._history.pop()
-        self._to_move = p
-        action = move.actions[0]
-        if type(action) is Capture:
-            self.cells[action.cell] = 2 - p
-            self.on_board[1 - p] += 1
-        elif type(action) is Place:
-            self.cells[action.cell] = 0
-            self.hand[p] += 1
-            self.on_board[p] -= 1
-        else:
-            self.cells[action.target] = 0  # type: ignore[union-attr]
-            self.cells[action.source] = p + 1  # type: ignore[union-attr]
-
-    def clone(self) -> NineMensMorrisState:
-        new = NineMensMorrisState.__new__(NineMensMorrisState)
-        new.game = self.game
-        new.cells = self.cells[:]
-        new._to_move = self._to_move
-        new.removing = self.removing
-        new.hand = self.hand[:]
-        new.on_board = self.on_board[:]
-        new.turns = self.turns
-        new._result = self._result
-        new._history = []
-        new._key = self._key
-        return new
-
-    def signature(self) -> tuple[Any, ...]:
-        return (tuple(self.cells), self._to_move, self.removing, tuple(self.hand),
-                self.turns)
-
-    def __str__(self) -> str:
-        return (f"{NINE.rows_text(self.cells)} {SIDES[self._to_move]} "
-                f"{'x' if self.removing else '-'} {self.hand[0]}/{self.hand[1]} {self.turns}")
-
-    def check_notation(self, text: str) -> None:
-        NINE.check_notation(text, removals=True)
-
-    def render(self) -> str:
-        names = self.game.player_names
-        p = self._to_move
-        if self._result is not None:
-            status = ("draw" if self._result == DRAW
-                      else f"{names[self._result.index(1)]} wins")
-        elif self.removing:
-            status = f"{names[p]} to remove a {names[1 - p]} man"
-        elif self.hand[p]:
-            status = f"{names[p]} to place"
-        else:
-            status = f"{names[p]} to {'fly' if self.flying(p) else 'move'}"
-        info = (f"{status}; in hand: {self.hand[0]} White, {self.hand[1]} Black; "
-                f"turn {self.turns} of {MAX_TURNS}")
-        return "\n".join([*NINE.render(self.cells), info])
 
 
 # --- three men's morris -------------------------------------------------------------
@@ -524,18 +545,59 @@ THREE = {True: Layout.build(THREE_POINTS, THREE_LINES + THREE_DIAGONALS),
          False: Layout.build(THREE_POINTS, THREE_LINES)}
 THREE_MEN = 3
 MAX_MOVES_LIMIT = 10_000
-THREE_ZOBRIST = zobrist_table(2 * 9 + 1 + MAX_MOVES_LIMIT + 1, "three-mens-morris")
+
+
+class ThreeMensMorrisState(PieceState):
+    """A three men's morris position: the generic position of pieces with the game's
+    text form (rows, side, plies) and drawing; the men in hand are those not on the
+    board."""
+
+    __slots__ = ()
+    # Takes kernels: its fields are PieceState's.
+    kernel_fields: ClassVar[dict[str, Any]] = {}
+
+    @property
+    def plies(self) -> int:
+        """The plies played (placements included)."""
+        return self.ply
+
+    def full_key(self) -> int:
+        """The Zobrist key computed from scratch (:meth:`key` is kept incrementally)."""
+        return self._full_key()
+
+    def signature(self) -> tuple[Any, ...]:
+        """The points, side to move and plies: what the text says (the hands follow
+        from the points)."""
+        return tuple(self.cells), self._to_move, self.ply
+
+    def __str__(self) -> str:
+        layout = self.game.layout  # type: ignore[attr-defined]
+        return f"{layout.rows_text(values(self))} {SIDES[self._to_move]} {self.ply}"
+
+    def render(self) -> str:
+        """The board with its lines, then who is to do what and the ply."""
+        names = self.game.player_names
+        p = self._to_move
+        result = self.outcome()
+        cells = values(self)
+        if result is not None:
+            status = ("draw" if result == DRAW else f"{names[result.index(1)]} wins")
+        else:
+            status = (f"{names[p]} to "
+                      f"{'place' if cells.count(p + 1) < THREE_MEN else 'move'}")
+        info = f"{status}; ply {self.ply} of {self.game.options['max_moves']}"
+        return "\n".join([*self.game.layout.render(cells), info])  # type: ignore[attr-defined]
 
 
 @register
-class ThreeMensMorris(Game):
+class ThreeMensMorris(MorrisGame):
     """Three men's morris: place three men, then step along the lines; three in a row
     wins; a draw after ``max_moves`` plies."""
 
     name = "three-mens-morris"
     description = "Three men's morris: place and move three men to make three in a row"
     source = "Traditional; Wikipedia, 'Three men's morris' (Bell 1979; Murray 1913, p. 614)"
-    player_names = ("White", "Black")
+    state_class = ThreeMensMorrisState
     option_schema = (
         Option("diagonals", True, "the two diagonals are lines: moves and wins along them"),
         Option("max_moves", 200, "plies after which the game is a draw", minimum=1,
@@ -546,24 +608,48 @@ class ThreeMensMorris(Game):
     known_perft = (9, 72, 504, 3024, 15120, 54720, 199296, 705312)
 
     @property
-    def board(self) -> Board:
-        """The nine points and their links (diagonals included when on)."""
-        return self.layout.board
-
-    @property
     def layout(self) -> Layout:
         """The board, lines and moves of this game's options."""
         return THREE[self.options["diagonals"]]
 
-    def initial_state(self) -> ThreeMensMorrisState:
-        """The empty board, White to move."""
-        return ThreeMensMorrisState(self, [0] * 9, 0, 0)
+    def initial_reserves(self) -> dict[Piece, int]:
+        """Three men in each hand."""
+        return {WHITE: THREE_MEN, BLACK: THREE_MEN}
+
+    def make_rules(self) -> Rules:
+        """A placement while men are in hand (shadowing the steps), then a man's step
+        to an adjacent empty point."""
+        place = Drop((Verify(EMPTY), Add()), kinds=("man",), name="place", priority=1)
+        return Rules([place, Template(self.layout.steps(), name="move")])
+
+    @cached_property
+    def goals(self) -> Goals:
+        """Three of one's men on a line win (relative configurations along the board's
+        axes); a player without a move loses, judged first (then the ply limit draws)."""
+        lines = []
+        for d, _ in self.layout.axes:
+            for piece in PIECES:
+                man = ("self", piece.kind)
+                lines.append(RelativeConfig((man, d, man, d, man)))
+        return Goals((Condition("win", (0, 1), AnyOf(tuple(lines))),), 2, moves_first=True)
+
+    def end_goals(self) -> Goals:
+        """:attr:`goals`."""
+        return self.goals
+
+    def ply_limit(self) -> int:
+        """``max_moves``: the game is drawn when it is reached."""
+        return int(self.options["max_moves"])
 
     def max_length(self) -> int:
         """The ``max_moves`` option."""
         return int(self.options["max_moves"])
 
-    def parse_state(self, text: str) -> ThreeMensMorrisState:
+    def check_notation(self, text: str) -> None:
+        """A move is ``b2`` or ``a1-b2``."""
+        self.layout.check_notation(text, removals=False)
+
+    def parse_state(self, text: str) -> PieceState:
         """Read ``rows side plies``, e.g. ``w.b/.w./... b 3``."""
         parts = text.split()
         if len(parts) != 3:
@@ -581,7 +667,8 @@ class ThreeMensMorris(Game):
                                 "(White moves first, three men each)", where=repr(text))
         if all(self.layout.lines_of(cells, p) for p in range(2)):
             raise NotationError("both players have three in a row", where=repr(text))
-        return ThreeMensMorrisState(self, cells, to_move, plies)
+        return self.new_state(_to_pieces(cells), to_move,
+                              {WHITE: THREE_MEN - white, BLACK: THREE_MEN - black}, plies)
 
     def evaluate(self, state: State, player: int) -> float | None:
         """Lines held two to none (threats) and mobility, scaled into [-1, 1]."""
@@ -589,7 +676,7 @@ class ThreeMensMorris(Game):
         result = state.outcome()
         if result is not None:
             return _terminal_value(result, player)
-        layout, cells = self.layout, state.cells
+        layout, cells = self.layout, values(state)
         threats = 0
         for line in layout.lines:
             marks = [cells[c] for c in line]
@@ -601,128 +688,3 @@ class ThreeMensMorris(Game):
         mine, theirs = layout.mobility(cells, player), layout.mobility(cells, 1 - player)
         mobility = (mine - theirs) / max(1, mine + theirs)
         return _clamp(0.7 * threats / 3 + 0.3 * mobility)
-
-
-class ThreeMensMorrisState(IncrementalState):
-    """A three men's morris position: nine points (0 empty, 1 White, 2 Black), the side
-    to move and the plies played."""
-
-    __slots__ = ("game", "cells", "_to_move", "plies", "_layout", "_result", "_history",
-                 "_key")
-
-    def __init__(self, game: ThreeMensMorris, cells: list[int], to_move: int, plies: int):
-        self.game = game
-        self._layout = game.layout
-        self.cells = cells
-        self._to_move = to_move
-        self.plies = plies
-        self._history: list[tuple[Move, Returns | None, int]] = []
-        self._key = self.full_key()
-        self._result = self._compute_result()
-
-    def full_key(self) -> int:
-        """The Zobrist key computed from scratch (:meth:`key` is kept incrementally)."""
-        z = THREE_ZOBRIST
-        key = z[18] * self._to_move ^ z[19 + self.plies]
-        for c, v in enumerate(self.cells):
-            if v:
-                key ^= z[(v - 1) * 9 + c]
-        return key
-
-    def _has_move(self) -> bool:
-        p = self._to_move
-        return self.cells.count(p + 1) < THREE_MEN or self._layout.can_step(self.cells, p)
-
-    def _compute_result(self) -> Returns | None:
-        for p in range(2):
-            if self._layout.lines_of(self.cells, p):
-                return win_for(p)
-        return self._after_move(1 - self._to_move)
-
-    def _after_move(self, mover: int) -> Returns | None:
-        if not self._has_move():
-            return win_for(mover)
-        if self.plies >= self.game.options["max_moves"]:
-            return DRAW
-        return None
-
-    def piece_at(self, cell: int) -> Piece | None:
-        """The man on point ``cell``, or ``None``."""
-        v = self.cells[cell]
-        return PIECES[v - 1] if v else None
-
-    def legal_moves(self) -> list[Move]:
-        if self._result is not None:
-            return []
-        p, cells, layout = self._to_move, self.cells, self._layout
-        if cells.count(p + 1) < THREE_MEN:
-            row = layout.placements[p]
-            return [row[c] for c in range(9) if not cells[c]]
-        v = p + 1
-        return [layout.steps[s][t] for s in range(9) if cells[s] == v  # type: ignore[misc]
-                for t in layout.neighbours[s] if not cells[t]]
-
-    def apply(self, move: Move) -> None:
-        p = self._to_move
-        self._history.append((move, self._result, self._key))
-        action = move.actions[0]
-        z = THREE_ZOBRIST
-        if type(action) is Place:
-            target = action.cell
-        else:
-            target = action.target  # type: ignore[union-attr]
-            self.cells[action.source] = 0  # type: ignore[union-attr]
-            self._key ^= z[p * 9 + action.source]  # type: ignore[union-attr]
-        self.cells[target] = p + 1
-        self._key ^= (z[p * 9 + target] ^ z[18] ^ z[19 + self.plies]
-                      ^ z[19 + self.plies + 1])
-        self._to_move = 1 - p
-        self.plies += 1
-        if self._layout.in_line(self.cells, target):
-            self._result = win_for(p)
-        else:
-            self._result = self._after_move(p)
-
-    def undo(self) -> None:
-        move, self._result, self._key = self._history.pop()
-        self._to_move = p = 1 - self._to_move
-        self.plies -= 1
-        action = move.actions[0]
-        if type(action) is Place:
-            self.cells[action.cell] = 0
-        else:
-            self.cells[action.target] = 0  # type: ignore[union-attr]
-            self.cells[action.source] = p + 1  # type: ignore[union-attr]
-
-    def clone(self) -> ThreeMensMorrisState:
-        new = ThreeMensMorrisState.__new__(ThreeMensMorrisState)
-        new.game = self.game
-        new._layout = self._layout
-        new.cells = self.cells[:]
-        new._to_move = self._to_move
-        new.plies = self.plies
-        new._result = self._result
-        new._history = []
-        new._key = self._key
-        return new
-
-    def signature(self) -> tuple[tuple[int, ...], int, int]:
-        return tuple(self.cells), self._to_move, self.plies
-
-    def __str__(self) -> str:
-        return f"{self._layout.rows_text(self.cells)} {SIDES[self._to_move]} {self.plies}"
-
-    def check_notation(self, text: str) -> None:
-        self._layout.check_notation(text, removals=False)
-
-    def render(self) -> str:
-        names = self.game.player_names
-        p = self._to_move
-        if self._result is not None:
-            status = ("draw" if self._result == DRAW
-                      else f"{names[self._result.index(1)]} wins")
-        else:
-            status = (f"{names[p]} to "
-                      f"{'place' if self.cells.count(p + 1) < THREE_MEN else 'move'}")
-        info = f"{status}; ply {self.plies} of {self.game.options['max_moves']}"
-        return "\n".join([*self._layout.render(self.cells), info])

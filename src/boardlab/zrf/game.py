@@ -150,6 +150,7 @@ class ZrfState(PieceState):
             key ^= game.last_key(*last) ^ game.last_key(  # type: ignore[attr-defined]
                 self.last_from, self.last_to)
         self.ply += 1
+        self.turns += 1  # each move passes the turn: ZRF has no follow-up moves
         self._to_move = game.next_player(self, move)
         self._key = key ^ game.turn_key(self.ply, self._to_move)  # type: ignore[attr-defined]
 
