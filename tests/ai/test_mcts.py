@@ -103,20 +103,30 @@ def test_long_games_get_capped_playouts_scored_by_the_heuristic():
 
     assert auto_playout_depth(load("tic-tac-toe")) is None  # short: play out to the end
     assert auto_playout_depth(load("epaminondas")) == AUTO_PLAYOUT_DEPTH
-    state = load("epaminondas", size="8x8").initial_state()
+    game = load("epaminondas", size="8x8")
+    state = game.initial_state()
+    assert isinstance(state, kernel.KernelPosition)
     before = (str(state), state.key())
     points = _playout(state, random.Random(1), 6)
     assert (str(state), state.key()) == before, "the playout must leave the state as it was"
     assert len(points) == 2 and abs(sum(points) - 1) < 1e-9
     # Six random plies from the start cannot end the game: the heuristic scored it, and
-    # it is the evaluation of the position reached, mapped to points.
-    probe = state.clone()
+    # it is the evaluation of the position reached, mapped to points. The kernel plays
+    # the six plies from one seed drawn from the generator: the position it reached,
+    # six legal plies from the start, is the one scored.
+    end = state.playout(random.Random(1), 6)
+    assert end.ply == 6 and not end.is_terminal()
+    assert points[0] == pytest.approx((1 + game.evaluate(end, 0)) / 2)
+    # Without the kernel the plies are drawn one by one from the generator itself.
+    with kernel.disabled():
+        plain = game.initial_state()
+    points = _playout(plain, random.Random(1), 6)
+    probe = plain.clone()
     rng = random.Random(1)
     for _ in range(6):
         moves = probe.legal_moves()
         probe.apply(moves[rng.randrange(len(moves))])
-    value = probe.game.evaluate(probe, 0)
-    assert points[0] == pytest.approx((1 + value) / 2)
+    assert points[0] == pytest.approx((1 + game.evaluate(probe, 0)) / 2)
 
 
 def test_mcts_plays_a_long_game_quickly_with_capped_playouts():
