@@ -33,9 +33,12 @@ PIECES = {"X": Piece(0), "O": Piece(1), "K": Piece(0, "king"),
           "T": Piece(-1)}  # T: a piece taken earlier in a chain (deferred capture)
 
 
-def _opaque(c: r.Cursor) -> bool:
-    """A predicate written as a plain function: the compiler calls it on the cursor."""
+def _reads_the_cursor(c: r.Cursor) -> bool:
     return (c.pos + (c.hand_from or 0) + (c.mark or 0)) % 3 == 0
+
+
+#: A test written in Python: the compiler leaves it to the interpreter, on the cursor.
+_opaque = r.Native(_reads_the_cursor, "a test of the compiler's fallback")
 
 
 cells = st.integers(0, BOARD.size - 1)

@@ -26,6 +26,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from boardlab.core import interpret
 from boardlab.core import rules as r
 from boardlab.core.move import Capture, Place, Shift
 from boardlab.errors import BoardError
@@ -80,18 +81,18 @@ _PURE = (r.Step, r.Verify, r.Mark, r.Back, r.GoTo, r.SetFlag, r.SetVar, r.Inc)
 # ``{g}`` is the test that the cell is on the board, left out where the compiler knows
 # it is (after a step that did not fail, or one step away from such a cell).
 _SIMPLE = {
-    id(r.ON_BOARD): "{on}",
-    id(r.EMPTY): "({g}cells[{p}] is None)",
-    id(r.FRIEND): "({g}(_x := cells[{p}]) is not None and _x.owner == player)",
-    id(r.ENEMY): "({g}(_x := cells[{p}]) is not None and _x.owner != player "
+    r.OnBoard: "{on}",
+    r.Empty: "({g}cells[{p}] is None)",
+    r.Friend: "({g}(_x := cells[{p}]) is not None and _x.owner == player)",
+    r.Enemy: "({g}(_x := cells[{p}]) is not None and _x.owner != player "
                  "and _x.owner >= 0)",
-    id(r.NEUTRAL): "({g}(_x := cells[{p}]) is not None and _x.owner in neutral)",
-    id(r.LAST_FROM): "({g}{p} == state.last_from)",
-    id(r.LAST_TO): "({g}{p} == state.last_to)",
-    id(r.MARKED): "({g}{p} == (start if mark is None else mark))",
-    id(r.ALWAYS): "True",
-    id(r.NEVER): "False",
-    id(r.adjacent_to_enemy): "({g}enemy_next_to(cells, all_links, {p}, player))",
+    r.Neutral: "({g}(_x := cells[{p}]) is not None and _x.owner in neutral)",
+    r.LastFrom: "({g}{p} == state.last_from)",
+    r.LastTo: "({g}{p} == state.last_to)",
+    r.Marked: "({g}{p} == (start if mark is None else mark))",
+    r.Always: "True",
+    r.Never: "False",
+    r.AdjacentToEnemy: "({g}enemy_next_to(cells, all_links, {p}, player))",
 }
 
 
@@ -199,7 +200,7 @@ class _Compiler:
 
     # --- predicates ------------------------------------------------------------------------
     def _known(self, p: Any) -> bool:
-        if id(p) in _SIMPLE:
+        if type(p) in _SIMPLE:
             return True
         return isinstance(p, r.AtCell | r.AtStep | r.PositionIs | r.InCells | r.OnBoardStep
                           | r.Attribute | r.PositionFlag | r.Not | r.AllOf | r.AnyOf
@@ -212,7 +213,7 @@ class _Compiler:
         if known is None:
             known = self.on_board if where == "pos" else True
         g = "" if known else f"{where} != -1 and "
-        simple = _SIMPLE.get(id(p))
+        simple = _SIMPLE.get(type(p))
         if simple is not None:
             return simple.format(p=where, g=g, on="True" if known else f"({where} != -1)")
         combined = combination(p, lambda q: self.expr(q, where, known))
@@ -247,8 +248,8 @@ class _Compiler:
             left, right = (str(v) if isinstance(v, int) else self.expr(v, where, known)
                            for v in (p.left, p.right))
             return f"({left} < {right})"
-        # Anything else is called as the interpreter calls it, on the cursor.
-        return f"{self.const(p, 'P')}(at(c, {where}, hand, hand_from, mark))"
+        # Anything else is left to the interpreter, on the cursor.
+        return f"test({self.const(p, 'P')}, at(c, {where}, hand, hand_from, mark))"
 
     def value(self, v: bool | r.Predicate) -> str:
         return repr(v) if isinstance(v, bool) else f"bool({self.expr(v)})"
@@ -287,7 +288,7 @@ class _Compiler:
             # A run that fails in the loop leaves it with ``_failed`` set (a ``break``
             # skips the ``else``) and then fails where the loop stands.
             e(depth, "_failed = False")
-            e(depth, f"for _ in range({r._LOOP_LIMIT}):")
+            e(depth, f"for _ in range({r.LOOP_LIMIT}):")
             e(depth + 1, f"if not {self.expr(i.test)}: break")
             self.fail = "_failed = True; break"
             self.block(i.body, depth + 1)
@@ -349,7 +350,7 @@ class _Compiler:
             # The interpreter's own method, on the cursor brought up to date.
             e(depth, "c.pos = pos; c.hand = hand; c.hand_from = hand_from; c.mark = mark")
             e(depth, "try:")
-            e(depth + 1, f"{self.const(i, 'I')}.run(c, out)")
+            e(depth + 1, f"run_instruction({self.const(i, 'I')}, c, out)")
             e(depth, "except Fail:")
             e(depth + 1, fail)
             e(depth, "pos = c.pos; hand = c.hand; hand_from = c.hand_from; mark = c.mark")
@@ -440,8 +441,9 @@ class _Compiler:
         text = "\n".join(self.lines)
         scope: dict[str, object] = {
             "Capture": Capture, "Shift": Shift, "Place": Place, "emit": r.emit,
-            "Cursor": r.Cursor, "Fail": r.Fail,
-            "BoardError": BoardError, "at": _at, "enemy_next_to": r._enemy_next_to,
+            "Cursor": interpret.Cursor, "Fail": interpret.Fail,
+            "BoardError": BoardError, "at": _at, "enemy_next_to": interpret._enemy_next_to,
+            "run_instruction": interpret.run, "test": interpret.test,
             **self.consts}
         name = self.template.name or type(self.template).__name__
         exec(compile(text, f"<template {name}>", "exec"), scope)  # noqa: S102 - our own code

@@ -84,11 +84,11 @@ import sys
 import tempfile
 import threading
 import types
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache, partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -636,7 +636,7 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
             _check_line(t, game)
         elif type(t) is not r.Template:
             raise Unsupported(f"template {t.name!r} is a {type(t).__name__}")
-        _check_program(t.program, game, inside_loop=False)
+        _check_program(t.program, game)
     _check_leaving(game, templates)
     for c in goals.conditions:
         _check_goal(c.goal, game)
@@ -712,7 +712,7 @@ def _check_group(t: r.Group, game: Any) -> None:
                 not isinstance(i, r.Step | r.Verify) for i in program[:-1]):
             raise Unsupported(f"group template {t.name!r}: a single move that is not "
                               "steps and tests ending in one add")
-        _check_program(program, game, inside_loop=False, run=False)
+        _check_program(program, game, run=False)
         if leaves(program):
             raise Unsupported("a step that may leave the board in a group move")
     # Two directions that take a piece to one cell would make equal moves, which the
@@ -780,63 +780,107 @@ def _check_leaving(game: Any, templates: Sequence[r.Template]) -> None:
                 raise Unsupported(f"{type(i).__name__} in a run that may leave the board")
 
 
-def _check_program(program: Sequence[r.Instruction], game: Any, inside_loop: bool,
-                   run: bool = True) -> None:
+def _check_program(program: Sequence[r.Instruction], game: Any, run: bool = True) -> None:
     """Refuse what the kernel cannot run in ``program``; ``run`` False: a group's single
     move, which has no run of its own (no start, mark, flags or counters)."""
     for i in program:
-        if isinstance(i, r.Step):
-            _check_direction(game, i.direction)
-        elif isinstance(i, r.Verify):
-            _check_predicate(i.test, game, run)
-        elif isinstance(i, r.If):
-            _check_predicate(i.test, game, run)
-            _check_program(i.then, game, inside_loop, run)
-            _check_program(i.else_, game, inside_loop, run)
-        elif isinstance(i, r.While):
-            _check_predicate(i.test, game, run)
-            _check_program(i.body, game, True, run)
-        elif isinstance(i, r.EveryCell):
-            # Each cell's run starts from the run as it stands: what the kernel keeps in
-            # locals is restored, the cells' flags and a queue rewritten in place not.
-            if any(isinstance(j, r.SetPositionFlag | r.DiscardCascades)
-                   for j in r._instructions(i.body)):
-                raise Unsupported("cells' flags or discarded cascades in every-cell")
-            _check_program(i.body, game, inside_loop, run)
-        elif isinstance(i, r.Add):
-            if i.partial is not None and not run:
-                raise Unsupported("a partial move in a group")
-        elif isinstance(i, r.CaptureAt | r.Create | r.ChangeType | r.ChangeOwner
-                        | r.SetPositionFlag):
-            if isinstance(i, r.SetPositionFlag) and not isinstance(i.value, bool):
-                _check_predicate(i.value, game, run)
-            if i.cell is not None and not 0 <= i.cell < game.board.size:
-                raise Unsupported(f"{type(i).__name__} at no cell")
-            if i.cell is None and i.direction is not None:
-                _check_direction(game, i.direction)
-        elif isinstance(i, r.GoTo):
-            if not 0 <= i.cell < game.board.size:
-                raise Unsupported("a jump to no cell")
-        elif isinstance(i, r.Go):
-            if i.where not in ("from", "to", "mark", "last-from", "last-to"):
-                raise Unsupported(f"(go {i.where})")
-        elif isinstance(i, r.MarkAt):
-            if i.cell is not None:
-                if not 0 <= i.cell < game.board.size:
-                    raise Unsupported("a mark at no cell")
-            elif i.direction is None:
-                raise Unsupported("a mark at no cell")
-            else:
-                _check_direction(game, i.direction)
-        elif isinstance(i, r.SetFlag | r.SetAttribute):
-            if not isinstance(i.value, bool):
-                _check_predicate(i.value, game, run)
-        elif not isinstance(i, r.Mark | r.Back | r.SetVar | r.Inc | r.CaptureHere | r.To
-                            | r.From | r.Cascade | r.DiscardCascades):
+        check = _CHECK_INSTRUCTION.get(type(i))
+        if check is None:
             raise Unsupported(f"instruction {type(i).__name__}")
+        check(i, game, run)
         if not run and not isinstance(i, r.Step | r.Verify | r.If | r.While | r.Add
                                       | r.CaptureHere):
             raise Unsupported(f"instruction {type(i).__name__} in a group's move")
+
+
+def _check_nothing(node: Any, game: Any, run: bool) -> None:
+    """A node the kernel runs wherever it appears."""
+
+
+def _check_step(i: r.Step, game: Any, run: bool) -> None:
+    _check_direction(game, i.direction)
+
+
+def _check_tested(i: r.Verify, game: Any, run: bool) -> None:
+    _check_predicate(i.test, game, run)
+
+
+def _check_if(i: r.If, game: Any, run: bool) -> None:
+    _check_predicate(i.test, game, run)
+    _check_program(i.then, game, run)
+    _check_program(i.else_, game, run)
+
+
+def _check_while(i: r.While, game: Any, run: bool) -> None:
+    _check_predicate(i.test, game, run)
+    _check_program(i.body, game, run)
+
+
+def _check_every_cell(i: r.EveryCell, game: Any, run: bool) -> None:
+    # Each cell's run starts from the run as it stands: what the kernel keeps in locals
+    # is restored, the cells' flags and a queue rewritten in place not.
+    if any(isinstance(j, r.SetPositionFlag | r.DiscardCascades)
+           for j in r._instructions(i.body)):
+        raise Unsupported("cells' flags or discarded cascades in every-cell")
+    _check_program(i.body, game, run)
+
+
+def _check_add(i: r.Add, game: Any, run: bool) -> None:
+    if i.partial is not None and not run:
+        raise Unsupported("a partial move in a group")
+
+
+def _check_at(i: Any, game: Any, run: bool) -> None:
+    """An instruction acting on the cursor's cell, on ``cell`` or one step away."""
+    if i.cell is not None and not 0 <= i.cell < game.board.size:
+        raise Unsupported(f"{type(i).__name__} at no cell")
+    if i.cell is None and i.direction is not None:
+        _check_direction(game, i.direction)
+
+
+def _check_position_flag(i: r.SetPositionFlag, game: Any, run: bool) -> None:
+    _check_valued(i, game, run)
+    _check_at(i, game, run)
+
+
+def _check_go_to(i: r.GoTo, game: Any, run: bool) -> None:
+    if not 0 <= i.cell < game.board.size:
+        raise Unsupported("a jump to no cell")
+
+
+def _check_go(i: r.Go, game: Any, run: bool) -> None:
+    if i.where not in ("from", "to", "mark", "last-from", "last-to"):
+        raise Unsupported(f"(go {i.where})")
+
+
+def _check_mark_at(i: r.MarkAt, game: Any, run: bool) -> None:
+    if i.cell is not None:
+        if not 0 <= i.cell < game.board.size:
+            raise Unsupported("a mark at no cell")
+    elif i.direction is None:
+        raise Unsupported("a mark at no cell")
+    else:
+        _check_direction(game, i.direction)
+
+
+def _check_valued(i: r.SetFlag | r.SetAttribute | r.SetPositionFlag, game: Any,
+                  run: bool) -> None:
+    if not isinstance(i.value, bool):
+        _check_predicate(i.value, game, run)
+
+
+#: What the kernel checks of each instruction type before writing it (its writer's case
+#: is :data:`_Writer.WRITE`).
+_CHECK_INSTRUCTION: dict[type, Callable[[Any, Any, bool], None]] = {
+    r.Step: _check_step, r.Verify: _check_tested, r.If: _check_if, r.While: _check_while,
+    r.EveryCell: _check_every_cell, r.Add: _check_add, r.CaptureAt: _check_at, r.Create: _check_at,
+    r.ChangeType: _check_at, r.ChangeOwner: _check_at,
+    r.SetPositionFlag: _check_position_flag, r.GoTo: _check_go_to, r.Go: _check_go,
+    r.MarkAt: _check_mark_at, r.SetFlag: _check_valued, r.SetAttribute: _check_valued,
+    r.Mark: _check_nothing, r.Back: _check_nothing, r.SetVar: _check_nothing,
+    r.Inc: _check_nothing, r.CaptureHere: _check_nothing, r.To: _check_nothing,
+    r.From: _check_nothing, r.Cascade: _check_nothing, r.DiscardCascades: _check_nothing,
+}
 
 
 def _check_direction(game: Any, direction: str) -> None:
@@ -845,43 +889,63 @@ def _check_direction(game: Any, direction: str) -> None:
             raise Unsupported(f"direction {direction!r} is not on the board")
 
 
-_PLAIN = {id(p) for p in (r.EMPTY, r.FRIEND, r.ENEMY, r.ON_BOARD, r.ALWAYS, r.NEVER,
-                          r.NEUTRAL, r.LAST_FROM, r.LAST_TO)}
-
-
 def _check_predicate(p: Any, game: Any, run: bool = True) -> None:
-    if id(p) in _PLAIN:
-        return
-    if not run and (p is r.MARKED or isinstance(p, r.Flag | r.Var | r.Less | r.PositionFlag
-                                                | r.Attacked)):
+    check = _CHECK_TEST.get(type(p))
+    if check is None:
+        raise Unsupported(f"predicate {type(p).__name__}")
+    if not run and isinstance(p, r.Marked | r.Flag | r.Var | r.Less | r.PositionFlag
+                              | r.Attacked):
         raise Unsupported("a test of a run's mark, flags or counters in a group's move")
-    if isinstance(p, r.Not):
+    check(p, game, run)
+
+
+def _check_inner(p: r.Not | r.AtCell, game: Any, run: bool) -> None:
+    if isinstance(p, r.AtCell) and p.cell < 0:
+        raise Unsupported("a test at no cell")
+    _check_predicate(p.test, game, run)
+
+
+def _check_each(p: r.AllOf | r.AnyOf, game: Any, run: bool) -> None:
+    for q in p.tests:
+        _check_predicate(q, game, run)
+
+
+def _check_at_step(p: r.AtStep | r.OnBoardStep, game: Any, run: bool) -> None:
+    _check_direction(game, p.direction)
+    if isinstance(p, r.AtStep):
         _check_predicate(p.test, game, run)
-    elif isinstance(p, r.AllOf | r.AnyOf):
-        for q in p.tests:
-            _check_predicate(q, game, run)
-    elif isinstance(p, r.AtCell):
-        if p.cell < 0:
-            raise Unsupported("a test at no cell")
-        _check_predicate(p.test, game, run)
-    elif isinstance(p, r.AtStep):
-        _check_direction(game, p.direction)
-        _check_predicate(p.test, game, run)
-    elif isinstance(p, r.OnBoardStep):
-        _check_direction(game, p.direction)
-    elif isinstance(p, r.InZone):
-        if p.zone not in game.board.zones:
-            raise Unsupported(f"zone {p.zone!r} is not on the board")
-    elif isinstance(p, r.Less):
-        for side in (p.left, p.right):
-            if not isinstance(side, int | r.Var | r.PieceCount):
-                raise Unsupported("a comparison of something other than counters")
-    elif isinstance(p, r.Connected):
-        _check_board_directions(game, p.directions)
-    elif p is not r.MARKED and p is not r.adjacent_to_enemy and not isinstance(
-            p, r.PositionIs | r.InCells | r.PieceIs | r.Flag | r.Var | r.Attribute
-            | r.PositionFlag | r.Attacked):
-        raise Unsupported(f"predicate {getattr(p, '__name__', type(p).__name__)}")
+
+
+def _check_zone(p: r.InZone, game: Any, run: bool) -> None:
+    if p.zone not in game.board.zones:
+        raise Unsupported(f"zone {p.zone!r} is not on the board")
+
+
+def _check_less(p: r.Less, game: Any, run: bool) -> None:
+    for side in (p.left, p.right):
+        if not isinstance(side, int | r.Var | r.PieceCount):
+            raise Unsupported("a comparison of something other than counters")
+
+
+def _check_connected(p: r.Connected, game: Any, run: bool) -> None:
+    _check_board_directions(game, p.directions)
+
+
+def _check_native(p: r.Native, game: Any, run: bool) -> None:
+    raise Unsupported(f"a test in Python ({p.why})")
+
+
+#: What the kernel checks of each test type (its writer's case is :data:`_Writer.TEST`).
+_CHECK_TEST: dict[type, Callable[[Any, Any, bool], None]] = {
+    **dict.fromkeys((r.Empty, r.Friend, r.Enemy, r.OnBoard, r.Always, r.Never, r.Neutral,
+                     r.LastFrom, r.LastTo, r.Marked, r.AdjacentToEnemy, r.PositionIs,
+                     r.InCells, r.PieceIs, r.Flag, r.Var, r.Attribute, r.PositionFlag,
+                     r.Attacked, r.PieceCount), _check_nothing),
+    r.Not: _check_inner, r.AtCell: _check_inner, r.AllOf: _check_each,
+    r.AnyOf: _check_each, r.AtStep: _check_at_step, r.OnBoardStep: _check_at_step,
+    r.InZone: _check_zone, r.Less: _check_less, r.Native: _check_native,
+    r.Connected: _check_connected,
+}
 
 
 def _tests(program: Sequence[r.Instruction]) -> Iterator[Any]:
@@ -1203,6 +1267,11 @@ def _drops_apart(index: int, t: r.Drop, board: Any, players: int,
 class _Writer:
     """Writes a game's kernel module and the table its functions read."""
 
+    #: The method that writes each instruction type (filled in below the class).
+    WRITE: ClassVar[dict[type, Callable[..., None]]] = {}
+    #: The method that writes each test type as an expression (filled in below the class).
+    TEST: ClassVar[dict[type, Callable[..., str]]] = {}
+
     def __init__(self, game: PieceGame, goals: g.Goals, templates: tuple[r.Template, ...]):
         self.game = game
         self.goals = goals
@@ -1489,7 +1558,7 @@ class _Writer:
 
         directions = moves(loop.body)
         if directions is None or not any(isinstance(i, r.Step) for i in loop.body) \
-                or self.size > r._LOOP_LIMIT:
+                or self.size > r.LOOP_LIMIT:
             return False
         key = frozenset(directions)
         if key not in self.acyclic:
@@ -1524,105 +1593,160 @@ class _Writer:
             combined = _compiled.combination(p, lambda q: self.expr(q, w))
             if combined is not None:
                 return combined
-            if p is r.ON_BOARD:
+            if isinstance(p, r.OnBoard):
                 return "(pos >= 0)"
-            if p is r.ALWAYS or p is r.NEVER or isinstance(p, r.Flag | r.Var | r.Less
-                                                           | r.AtCell | r.Connected):
+            if isinstance(p, r.Always | r.Never | r.Flag | r.Var | r.Less | r.AtCell
+                          | r.Connected | r.PieceCount):
                 return self.cell_expr(p, w)  # reads no cell under the cursor
             return f"(pos >= 0 and {self.cell_expr(p, w)})"
         return self.cell_expr(p, w)
 
     def cell_expr(self, p: Any, w: str) -> str:
         """:meth:`expr` where ``w`` is a cell of the board."""
-        cell = f"S[{BOARD} + {w}]"
-        if p is r.EMPTY:
-            return f"({cell} == 0)"
-        if p is r.FRIEND:
-            return f"(T[{self.owner} + {cell}] == player)"
-        if p is r.ENEMY:
-            return f"({cell} != 0 and T[{self.owner} + {cell}] != player)"
-        if p is r.NEUTRAL:
-            neutral = self.game.neutral_players
-            off = self.mask_of_codes(("neutral",), lambda piece: piece.owner in neutral)
-            return f"(T[{off} + {cell}] != 0)"
-        if p is r.ON_BOARD or p is r.ALWAYS:
-            return "True"
-        if p is r.LAST_FROM:  # S[LAST]: the last move's source + 1 | its target + 1 << 16
-            return f"({w} == (S[{LAST}] & 65535) - 1)"
-        if p is r.LAST_TO:
-            return f"({w} == (S[{LAST}] >> 16) - 1)"
-        if p is r.NEVER:
-            return "False"
-        if p is r.MARKED:
-            return f"({w} == (start if mark {self.unmarked()} else mark))"
-        if isinstance(p, r.Flag):
-            return f"({self.variable(p.name)} != 0)"
-        if isinstance(p, r.PositionFlag):
-            return f"(T[{self.position_flag(p.name)} + {w}] == ps)"
-        if isinstance(p, r.Attacked):
-            if self.attacking:
-                return "False"  # not asked inside an attack (the interpreter's)
-            code = -1 if p.move_type is None else self.attack_types[p.move_type]
-            return f"could_take(S, T, player, {w}, start, hand, {p.defended}, {code})"
-        if isinstance(p, r.Var):
-            return self.variable(p.name)
-        if isinstance(p, r.Connected):
-            slot = self.connections.setdefault(p.directions, len(self.connections))
-            return f"(T[XCN + {slot}] != 0)"
-        if isinstance(p, r.Less):
-            left, right = (str(v) if isinstance(v, int) else self.piece_count(v)
-                           if isinstance(v, r.PieceCount) else self.expr(v, w)
-                           for v in (p.left, p.right))
-            return f"({left} < {right})"
+        return self.TEST[type(p)](self, p, w, f"S[{BOARD} + {w}]")
+
+    def t_empty(self, p: Any, w: str, cell: str) -> str:
+        """The expression of ``Empty`` at ``w`` (``cell``: what stands there)."""
+        return f"({cell} == 0)"
+
+    def t_friend(self, p: Any, w: str, cell: str) -> str:
+        """The expression of ``Friend`` at ``w`` (``cell``: what stands there)."""
+        return f"(T[{self.owner} + {cell}] == player)"
+
+    def t_enemy(self, p: Any, w: str, cell: str) -> str:
+        """The expression of ``Enemy`` at ``w`` (``cell``: what stands there)."""
+        return f"({cell} != 0 and T[{self.owner} + {cell}] != player)"
+
+    def t_neutral(self, p: Any, w: str, cell: str) -> str:
+        """The expression of ``Neutral`` at ``w`` (``cell``: what stands there)."""
+        neutral = self.game.neutral_players
+        off = self.mask_of_codes(("neutral",), lambda piece: piece.owner in neutral)
+        return f"(T[{off} + {cell}] != 0)"
+
+    def t_on_board(self, p: Any, w: str, cell: str) -> str:
+        """The expression of ``OnBoard`` or ``Always`` at ``w`` (``cell``: what stands there)."""
+        return "True"
+
+    def t_last_from(self, p: Any, w: str, cell: str) -> str:
+        """The expression of ``LastFrom`` at ``w`` (``cell``: what stands there)."""
+        # S[LAST]: the last move's source + 1 | its target + 1 << 16
+        return f"({w} == (S[{LAST}] & 65535) - 1)"
+
+    def t_last_to(self, p: Any, w: str, cell: str) -> str:
+        """The expression of ``LastTo`` at ``w`` (``cell``: what stands there)."""
+        return f"({w} == (S[{LAST}] >> 16) - 1)"
+
+    def t_never(self, p: Any, w: str, cell: str) -> str:
+        """The expression of ``Never`` at ``w`` (``cell``: what stands there)."""
+        return "False"
+
+    def t_marked(self, p: Any, w: str, cell: str) -> str:
+        """The expression of ``Marked`` at ``w`` (``cell``: what stands there)."""
+        return f"({w} == (start if mark {self.unmarked()} else mark))"
+
+    def t_flag(self, p: Any, w: str, cell: str) -> str:
+        """The expression of ``Flag`` at ``w`` (``cell``: what stands there)."""
+        return f"({self.variable(p.name)} != 0)"
+
+    def t_position_flag(self, p: Any, w: str, cell: str) -> str:
+        """The expression of ``PositionFlag`` at ``w`` (``cell``: what stands there)."""
+        return f"(T[{self.position_flag(p.name)} + {w}] == ps)"
+
+    def t_attacked(self, p: Any, w: str, cell: str) -> str:
+        """The expression of ``Attacked`` at ``w`` (``cell``: what stands there)."""
+        if self.attacking:
+            return "False"  # not asked inside an attack (the interpreter's)
+        code = -1 if p.move_type is None else self.attack_types[p.move_type]
+        return f"could_take(S, T, player, {w}, start, hand, {p.defended}, {code})"
+
+    def t_var(self, p: Any, w: str, cell: str) -> str:
+        """The expression of ``Var`` at ``w`` (``cell``: what stands there)."""
+        return self.variable(p.name)
+
+    def t_less(self, p: Any, w: str, cell: str) -> str:
+        """The expression of ``Less`` at ``w`` (``cell``: what stands there)."""
+        left, right = (str(v) if isinstance(v, int) else self.expr(v, w)
+                       for v in (p.left, p.right))
+        return f"({left} < {right})"
+
+    def t_piece_count(self, p: Any, w: str, cell: str) -> str:
+        """The expression of ``PieceCount`` (a value, the same at every cell)."""
+        return self.piece_count(p)
+
+    def t_connected(self, p: Any, w: str, cell: str) -> str:
+        """The expression of ``Connected`` (read once a position, the same at every
+        cell: see :meth:`whole_moves`)."""
+        slot = self.connections.setdefault(p.directions, len(self.connections))
+        return f"(T[XCN + {slot}] != 0)"
+
+    def t_at_cell(self, p: Any, w: str, cell: str) -> str:
+        """The expression of ``AtCell`` at ``w`` (``cell``: what stands there)."""
+        return self.expr(p.test, str(p.cell))
+
+    def t_at_step(self, p: Any, w: str, cell: str) -> str:
+        """The expression of ``AtStep`` at ``w`` (``cell``: what stands there)."""
+        row = self.direction(p.direction).format(w)
+        return f"({row} >= 0 and {self.expr(p.test, row)})"
+
+    def t_on_board_step(self, p: Any, w: str, cell: str) -> str:
+        """The expression of ``OnBoardStep`` at ``w`` (``cell``: what stands there)."""
+        return f"({self.direction(p.direction).format(w)} >= 0)"
+
+    def t_position_is(self, p: Any, w: str, cell: str) -> str:
+        """The expression of ``PositionIs`` at ``w`` (``cell``: what stands there)."""
+        return f"({w} == {p.cell})"
+
+    def t_in_cells(self, p: Any, w: str, cell: str) -> str:
+        """The expression of ``InCells`` at ``w`` (``cell``: what stands there)."""
+        cells = frozenset(p.cells)
+        off = self.put(("cells", cells), [1 if c in cells else 0 for c in range(self.size)])
+        return f"(T[{off} + {w}] != 0)"
+
+    def t_piece_is(self, p: Any, w: str, cell: str) -> str:
+        """The expression of ``PieceIs`` at ``w`` (``cell``: what stands there)."""
+        return f"(T[{self.kinds_mask(p.kinds)} + {cell}] != 0)"
+
+    def t_attribute(self, p: Any, w: str, cell: str) -> str:
+        """The expression of ``Attribute`` at ``w`` (``cell``: what stands there)."""
+        name = p.name
+        off = self.mask_of_codes(("attribute", name), lambda piece: name in piece.attributes)
+        return f"(T[{off} + {cell}] != 0)"
+
+    def t_adjacent_to_enemy(self, p: Any, w: str, cell: str) -> str:
+        """The expression of ``AdjacentToEnemy`` at ``w`` (``cell``: what stands there)."""
+        if "neighbours" not in self.offsets:
+            # Each cell's neighbours in every direction (rules._enemy_next_to), a
+            # run of the table from each cell's start.
+            rows = [[row[c] for row in self.board.links if row[c] >= 0]
+                    for c in range(self.size)]
+            starts = [0]
+            for cells in rows:
+                starts.append(starts[-1] + len(cells))
+            first = self.put("neighbours", [v + self.size + 1 for v in starts])
+            self.put("neighbour cells", [c for cells in rows for c in cells])
+            self.helpers.append(
+                "@njit(cache=True)\n"
+                "def near_enemy(S, T, cell, player):\n"
+                f"    for i in range(T[{first} + cell], T[{first} + cell + 1]):\n"
+                f"        v = S[{BOARD} + T[{first} + i]]\n"
+                f"        if v != 0 and T[{self.owner} + v] != player:\n"
+                "            return True\n"
+                "    return False\n")
+        return f"near_enemy(S, T, {w}, player)"
+
+    def t_in_zone(self, p: Any, w: str, cell: str) -> str:
+        """The expression of ``InZone`` at ``w`` (``cell``: what stands there)."""
+        zone = self.board.zones[p.zone]
+        off = self.put(("zone", p.zone), [1 if c in zone.get(pl, ()) else 0
+                                          for pl in range(self.players)
+                                          for c in range(self.size)])
+        return f"(T[{off} + player * {self.size} + {w}] != 0)"
+
+    def t_combined(self, p: Any, w: str, cell: str) -> str:
+        """The expression of ``Not``, ``AllOf`` or ``AnyOf`` at ``w``."""
         combined = _compiled.combination(p, lambda q: self.expr(q, w))
-        if combined is not None:
-            return combined
-        if isinstance(p, r.AtCell):
-            return self.expr(p.test, str(p.cell))
-        if isinstance(p, r.AtStep):
-            row = self.direction(p.direction).format(w)
-            return f"({row} >= 0 and {self.expr(p.test, row)})"
-        if isinstance(p, r.OnBoardStep):
-            return f"({self.direction(p.direction).format(w)} >= 0)"
-        if isinstance(p, r.PositionIs):
-            return f"({w} == {p.cell})"
-        if isinstance(p, r.InCells):
-            cells = frozenset(p.cells)
-            off = self.put(("cells", cells), [1 if c in cells else 0 for c in range(self.size)])
-            return f"(T[{off} + {w}] != 0)"
-        if isinstance(p, r.PieceIs):
-            return f"(T[{self.kinds_mask(p.kinds)} + {cell}] != 0)"
-        if isinstance(p, r.Attribute):
-            name = p.name
-            off = self.mask_of_codes(("attribute", name), lambda piece: name in piece.attributes)
-            return f"(T[{off} + {cell}] != 0)"
-        if p is r.adjacent_to_enemy:
-            if "neighbours" not in self.offsets:
-                # Each cell's neighbours in every direction (rules._enemy_next_to), a
-                # run of the table from each cell's start.
-                rows = [[row[c] for row in self.board.links if row[c] >= 0]
-                        for c in range(self.size)]
-                starts = [0]
-                for cells in rows:
-                    starts.append(starts[-1] + len(cells))
-                first = self.put("neighbours", [v + self.size + 1 for v in starts])
-                self.put("neighbour cells", [c for cells in rows for c in cells])
-                self.helpers.append(
-                    "@njit(cache=True)\n"
-                    "def near_enemy(S, T, cell, player):\n"
-                    f"    for i in range(T[{first} + cell], T[{first} + cell + 1]):\n"
-                    f"        v = S[{BOARD} + T[{first} + i]]\n"
-                    f"        if v != 0 and T[{self.owner} + v] != player:\n"
-                    "            return True\n"
-                    "    return False\n")
-            return f"near_enemy(S, T, {w}, player)"
-        if isinstance(p, r.InZone):
-            zone = self.board.zones[p.zone]
-            off = self.put(("zone", p.zone), [1 if c in zone.get(pl, ()) else 0
-                                              for pl in range(self.players)
-                                              for c in range(self.size)])
-            return f"(T[{off} + player * {self.size} + {w}] != 0)"
-        raise Unsupported(f"predicate {p!r}")  # pragma: no cover - _check refused it
+        assert combined is not None
+        return combined
 
     def unmarked(self) -> str:
         """The test that a run has no mark, of ``mark``: below zero, but in a run that
@@ -1667,47 +1791,67 @@ class _Writer:
 
     def instruction(self, i: r.Instruction, depth: int, fail: str, index: int,
                     priority: int) -> None:
+        """Write instruction ``i`` of template ``index`` (of ``priority``) at ``depth``;
+        ``fail`` is the line that ends the run without a move."""
+        self.WRITE[type(i)](self, i, depth, fail, index, priority)
+
+    def step(self, i: Any, depth: int, fail: str, index: int, priority: int) -> None:
+        """A step (off the board only where it may leave)."""
         e = self.emit
-        if isinstance(i, r.Step):
-            if self.leaving:
-                e(depth, f"if pos < 0: {fail}")  # no step from off the board
-            e(depth, f"pos = {self.direction(i.direction).format('pos')}")
-            if not i.may_leave:
-                e(depth, f"if pos < 0: {fail}")
-        elif isinstance(i, r.Verify):
-            e(depth, f"if not {self.expr(i.test, 'pos')}: {fail}")
-        elif isinstance(i, r.If):
-            e(depth, f"if {self.expr(i.test, 'pos')}:")
-            self.block(i.then, depth + 1, fail, index, priority)
-            if i.else_:
-                e(depth, "else:")
-                self.block(i.else_, depth + 1, fail, index, priority)
-        elif isinstance(i, r.While):
-            self.loops += 1
-            flag, turns = f"_f{self.loops}", f"_i{self.loops}"
-            e(depth, f"{flag} = False")
-            e(depth, f"{turns} = 0")
-            e(depth, "while True:")
-            e(depth + 1, f"if not {self.expr(i.test, 'pos')}: break")
-            if not self.ends(i):
-                e(depth + 1, f"{turns} += 1")
-                e(depth + 1, f"if {turns} > {r._LOOP_LIMIT}: return -1")
-            self.block(i.body, depth + 1, f"{flag} = True; break", index, priority)
-            e(depth, f"if {flag}: {fail}")
-        elif isinstance(i, r.CaptureHere) and self.leaving:
+        if self.leaving:
+            e(depth, f"if pos < 0: {fail}")  # no step from off the board
+        e(depth, f"pos = {self.direction(i.direction).format('pos')}")
+        if not i.may_leave:
+            e(depth, f"if pos < 0: {fail}")
+
+    def verify(self, i: Any, depth: int, fail: str, index: int, priority: int) -> None:
+        """Fail unless the test holds."""
+        e = self.emit
+        e(depth, f"if not {self.expr(i.test, 'pos')}: {fail}")
+
+    def if_(self, i: Any, depth: int, fail: str, index: int, priority: int) -> None:
+        """A branch on a test."""
+        e = self.emit
+        e(depth, f"if {self.expr(i.test, 'pos')}:")
+        self.block(i.then, depth + 1, fail, index, priority)
+        if i.else_:
+            e(depth, "else:")
+            self.block(i.else_, depth + 1, fail, index, priority)
+
+    def while_(self, i: Any, depth: int, fail: str, index: int, priority: int) -> None:
+        """A loop (counted only where it might not end)."""
+        e = self.emit
+        self.loops += 1
+        flag, turns = f"_f{self.loops}", f"_i{self.loops}"
+        e(depth, f"{flag} = False")
+        e(depth, f"{turns} = 0")
+        e(depth, "while True:")
+        e(depth + 1, f"if not {self.expr(i.test, 'pos')}: break")
+        if not self.ends(i):
+            e(depth + 1, f"{turns} += 1")
+            e(depth + 1, f"if {turns} > {r.LOOP_LIMIT}: return -1")
+        self.block(i.body, depth + 1, f"{flag} = True; break", index, priority)
+        e(depth, f"if {flag}: {fail}")
+
+    def capture(self, i: Any, depth: int, fail: str, index: int, priority: int) -> None:
+        """A capture here or at a cell: queued once."""
+        e = self.emit
+        if isinstance(i, r.CaptureHere) and self.leaving:
             e(depth, "if pos >= 0:")  # nothing to capture off the board
             self.leaving = False
-            self.instruction(i, depth + 1, fail, index, priority)
+            self.capture(i, depth + 1, fail, index, priority)
             self.leaving = True
-        elif isinstance(i, r.EveryCell):
-            self.every_cell(i, depth, index, priority)
-        elif isinstance(i, r.CaptureHere | r.CaptureAt):
-            where = "pos" if isinstance(i, r.CaptureHere) else self.target(i, depth, fail)
-            # Capturing twice is capturing once (the interpreter's rule).
-            e(depth, f"if S[{BOARD} + {where}] != 0 and not queued(T, q, "
-                     f"{_CAPTURE} | ({where} << 2)):")
-            self.queue(depth + 1, f"{_CAPTURE} | ({where} << 2)")
-        elif isinstance(i, r.Cascade) and self.leaving:
+            return
+        where = "pos" if isinstance(i, r.CaptureHere) else self.target(i, depth, fail)
+        # Capturing twice is capturing once (the interpreter's rule).
+        e(depth, f"if S[{BOARD} + {where}] != 0 and not queued(T, q, "
+                 f"{_CAPTURE} | ({where} << 2)):")
+        self.queue(depth + 1, f"{_CAPTURE} | ({where} << 2)")
+
+    def put_down(self, i: Any, depth: int, fail: str, index: int, priority: int) -> None:
+        """ZRF ``to`` and ``cascade``: the piece in hand goes down here."""
+        e = self.emit
+        if isinstance(i, r.Cascade) and self.leaving:
             # Off the board the piece in hand goes down nowhere: taken from its cell
             # (rules.To); nothing is picked up there.
             e(depth, "if pos < 0:")
@@ -1718,9 +1862,10 @@ class _Writer:
             e(depth + 1, "to = -1")
             e(depth, "else:")
             self.leaving = False  # the cursor is on the board in this branch
-            self.instruction(i, depth + 1, fail, index, priority)
+            self.put_down(i, depth + 1, fail, index, priority)
             self.leaving = True
-        elif isinstance(i, r.To) and self.leaving:
+            return
+        if isinstance(i, r.To) and self.leaving:
             # Off the board the piece in hand goes down nowhere: taken from its cell
             # (rules.To).
             e(depth, "if pos < 0:")
@@ -1731,158 +1876,203 @@ class _Writer:
             e(depth + 2, "hf = -1")
             e(depth, "else:")
             self.leaving = False
-            self.instruction(i, depth + 1, fail, index, priority)
+            self.put_down(i, depth + 1, fail, index, priority)
             self.leaving = True
-        elif isinstance(i, r.To | r.Cascade):
-            if isinstance(i, r.Cascade):
-                e(depth, f"picked = S[{BOARD} + pos]")
-            # The piece in hand goes down here (from a cell: a shift, unless it is
-            # its own cell).
-            e(depth, "if hand != 0:")
-            e(depth + 1, "if hf < 0:")
-            self.queue(depth + 2, f"{_PLACE} | (pos << 2) | (hand << 18) | (1 << 34)")
-            e(depth + 1, "elif pos != hf:")
-            self.queue(depth + 2, f"{_SHIFT} | (hf << 2) | (pos << 18)")
-            if isinstance(i, r.Cascade):
-                e(depth, "hand = picked")
-                e(depth, "hf = pos if picked != 0 else -1")
-                e(depth, "to = -1")  # a new leg starts
-            else:
-                e(depth, "hand = 0")
-                e(depth, "hf = -1")
-                e(depth, "to = pos")
-        elif isinstance(i, r.From):
-            e(depth, f"hand = S[{BOARD} + pos]")
-            e(depth, "hf = pos if hand != 0 else -1")
-        elif isinstance(i, r.DiscardCascades):
-            e(depth, "k = 0")
-            e(depth, "for _j in range(q):")
-            e(depth + 1, "a = T[XQ + _j]")
-            e(depth + 1, f"if not (a & 3 == {_SHIFT} or (a & 3 == {_PLACE} and a >> 34 & 1)):")
-            e(depth + 2, "T[XQ + k] = a")
-            e(depth + 2, "k += 1")
-            e(depth, "q = k")
-        elif isinstance(i, r.Create):
-            where = self.target(i, depth, fail)
-            if i.kind is None:
-                # A new piece of the moving piece's type (none in hand: no move).
-                e(depth, f"if hand == 0: {fail}")
-                code = f"T[{self.creation_row(i)} + player * {self.ncodes} + hand]"
-            elif i.owner is not None:
-                code = str(self.codes[Piece(i.owner, i.kind, i.attributes)])
-            else:
-                row = self.put(("create", i.kind, i.attributes),
-                               [self.codes[Piece(pl, i.kind, i.attributes)]
-                                for pl in range(self.players)])
-                code = f"T[{row} + player]"
-            # It replaces what stands there after the move's shifts, the mover included.
-            e(depth, f"if S[{BOARD} + {where}] != 0 or arrives(T, q, {where}):")
-            self.queue(depth + 1, f"{_CHANGE} | ({where} << 2) | ({code} << 18)")
-            e(depth, "else:")
-            self.queue(depth + 1, f"{_PLACE} | ({where} << 2) | ({code} << 18)")
-        elif isinstance(i, r.ChangeType | r.ChangeOwner):
-            where = self.target(i, depth, fail)
-            if isinstance(i, r.ChangeType):
-                table = str(self.changed(("kind", i.kind),
-                                         lambda p, k=i.kind: Piece(p.owner, k, p.attributes)))
-            elif i.flip:
-                n = self.players
-                table = str(self.changed(("flip",), lambda p: Piece((p.owner + 1) % n, p.kind,
-                                                                    p.attributes)))
-            else:
-                table = self.owned_by("player")
-            self.change(depth, where, table, 0)
-        elif isinstance(i, r.SetAttribute):
-            # Given to the piece on the cell after the move, after the changes of type
-            # and owner (rules.emit): a change of kind 1.
-            name = i.name
-            on, off = (self.changed(("attribute", name, v),
-                                    lambda p, v=v: p.with_attributes({name: v}))
-                       for v in (True, False))
-            if isinstance(i.value, bool):
-                table = str(on if i.value else off)
-            else:
-                table = f"({on} if {self.expr(i.value, 'pos')} else {off})"
-            self.change(depth, "pos", table, 1)
-        elif isinstance(i, r.SetPositionFlag):
-            where = self.target(i, depth, fail)
-            value = i.value
-            stamp = "ps" if value is True else "0" if value is False else \
-                f"(ps if {self.expr(value, 'pos')} else 0)"
-            e(depth, f"T[{self.position_flag(i.name)} + {where}] = {stamp}")
-        elif isinstance(i, r.Mark):
-            e(depth, "mark = pos")
-        elif isinstance(i, r.Back) or (isinstance(i, r.Go) and i.where == "mark"):
-            # Without a mark, back to where the run started (ZRF).
-            e(depth, f"pos = start if mark {self.unmarked()} else mark")
-        elif isinstance(i, r.Go):
-            if i.where == "from":
-                e(depth, "pos = start")
-            elif i.where in ("last-from", "last-to"):  # none: the run fails
-                e(depth, f"pos = (S[{LAST}] & 65535) - 1" if i.where == "last-from"
-                  else f"pos = (S[{LAST}] >> 16) - 1")
-                e(depth, f"if pos < 0: {fail}")
-            else:  # "to": where the last ``to`` put the piece down, else the cursor
-                e(depth, "if to >= 0: pos = to")
-        elif isinstance(i, r.GoTo):
-            e(depth, f"pos = {i.cell}")
-        elif isinstance(i, r.MarkAt):
-            if i.cell is not None:
-                e(depth, f"mark = {i.cell}")
-            else:
-                assert i.direction is not None
-                e(depth, f"if {self.direction(i.direction).format('pos')} < 0: {fail}")
-                e(depth, f"mark = {self.direction(i.direction).format('pos')}")
-        elif isinstance(i, r.SetFlag):
-            value = str(int(i.value)) if isinstance(i.value, bool) else \
-                f"(1 if {self.expr(i.value, 'pos')} else 0)"
-            e(depth, f"{self.variable(i.name)} = {value}")
-        elif isinstance(i, r.SetVar):
-            e(depth, f"{self.variable(i.name)} = {int(i.value)}")
-        elif isinstance(i, r.Inc):
-            e(depth, f"{self.variable(i.name)} += {int(i.by)}")
-        elif isinstance(i, r.Add):
-            becomes = "0"
-            if i.promote is not None:
-                off = self.promotion(i.promote)
-                becomes = f"T[{off} + hand]"
-            if self.attacking:
-                # Whether the move takes a piece on ``target`` or lands there.
-                if index in self.plain:
-                    e(depth, "if pos != hf and pos == target: return 1")
-                else:
-                    rsv = "rsv" if self.reserved else "0"
-                    e(depth, f"if strikes(S, T, pos, hand, hf, q, nc, {becomes}, {i.copy}, "
-                             f"{rsv}, target): return 1")
-                return
-            if i.partial is not None or self.continuing:
-                # A step of a chain (a partial one goes on with its type's templates),
-                # played out by chains once every template has run.
-                rsv = "rsv" if self.reserved else "0"
-                kind = -1 if i.partial is None else self.partial_types.index(i.partial)
-                e(depth, f"rc = record(S, T, pos, hand, hf, q, nc, {becomes}, {i.copy}, "
-                         f"{rsv}, {index}, {kind})")
-                e(depth, "if rc < 0: return rc")
-                return
-            if index in self.plain_drops:
-                for line in self.drop_lines(becomes, str(index), priority,
-                                            index not in self.unchanging):
-                    e(depth, line)
-            elif index in self.inline:
-                for line in self.shift_lines(becomes, str(index), priority):
-                    e(depth, line)
-            elif index in self.plain:
-                e(depth, f"n = shift(S, T, n, pos, hand, hf, {becomes}, {index}, {priority})")
-                e(depth, "if n < 0: return n")
-            else:
-                rsv = "rsv" if self.reserved else "0"
-                e(depth, f"n = emit(S, T, n, pos, hand, hf, q, nc, {becomes}, {i.copy}, "
-                         f"{rsv}, {index}, {priority}, player)")
-            e(depth, "if n < 0: return n")
-        else:  # pragma: no cover - _check refused it
-            raise Unsupported(type(i).__name__)
+            return
+        if isinstance(i, r.Cascade):
+            e(depth, f"picked = S[{BOARD} + pos]")
+        # The piece in hand goes down here (from a cell: a shift, unless it is
+        # its own cell).
+        e(depth, "if hand != 0:")
+        e(depth + 1, "if hf < 0:")
+        self.queue(depth + 2, f"{_PLACE} | (pos << 2) | (hand << 18) | (1 << 34)")
+        e(depth + 1, "elif pos != hf:")
+        self.queue(depth + 2, f"{_SHIFT} | (hf << 2) | (pos << 18)")
+        if isinstance(i, r.Cascade):
+            e(depth, "hand = picked")
+            e(depth, "hf = pos if picked != 0 else -1")
+            e(depth, "to = -1")  # a new leg starts
+        else:
+            e(depth, "hand = 0")
+            e(depth, "hf = -1")
+            e(depth, "to = pos")
 
-    def every_cell(self, i: r.EveryCell, depth: int, index: int, priority: int) -> None:
+    def from_(self, i: Any, depth: int, fail: str, index: int, priority: int) -> None:
+        """ZRF ``from``: pick up the piece here."""
+        e = self.emit
+        e(depth, f"hand = S[{BOARD} + pos]")
+        e(depth, "hf = pos if hand != 0 else -1")
+
+    def discard_cascades(self, i: Any, depth: int, fail: str, index: int, priority: int) -> None:
+        """Drop the legs queued by ``to`` and ``cascade``."""
+        e = self.emit
+        e(depth, "k = 0")
+        e(depth, "for _j in range(q):")
+        e(depth + 1, "a = T[XQ + _j]")
+        e(depth + 1, f"if not (a & 3 == {_SHIFT} or (a & 3 == {_PLACE} and a >> 34 & 1)):")
+        e(depth + 2, "T[XQ + k] = a")
+        e(depth + 2, "k += 1")
+        e(depth, "q = k")
+
+    def create(self, i: Any, depth: int, fail: str, index: int, priority: int) -> None:
+        """A new piece here or at a cell."""
+        e = self.emit
+        where = self.target(i, depth, fail)
+        if i.kind is None:
+            # A new piece of the moving piece's type (none in hand: no move).
+            e(depth, f"if hand == 0: {fail}")
+            code = f"T[{self.creation_row(i)} + player * {self.ncodes} + hand]"
+        elif i.owner is not None:
+            code = str(self.codes[Piece(i.owner, i.kind, i.attributes)])
+        else:
+            row = self.put(("create", i.kind, i.attributes),
+                           [self.codes[Piece(pl, i.kind, i.attributes)]
+                            for pl in range(self.players)])
+            code = f"T[{row} + player]"
+        # It replaces what stands there after the move's shifts, the mover included.
+        e(depth, f"if S[{BOARD} + {where}] != 0 or arrives(T, q, {where}):")
+        self.queue(depth + 1, f"{_CHANGE} | ({where} << 2) | ({code} << 18)")
+        e(depth, "else:")
+        self.queue(depth + 1, f"{_PLACE} | ({where} << 2) | ({code} << 18)")
+
+    def change_piece(self, i: Any, depth: int, fail: str, index: int, priority: int) -> None:
+        """A change of type or owner, given after the move."""
+        where = self.target(i, depth, fail)
+        if isinstance(i, r.ChangeType):
+            table = str(self.changed(("kind", i.kind),
+                                     lambda p, k=i.kind: Piece(p.owner, k, p.attributes)))
+        elif i.flip:
+            n = self.players
+            table = str(self.changed(("flip",), lambda p: Piece((p.owner + 1) % n, p.kind,
+                                                                p.attributes)))
+        else:
+            table = self.owned_by("player")
+        self.change(depth, where, table, 0)
+
+    def set_attribute(self, i: Any, depth: int, fail: str, index: int, priority: int) -> None:
+        """An attribute given after the move (a change of kind 1)."""
+        # Given to the piece on the cell after the move, after the changes of type
+        # and owner (rules.emit): a change of kind 1.
+        name = i.name
+        on, off = (self.changed(("attribute", name, v),
+                                lambda p, v=v: p.with_attributes({name: v}))
+                   for v in (True, False))
+        if isinstance(i.value, bool):
+            table = str(on if i.value else off)
+        else:
+            table = f"({on} if {self.expr(i.value, 'pos')} else {off})"
+        self.change(depth, "pos", table, 1)
+
+    def set_position_flag(self, i: Any, depth: int, fail: str, index: int, priority: int) -> None:
+        """A flag of a cell for this run."""
+        e = self.emit
+        where = self.target(i, depth, fail)
+        value = i.value
+        stamp = "ps" if value is True else "0" if value is False else \
+            f"(ps if {self.expr(value, 'pos')} else 0)"
+        e(depth, f"T[{self.position_flag(i.name)} + {where}] = {stamp}")
+
+    def mark(self, i: Any, depth: int, fail: str, index: int, priority: int) -> None:
+        """Remember the cursor's cell."""
+        e = self.emit
+        e(depth, "mark = pos")
+
+    def back(self, i: Any, depth: int, fail: str, index: int, priority: int) -> None:
+        """Back to the mark (without one, to the start)."""
+        e = self.emit
+        # Without a mark, back to where the run started (ZRF).
+        e(depth, f"pos = start if mark {self.unmarked()} else mark")
+
+    def go(self, i: Any, depth: int, fail: str, index: int, priority: int) -> None:
+        """ZRF ``go``: to the start, the last move's ends, the mark or where ``to`` put down."""
+        e = self.emit
+        if i.where == "mark":
+            self.back(i, depth, fail, index, priority)
+            return
+        if i.where == "from":
+            e(depth, "pos = start")
+        elif i.where in ("last-from", "last-to"):  # none: the run fails
+            e(depth, f"pos = (S[{LAST}] & 65535) - 1" if i.where == "last-from"
+              else f"pos = (S[{LAST}] >> 16) - 1")
+            e(depth, f"if pos < 0: {fail}")
+        else:  # "to": where the last ``to`` put the piece down, else the cursor
+            e(depth, "if to >= 0: pos = to")
+
+    def go_to(self, i: Any, depth: int, fail: str, index: int, priority: int) -> None:
+        """Jump to a cell."""
+        e = self.emit
+        e(depth, f"pos = {i.cell}")
+
+    def mark_at(self, i: Any, depth: int, fail: str, index: int, priority: int) -> None:
+        """Mark a cell or the cell one step away."""
+        e = self.emit
+        if i.cell is not None:
+            e(depth, f"mark = {i.cell}")
+        else:
+            assert i.direction is not None
+            e(depth, f"if {self.direction(i.direction).format('pos')} < 0: {fail}")
+            e(depth, f"mark = {self.direction(i.direction).format('pos')}")
+
+    def set_flag(self, i: Any, depth: int, fail: str, index: int, priority: int) -> None:
+        """A flag of this run."""
+        e = self.emit
+        value = str(int(i.value)) if isinstance(i.value, bool) else \
+            f"(1 if {self.expr(i.value, 'pos')} else 0)"
+        e(depth, f"{self.variable(i.name)} = {value}")
+
+    def set_var(self, i: Any, depth: int, fail: str, index: int, priority: int) -> None:
+        """Set a counter."""
+        e = self.emit
+        e(depth, f"{self.variable(i.name)} = {int(i.value)}")
+
+    def inc(self, i: Any, depth: int, fail: str, index: int, priority: int) -> None:
+        """Add to a counter."""
+        e = self.emit
+        e(depth, f"{self.variable(i.name)} += {int(i.by)}")
+
+    def add(self, i: Any, depth: int, fail: str, index: int, priority: int) -> None:
+        """Emit the move built so far (or a chain's step)."""
+        e = self.emit
+        becomes = "0"
+        if i.promote is not None:
+            off = self.promotion(i.promote)
+            becomes = f"T[{off} + hand]"
+        if self.attacking:
+            # Whether the move takes a piece on ``target`` or lands there.
+            if index in self.plain:
+                e(depth, "if pos != hf and pos == target: return 1")
+            else:
+                rsv = "rsv" if self.reserved else "0"
+                e(depth, f"if strikes(S, T, pos, hand, hf, q, nc, {becomes}, {i.copy}, "
+                         f"{rsv}, target): return 1")
+            return
+        if i.partial is not None or self.continuing:
+            # A step of a chain (a partial one goes on with its type's templates),
+            # played out by chains once every template has run.
+            rsv = "rsv" if self.reserved else "0"
+            kind = -1 if i.partial is None else self.partial_types.index(i.partial)
+            e(depth, f"rc = record(S, T, pos, hand, hf, q, nc, {becomes}, {i.copy}, "
+                     f"{rsv}, {index}, {kind})")
+            e(depth, "if rc < 0: return rc")
+            return
+        if index in self.plain_drops:
+            for line in self.drop_lines(becomes, str(index), priority,
+                                        index not in self.unchanging):
+                e(depth, line)
+        elif index in self.inline:
+            for line in self.shift_lines(becomes, str(index), priority):
+                e(depth, line)
+        elif index in self.plain:
+            e(depth, f"n = shift(S, T, n, pos, hand, hf, {becomes}, {index}, {priority})")
+            e(depth, "if n < 0: return n")
+        else:
+            rsv = "rsv" if self.reserved else "0"
+            e(depth, f"n = emit(S, T, n, pos, hand, hf, q, nc, {becomes}, {i.copy}, "
+                     f"{rsv}, {index}, {priority}, player)")
+        e(depth, "if n < 0: return n")
+
+    def every_cell(self, i: r.EveryCell, depth: int, fail: str, index: int,
+                   priority: int) -> None:
         """The lines of :class:`~boardlab.core.rules.EveryCell`: a loop over the cells,
         each turn the run as it stood (the locals it keeps saved before the loop and
         set again at each turn and after it), a failure ending the turn alone."""
@@ -2600,7 +2790,7 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
     # --- rules of whole moves -------------------------------------------------------
     def group_links(self, directions: tuple[str, ...] | None) -> int:
         """Where the table lists each cell's neighbours along ``directions`` (board
-        directions, all when None; rules.neighbour_masks): from ``nb`` it returns,
+        directions, all when None; groups.neighbour_masks): from ``nb`` it returns,
         cell c's run from T[nb + c] to T[nb + c + 1], each an index from nb."""
         name = ("group links", directions)
         if name not in self.offsets:
@@ -2634,7 +2824,7 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
         if groups:
             parts.append(f"""@njit(cache=True)
 def one_group(S, T, player, nb):
-    # Whether ``player``'s pieces form one group (rules.is_one_group): a search from
+    # Whether ``player``'s pieces form one group (groups.is_one_group): a search from
     # the first through the cells stamped as theirs (T[XI]: the stamp; a stamp and
     # the next a call: nothing is cleared).
     T[XI] += 2
@@ -2718,7 +2908,7 @@ def second_filter(S, T, player, n):
             labels, sizes, firsts = (f"XI + {1 + k * size}" for k in (2, 3, 4))
             parts.append(f"""@njit(cache=True)
 def groups(S, T, player, nb):
-    # The groups of ``player``'s pieces (rules.groups_of), in the order of their first
+    # The groups of ``player``'s pieces (groups.groups_of), in the order of their first
     # cells: their count; each cell's group in T[{labels} + c] (-1: none), each
     # group's size and first cell in T[{sizes} + g] and T[{firsts} + g].
     for c in range({size}):
@@ -5477,6 +5667,54 @@ def choose(S, T, n, weights, state):
             return k, state
         k += 1
 '''
+
+
+#: The writer's case for each instruction type (checked first by :data:`_CHECK_INSTRUCTION`).
+_Writer.WRITE.update({
+    r.Step: _Writer.step, r.Verify: _Writer.verify, r.If: _Writer.if_,
+    r.While: _Writer.while_, r.EveryCell: _Writer.every_cell, r.CaptureHere: _Writer.capture,
+    r.CaptureAt: _Writer.capture,
+    r.To: _Writer.put_down, r.Cascade: _Writer.put_down, r.From: _Writer.from_,
+    r.DiscardCascades: _Writer.discard_cascades, r.Create: _Writer.create,
+    r.ChangeType: _Writer.change_piece, r.ChangeOwner: _Writer.change_piece,
+    r.SetAttribute: _Writer.set_attribute, r.SetPositionFlag: _Writer.set_position_flag,
+    r.Mark: _Writer.mark, r.Back: _Writer.back, r.Go: _Writer.go, r.GoTo: _Writer.go_to,
+    r.MarkAt: _Writer.mark_at, r.SetFlag: _Writer.set_flag, r.SetVar: _Writer.set_var,
+    r.Inc: _Writer.inc, r.Add: _Writer.add,
+})
+
+#: The writer's expression for each test type (checked first by :data:`_CHECK_TEST`).
+_Writer.TEST.update({
+    r.Empty: _Writer.t_empty,
+    r.Friend: _Writer.t_friend,
+    r.Enemy: _Writer.t_enemy,
+    r.Neutral: _Writer.t_neutral,
+    r.OnBoard: _Writer.t_on_board,
+    r.Always: _Writer.t_on_board,
+    r.LastFrom: _Writer.t_last_from,
+    r.LastTo: _Writer.t_last_to,
+    r.Never: _Writer.t_never,
+    r.Marked: _Writer.t_marked,
+    r.Flag: _Writer.t_flag,
+    r.PositionFlag: _Writer.t_position_flag,
+    r.Attacked: _Writer.t_attacked,
+    r.Var: _Writer.t_var,
+    r.Less: _Writer.t_less,
+    r.PieceCount: _Writer.t_piece_count,
+    r.Connected: _Writer.t_connected,
+    r.AtCell: _Writer.t_at_cell,
+    r.AtStep: _Writer.t_at_step,
+    r.OnBoardStep: _Writer.t_on_board_step,
+    r.PositionIs: _Writer.t_position_is,
+    r.InCells: _Writer.t_in_cells,
+    r.PieceIs: _Writer.t_piece_is,
+    r.Attribute: _Writer.t_attribute,
+    r.AdjacentToEnemy: _Writer.t_adjacent_to_enemy,
+    r.InZone: _Writer.t_in_zone,
+    r.Not: _Writer.t_combined,
+    r.AllOf: _Writer.t_combined,
+    r.AnyOf: _Writer.t_combined,
+})
 
 
 #: A de Bruijn sequence: the top six bits of a power of two times it differ for each
