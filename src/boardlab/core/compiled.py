@@ -106,7 +106,7 @@ def _leaves(i: r.Instruction) -> bool:
 def tests_of(i: r.Instruction) -> Iterator[Any]:
     """The predicates (and values) an instruction reads, nested ones included."""
     for value in (getattr(i, "test", None), getattr(i, "value", None)):
-        if callable(value):
+        if isinstance(value, r.Test):
             yield from _parts(value)
 
 

@@ -40,8 +40,9 @@ invariants               :attr:`Rules.invariants`: a generated move that breaks 
 
 Predicates (``EMPTY``, ``FRIEND``, ``ENEMY``, ``ON_BOARD``, :func:`piece_is`,
 :func:`in_zone`, :func:`flag`, combinators :func:`not_`, :func:`all_of`,
-:func:`any_of`) read the board *as it was when the move started*, as in ZRF; any
-callable taking the :class:`Cursor` is a predicate.
+:func:`any_of`) read the board *as it was when the move started*, as in ZRF. They and
+the instructions are the nodes of :mod:`boardlab.core.ir`, re-exported here; a test
+written in Python is an explicit :class:`~boardlab.core.ir.Native` with its reason.
 
 **Group moves** (:class:`Group`) are products: first every single-piece step of the
 mover in each direction, then every combination of steps of distinct pieces in the
@@ -358,13 +359,13 @@ class Line(Template):
 
 
 def _may_go_on(template: Template) -> bool:
-    """Whether ``template`` may make partial moves (an ``add-partial``, or an instruction
-    of a game's own that could append one), known once per template."""
+    """Whether ``template`` may make partial moves (an ``add-partial``), known once per
+    template."""
     found = template.__dict__.get("_may_go_on")
     if found is None:
         found = template.__dict__["_may_go_on"] = any(
-            (isinstance(i, Add) and i.partial is not None)
-            or type(i).__module__ != __name__ for i in _instructions(template.program))
+            isinstance(i, Add) and i.partial is not None
+            for i in _instructions(template.program))
     return found
 
 
