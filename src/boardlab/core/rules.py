@@ -80,6 +80,7 @@ from boardlab.core.interpret import (
     Fail,
     run,
     run_all,
+    test,
 )
 from boardlab.core.ir import *  # noqa: F403
 from boardlab.core.ir import (
@@ -1124,8 +1125,8 @@ class FollowUp:
         if cell is None or not any(type(a) is Shift or type(a) is Place for a in actions):
             return False
         links = state.game.board.player_links(player)
-        return bool(self.test(Cursor(state, player, cell, None, None, links=links,
-                                     start=cell)))
+        return bool(test(self.test, Cursor(state, player, cell, None, None, links=links,
+                                           start=cell)))
 
 
 @dataclass(frozen=True)
