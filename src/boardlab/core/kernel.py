@@ -2073,7 +2073,7 @@ class _Writer:
 
     def every_cell(self, i: r.EveryCell, depth: int, fail: str, index: int,
                    priority: int) -> None:
-        """The lines of :class:`~boardlab.core.rules.EveryCell`: a loop over the cells,
+        """The lines of :class:`~boardlab.core.ir.EveryCell`: a loop over the cells,
         each turn the run as it stood (the locals it keeps saved before the loop and
         set again at each turn and after it), a failure ending the turn alone."""
         self.loops += 1
@@ -2099,7 +2099,7 @@ class _Writer:
             self.emit(depth, f"{name} = {copy}")
 
     def piece_count(self, v: r.PieceCount) -> str:
-        """The expression of a :class:`~boardlab.core.rules.PieceCount` for ``player``:
+        """The expression of a :class:`~boardlab.core.ir.PieceCount` for ``player``:
         the counts the array keeps of each piece code on the board (and in hand)."""
         name = self.offsets.get(("piece count name", v))
         if name is None:

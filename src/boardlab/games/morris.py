@@ -42,8 +42,8 @@ OpenSpiel's implementation and checked against this one.
 In the language: a drop of a man from the hand onto an empty point; a man's step to
 an adjacent empty point along each line, tried towards the lowest-named points first
 (south, west, east, north), so a man's moves come in the order of their points; a
-flight, for a player with three men or fewer (:class:`~boardlab.core.rules.PieceCount`),
-to every empty point (:class:`~boardlab.core.rules.EveryCell`); drops shadow flights,
+flight, for a player with three men or fewer (:class:`~boardlab.core.ir.PieceCount`),
+to every empty point (:class:`~boardlab.core.ir.EveryCell`); drops shadow flights,
 which shadow steps (priorities). A mill is a test read from a point along the board's
 lines (two steps one way, two the other, or one each way, along either axis): after a
 move that puts a man down where it holds, the same player moves again

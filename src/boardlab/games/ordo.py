@@ -60,7 +60,7 @@ the second half of a turn is pending.
 enemy?) add``); ordos are :class:`~boardlab.core.rules.Line` templates (every line of two
 or more own pieces along a row or a file from each piece, moved together); the
 connection rule is the invariant :class:`~boardlab.core.rules.StaysConnected`, the
-reconnection moves are guarded by the test :class:`~boardlab.core.rules.Connected`
+reconnection moves are guarded by the test :class:`~boardlab.core.ir.Connected`
 (false while split); Ordo X's group capture is :class:`~boardlab.core.rules.KeepLargestGroup`
 (its ``/f6`` note included) and its preparation moves are
 :class:`~boardlab.core.rules.SecondPly` (sideways moves give a second ply). Nothing is
