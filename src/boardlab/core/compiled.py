@@ -1,9 +1,9 @@
 """The move language compiled: each template becomes one specialised Python function.
 
 :mod:`boardlab.core.rules` *interprets* a template: for every piece it builds a
-:class:`~boardlab.core.rules.Cursor`, dispatches each instruction through a method
+:class:`~boardlab.core.interpret.Cursor`, dispatches each instruction through a method
 call, tests each predicate through a closure and ends a failed run by raising
-:class:`~boardlab.core.rules.Fail`. Here the same template is translated once into
+:class:`~boardlab.core.interpret.Fail`. Here the same template is translated once into
 Python source in which the cursor is a handful of local variables, the link rows of
 the directions it walks are bound to locals, the predicates the language knows
 (``EMPTY``, ``ENEMY``, ``piece_is``, ``at_step``, ...) are inlined as expressions and a
@@ -11,7 +11,7 @@ failed run is a ``return``. The function is compiled with :func:`compile` the fi
 time the template generates moves and kept on the template.
 
 The interpreter stays the reference: instructions and predicates the compiler does not
-know (a game's own :class:`~boardlab.core.rules.Instruction` subclass, a predicate
+know (a game's own :class:`~boardlab.core.ir.Instruction` subclass, a predicate
 written as a function) run through it, on a cursor the compiled code keeps in step, so
 every template compiles. Within :func:`interpreted` every template is interpreted
 again; the tests compare both, move for move and in order, on every game.
@@ -357,7 +357,7 @@ class _Compiler:
             self.on_board = False
 
     def put_down(self, depth: int) -> None:
-        """:class:`~boardlab.core.rules.To`: the piece in hand goes down here now."""
+        """:class:`~boardlab.core.ir.To`: the piece in hand goes down here now."""
         e = self.emit
         e(depth, "if hand is not None:")
         if self.on_board:

@@ -150,6 +150,7 @@ class Empty(Test):
     """The cell under the cursor is on the board and empty."""
 
 
+#: The :class:`Empty` test (one value serves every use).
 EMPTY = Empty()
 
 
@@ -158,6 +159,7 @@ class Friend(Test):
     """The cell holds a piece of the mover."""
 
 
+#: The :class:`Friend` test (one value serves every use).
 FRIEND = Friend()
 
 
@@ -167,6 +169,7 @@ class Enemy(Test):
 partial moves whose captures wait for its end, which belongs to nobody)."""
 
 
+#: The :class:`Enemy` test (one value serves every use).
 ENEMY = Enemy()
 
 
@@ -175,6 +178,7 @@ class OnBoard(Test):
     """The cursor is on the board (only false after ``Step(d, may_leave=True)``)."""
 
 
+#: The :class:`OnBoard` test (one value serves every use).
 ON_BOARD = OnBoard()
 
 
@@ -183,6 +187,7 @@ class Neutral(Test):
     """The cell holds a piece of a player who never moves (ZRF ``neutral?``)."""
 
 
+#: The :class:`Neutral` test (one value serves every use).
 NEUTRAL = Neutral()
 
 
@@ -191,6 +196,7 @@ class LastFrom(Test):
     """The cell is where the previous move (or partial step) started (ZRF ``last-from?``)."""
 
 
+#: The :class:`LastFrom` test (one value serves every use).
 LAST_FROM = LastFrom()
 
 
@@ -199,6 +205,7 @@ class LastTo(Test):
     """The cell is where the previous move (or partial step) ended (ZRF ``last-to?``)."""
 
 
+#: The :class:`LastTo` test (one value serves every use).
 LAST_TO = LastTo()
 
 
@@ -207,6 +214,7 @@ class Marked(Test):
     """The cursor is on the marked cell (ZRF ``marked?``)."""
 
 
+#: The :class:`Marked` test (one value serves every use).
 MARKED = Marked()
 
 
@@ -215,6 +223,7 @@ class Always(Test):
     """True (ZRF ``true``)."""
 
 
+#: The :class:`Always` test (one value serves every use).
 ALWAYS = Always()
 
 
@@ -223,6 +232,7 @@ class Never(Test):
     """False (ZRF ``false``)."""
 
 
+#: The :class:`Never` test (one value serves every use).
 NEVER = Never()
 
 
@@ -405,6 +415,7 @@ class AdjacentToEnemy(Test):
     ``adjacent-to-enemy?``)."""
 
 
+#: The :class:`AdjacentToEnemy` test (one value serves every use).
 ADJACENT_TO_ENEMY = AdjacentToEnemy()
 #: ZRF's name, as the importer spells it.
 adjacent_to_enemy = ADJACENT_TO_ENEMY

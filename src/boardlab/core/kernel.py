@@ -1772,7 +1772,7 @@ class _Writer:
 
     def variable(self, name: str) -> str:
         """The local of a run's flag or counter ``name`` (flags and counters share one
-        namespace, as :class:`~boardlab.core.rules.Cursor` keeps them in one dict: a
+        namespace, as :class:`~boardlab.core.interpret.Cursor` keeps them in one dict: a
         flag is 1 or 0)."""
         if name not in self.variables:
             self.variables[name] = f"_v{len(self.variables)}"

@@ -206,7 +206,7 @@ class PieceGame(Game):
     recycle_captures: ClassVar[bool] = False
     #: A promotion takes the new piece from its owner's reserve, and is no move when
     #: the reserve has none (ZRF ``recycle promotions``; see
-    #: :func:`~boardlab.core.rules.emit`).
+    #: :func:`~boardlab.core.interpret.emit`).
     recycle_promotions: ClassVar[bool] = False
 
     @property

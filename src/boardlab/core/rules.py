@@ -39,7 +39,7 @@ invariants               :attr:`Rules.invariants`: a generated move that breaks 
 =======================  ==============================================================
 
 Predicates (``EMPTY``, ``FRIEND``, ``ENEMY``, ``ON_BOARD``, :func:`piece_is`,
-:func:`in_zone`, :func:`flag`, combinators :func:`not_`, :func:`all_of`,
+:func:`~boardlab.core.ir.in_zone`, :func:`flag`, combinators :func:`not_`, :func:`all_of`,
 :func:`any_of`) read the board *as it was when the move started*, as in ZRF. They and
 the instructions are the nodes of :mod:`boardlab.core.ir`, re-exported here; a test
 written in Python is an explicit :class:`~boardlab.core.ir.Native` with its reason.

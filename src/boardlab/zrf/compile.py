@@ -1,8 +1,8 @@
 """ZRF move blocks and goals, compiled onto the move language of :mod:`boardlab.core.rules`.
 
 Each instruction of a block becomes one instruction of the language (a direction is a
-:class:`~boardlab.core.rules.Step`, ``(verify C)`` a :class:`~boardlab.core.rules.Verify`,
-``add`` an :class:`~boardlab.core.rules.Add`, ...), each condition a predicate, each
+:class:`~boardlab.core.ir.Step`, ``(verify C)`` a :class:`~boardlab.core.ir.Verify`,
+``add`` an :class:`~boardlab.core.ir.Add`, ...), each condition a predicate, each
 goal a :mod:`boardlab.core.goals` goal; a name is resolved against what the game
 declares (directions, positions, zones, pieces, players, attributes, move types), so a
 typo is an error naming its place, not a move that silently never happens. Semantics
