@@ -51,7 +51,9 @@ def message(module: str) -> str:
             "later runs load them from the cache)...")
 
 
-def _compiling(module: str) -> None:
+def announce(module: str) -> None:
+    """Say (once per module) that the kernels of ``module`` start compiling, here or in
+    a child process this one waits for."""
     with _lock:
         if module in _announced:
             return
@@ -80,7 +82,7 @@ def watch() -> None:
             module = getattr(getattr(dispatcher, "py_func", None), "__module__", None) or ""
             # numba compiles its own helpers inside ours: only boardlab's are news.
             if module.startswith("boardlab."):
-                _compiling(module)
+                announce(module)
 
         def on_end(self, compile_event: Any) -> None:
             return None

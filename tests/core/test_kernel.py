@@ -1329,3 +1329,56 @@ def test_rules_of_whole_moves_beyond_a_kernel_say_why():
     assert "line template" in why([r.Line((r.Step("n"),), line="e", direction="n")])
     partial = r.Template((r.Step("n"), r.Verify(r.EMPTY), r.Add(partial="")))
     assert "partial moves" in why([partial], second_ply=r.SecondPly(("e",)))
+
+
+# --- kernels compiled in a child process ----------------------------------------------------
+def _spied_runs(monkeypatch):
+    """The commands ``subprocess.run`` is called with from now on (still run)."""
+    import subprocess
+
+    calls = []
+    real = subprocess.run
+
+    def spy(command, *args, **kwargs):
+        calls.append(command)
+        return real(command, *args, **kwargs)
+
+    monkeypatch.setattr(subprocess, "run", spy)
+    return calls
+
+
+def test_a_kernel_compiles_in_a_child_and_loads_from_numba_s_cache(tmp_path, monkeypatch):
+    # Compiling takes memory numba never gives back (shogi: 5.9 GB); a child process
+    # compiles, this one loads the code. Tic-tac-toe's published perft holds on it.
+    monkeypatch.setenv("BOARDLAB_KERNEL_DIR", str(tmp_path))
+    monkeypatch.setattr(kernel, "_COMPILED", set())  # nothing compiled in this process
+    calls = _spied_runs(monkeypatch)
+    game = boardlab.load("tic-tac-toe")
+    assert kernel.plan_for(game) is not None
+    assert len(calls) == 1 and "_compile_file" in calls[0][2]
+    marks = list(tmp_path.glob("*.compiled-py*"))
+    assert len(marks) == 1 and marks[0].stem == Path(calls[0][3]).stem
+    assert perft(game.initial_state(), 4) == [9, 72, 504, 3024]
+    # Another game object with the same kernel, in a process that has not compiled it:
+    # the cache says it is there, no child is started.
+    monkeypatch.setattr(kernel, "_COMPILED", set())
+    again = boardlab.load("tic-tac-toe")
+    assert again is not game and "_kernel_plan" not in again.__dict__
+    assert kernel.plan_for(again) is not None and len(calls) == 1
+    assert perft(again.initial_state(), 3) == [9, 72, 504]
+
+
+def test_a_child_that_fails_to_compile_leaves_the_game_on_the_interpreter(tmp_path,
+                                                                          monkeypatch):
+    import subprocess
+
+    monkeypatch.setenv("BOARDLAB_KERNEL_DIR", str(tmp_path))
+    monkeypatch.setattr(kernel, "_COMPILED", set())
+    monkeypatch.setattr(subprocess, "run", lambda command, *a, **k: subprocess.CompletedProcess(
+        command, -9, "", "numba: compiling\nMemoryError\n"))
+    game = boardlab.load("tic-tac-toe")
+    assert kernel.plan_for(game) is None
+    assert kernel.why_not(game) == "compiling the kernel apart failed: MemoryError"
+    state = game.initial_state()
+    assert not isinstance(state, kernel.KernelPosition)
+    assert perft(state, 3) == [9, 72, 504]

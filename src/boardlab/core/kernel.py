@@ -9,7 +9,10 @@ with an incremental Zobrist key -- becomes the source of one Python module of nu
 functions over an ``int64`` array (the side to move, the ply, the key, the legal moves
 and the board, one small integer per piece). The module is written to a cache folder
 named after the hash of its source and compiled with ``cache=True``, so a game compiles
-once per machine.
+once per machine, in a child process that then exits: compiling takes memory numba
+never gives back (shogi's kernel 5.9 GB), and the process that plays loads the machine
+code from the cache (tic-tac-toe's: 120 MB at most, against 323 MB compiling it
+in-process, for the same CPU time).
 
 A move is a list of action words, one ``int64`` per action (a capture, a shift, a drop
 or a change, with its cells and piece code), written in the interpreter's order; the
@@ -80,6 +83,7 @@ import hashlib
 import importlib.util
 import os
 import re
+import subprocess
 import sys
 import tempfile
 import threading
@@ -271,6 +275,16 @@ def _entry(dispatcher: Any, *kinds: str) -> Any:
     return dispatcher.overloads[signature].entry_point
 
 
+#: The kernel functions a plan calls from Python, compiled when it is made, and the
+#: kinds of their arguments (see :func:`_entry`).
+_ENTRIES: dict[str, tuple[str, ...]] = {
+    "scan": ("vector", "vector", "int"),
+    "play": ("vector", "matrix", "vector", "int"),
+    "undo": ("vector", "matrix"),
+    "rehash": ("vector", "vector"),
+}
+
+
 @dataclass(eq=False)
 class Plan:
     """A game's kernel: the compiled module, the array its functions read (the game's
@@ -309,13 +323,10 @@ class Plan:
         # The kernel's entry points, bound here: they are called at every ply, and a
         # compiled overload called directly skips the dispatcher's typing of the
         # arguments (a tenth of a ply's cost on Breakthrough).
-        module = self.module
-        self.scan = _entry(module.scan, "vector", "vector", "int")
-        self.play = _entry(module.play, "vector", "matrix", "vector", "int")
-        self.undo = _entry(module.undo, "vector", "matrix")
-        # Compiled now too: a registry first grows in the middle of play, which must not
-        # stop for a compilation then.
-        self.rehash = _entry(module.rehash, "vector", "vector")
+        # rehash is compiled now too: a registry first grows in the middle of play,
+        # which must not stop for a compilation then.
+        self.scan, self.play, self.undo, self.rehash = (
+            _entry(getattr(self.module, name), *kinds) for name, kinds in _ENTRIES.items())
         #: Held by every change to the registry of moves: positions of one game may be
         #: played from several threads (the web server's), and a registry that grows
         #: must not lose a move another thread registers meanwhile. Kernel calls hold
@@ -5843,13 +5854,13 @@ def _folder() -> Path:
     raise Unsupported("no writable folder for kernels")
 
 
-def _load(source: str) -> types.ModuleType:
-    digest = _digest(source)
-    name = f"boardlab.kernels.k{digest}"
-    module = sys.modules.get(name)
-    if module is not None:
-        return module
-    path = _folder() / f"k{digest}.py"
+#: The longest a child process may take to compile a kernel.
+_APART_SECONDS = 3_600
+
+
+def _module_file(source: str) -> Path:
+    """The file of the kernel module ``source``, written where it is not yet."""
+    path = _folder() / f"k{_digest(source)}.py"
     if not path.exists() or path.read_text() != source:
         # A file of its own for every writer (processes and threads), moved into place
         # atomically: nobody ever reads half a file.
@@ -5857,6 +5868,66 @@ def _load(source: str) -> types.ModuleType:
         with os.fdopen(fd, "w") as out:
             out.write(source)
         os.replace(tmp, path)
+    return path
+
+
+def _compile_apart(source: str) -> None:
+    """Compile the large kernel module ``source`` into numba's cache in a child
+    process, which then exits: this process loads the compiled code from the cache.
+
+    Compiling a kernel takes memory that numba and LLVM never give back, in proportion
+    to its size (shogi's kernel: 5.9 GB for 190 s; loaded from the cache, its whole
+    process peaks at 257 MB). A server or a test run that meets many games would keep
+    all of it. A kernel already in the cache loads as fast in the child, so a warm
+    cache costs a child's start-up."""
+    from boardlab import compiled as announcer
+
+    path = _module_file(source)
+    announcer.announce(f"boardlab.kernels.{path.stem}")  # not silently: it takes a while
+    command = [sys.executable, "-c",
+               "import sys; from boardlab.core.kernel import _compile_file; "
+               "_compile_file(sys.argv[1])", str(path)]
+    # The child imports what this process imported, wherever it was found.
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, env=env,
+                              timeout=_APART_SECONDS, check=False)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise Unsupported(f"compiling the kernel apart failed: {error}") from None
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise Unsupported(f"compiling the kernel apart failed: {last}")
+
+
+def _compile_file(path: str) -> None:
+    """Compile the kernel module at ``path`` (in a child process: see
+    :func:`_compile_apart`) into numba's cache, as a plan compiles it, then say so
+    beside it (:func:`_in_cache`)."""
+    module = _load(Path(path).read_text())
+    for name, kinds in _ENTRIES.items():
+        _entry(getattr(module, name), *kinds)
+    _cached_mark(Path(path)).touch()
+
+
+def _cached_mark(path: Path) -> Path:
+    """The file that says the kernel module at ``path`` is in numba's cache for this
+    Python."""
+    return path.with_suffix(f".compiled-py{sys.version_info[0]}{sys.version_info[1]}")
+
+
+def _in_cache(source: str) -> bool:
+    """Whether a child compiled the kernel module ``source`` into numba's cache (a
+    cache since removed is compiled again in this process: slower, still right)."""
+    return _cached_mark(_module_file(source)).exists()
+
+
+def _load(source: str) -> types.ModuleType:
+    digest = _digest(source)
+    name = f"boardlab.kernels.k{digest}"
+    module = sys.modules.get(name)
+    if module is not None:
+        return module
+    path = _module_file(source)
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -5883,6 +5954,8 @@ def _write(game: PieceGame) -> tuple[_Writer, str]:
 
 def _build(game: PieceGame, written: tuple[_Writer, str]) -> Plan:
     writer, source = written
+    if _digest(source) not in _COMPILED and not _in_cache(source):
+        _compile_apart(source)
     module = _load(source)
     table = np.concatenate([np.array(writer.table, dtype=np.int64),
                             np.zeros(writer.scratch, dtype=np.int64), _registry(REGISTRY)])
