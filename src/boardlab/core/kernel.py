@@ -325,8 +325,10 @@ class Plan:
         # arguments (a tenth of a ply's cost on Breakthrough).
         # rehash is compiled now too: a registry first grows in the middle of play,
         # which must not stop for a compilation then.
-        self.scan, self.play, self.undo, self.rehash = (
-            _entry(getattr(self.module, name), *kinds) for name, kinds in _ENTRIES.items())
+        entries = {name: _entry(getattr(self.module, name), *kinds)
+                   for name, kinds in _ENTRIES.items()}
+        self.scan, self.play = entries["scan"], entries["play"]
+        self.undo, self.rehash = entries["undo"], entries["rehash"]
         #: Held by every change to the registry of moves: positions of one game may be
         #: played from several threads (the web server's), and a registry that grows
         #: must not lose a move another thread registers meanwhile. Kernel calls hold
@@ -5871,9 +5873,9 @@ def _module_file(source: str) -> Path:
     return path
 
 
-def _compile_apart(source: str) -> None:
-    """Compile the large kernel module ``source`` into numba's cache in a child
-    process, which then exits: this process loads the compiled code from the cache.
+def _compile_apart(path: Path) -> None:
+    """Compile the kernel module at ``path`` into numba's cache in a child process,
+    which then exits: this process loads the compiled code from the cache.
 
     Compiling a kernel takes memory that numba and LLVM never give back, in proportion
     to its size (shogi's kernel: 5.9 GB for 190 s; loaded from the cache, its whole
@@ -5882,7 +5884,6 @@ def _compile_apart(source: str) -> None:
     cache costs a child's start-up."""
     from boardlab import compiled as announcer
 
-    path = _module_file(source)
     announcer.announce(f"boardlab.kernels.{path.stem}")  # not silently: it takes a while
     command = [sys.executable, "-c",
                "import sys; from boardlab.core.kernel import _compile_file; "
@@ -5902,8 +5903,8 @@ def _compile_apart(source: str) -> None:
 def _compile_file(path: str) -> None:
     """Compile the kernel module at ``path`` (in a child process: see
     :func:`_compile_apart`) into numba's cache, as a plan compiles it, then say so
-    beside it (:func:`_in_cache`)."""
-    module = _load(Path(path).read_text())
+    beside it (:func:`_cached_mark`)."""
+    module = _load(Path(path).read_text(), Path(path))
     for name, kinds in _ENTRIES.items():
         _entry(getattr(module, name), *kinds)
     _cached_mark(Path(path)).touch()
@@ -5915,19 +5916,17 @@ def _cached_mark(path: Path) -> Path:
     return path.with_suffix(f".compiled-py{sys.version_info[0]}{sys.version_info[1]}")
 
 
-def _in_cache(source: str) -> bool:
-    """Whether a child compiled the kernel module ``source`` into numba's cache (a
-    cache since removed is compiled again in this process: slower, still right)."""
-    return _cached_mark(_module_file(source)).exists()
 
 
-def _load(source: str) -> types.ModuleType:
+def _load(source: str, path: Path | None = None) -> types.ModuleType:
+    """The kernel module ``source`` (imported once per process), from its file
+    (``path`` when it is written already)."""
     digest = _digest(source)
     name = f"boardlab.kernels.k{digest}"
     module = sys.modules.get(name)
     if module is not None:
         return module
-    path = _module_file(source)
+    path = path or _module_file(source)
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -5954,9 +5953,12 @@ def _write(game: PieceGame) -> tuple[_Writer, str]:
 
 def _build(game: PieceGame, written: tuple[_Writer, str]) -> Plan:
     writer, source = written
-    if _digest(source) not in _COMPILED and not _in_cache(source):
-        _compile_apart(source)
-    module = _load(source)
+    path = _module_file(source)
+    # Compiled apart unless this process has it or a child put it in numba's cache (a
+    # cache since removed compiles again here: slower, still right).
+    if _digest(source) not in _COMPILED and not _cached_mark(path).exists():
+        _compile_apart(path)
+    module = _load(source, path)
     table = np.concatenate([np.array(writer.table, dtype=np.int64),
                             np.zeros(writer.scratch, dtype=np.int64), _registry(REGISTRY)])
     plan = Plan(game, module, table, writer.registry, writer.sides, writer.pieces,
