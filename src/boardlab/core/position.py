@@ -186,11 +186,7 @@ class PieceGame(Game):
         if limit is None:
             return 0
         turns = min(turns, limit)
-        key = self._other_keys.get((-2, turns))  # type: ignore[call-overload]
-        if key is None:
-            key = zobrist_table(1, f"{self.name}:turns:{turns}")[0]
-            self._other_keys[-2, turns] = key  # type: ignore[index]
-        return key
+        return self._named_key((-2, turns), f"{self.name}:turns:{turns}")
 
     @cached_property
     def defers_notation(self) -> bool:
@@ -247,9 +243,17 @@ class PieceGame(Game):
         return {piece: i for i, piece in enumerate(self.piece_list)}
 
     @cached_property
-    def _other_keys(self) -> dict[tuple[int, Piece], int]:
-        """The keys :meth:`_other_key` drew so far."""
+    def _other_keys(self) -> dict[Any, int]:
+        """The keys :meth:`_named_key` drew so far, by their slot."""
         return {}
+
+    def _named_key(self, slot: Any, text: str) -> int:
+        """The Zobrist key named ``text`` (drawn from it alone, so every process
+        agrees on it), kept under ``slot``."""
+        key = self._other_keys.get(slot)
+        if key is None:
+            key = self._other_keys[slot] = zobrist_table(1, text)[0]
+        return key
 
     def _other_key(self, cell: int, piece: Piece) -> int:
         """The Zobrist key of ``piece`` on ``cell`` for a piece outside
@@ -259,9 +263,8 @@ class PieceGame(Game):
         key = self._other_keys.get((cell, piece))
         if key is None:
             attributes = ",".join(sorted(piece.attributes))
-            key = zobrist_table(1, f"{self.name}:{cell}:{piece.owner}:{piece.kind}:"
-                                   f"{attributes}")[0]
-            self._other_keys[cell, piece] = key
+            key = self._named_key((cell, piece), f"{self.name}:{cell}:{piece.owner}:"
+                                                 f"{piece.kind}:{attributes}")
         return key
 
     def follow_key(self, move_type: str | None) -> int:
@@ -270,11 +273,7 @@ class PieceGame(Game):
         type alone."""
         if move_type is None:
             return 0
-        key = self._other_keys.get((-1, move_type))  # type: ignore[call-overload]
-        if key is None:
-            key = zobrist_table(1, f"{self.name}:follow:{move_type}")[0]
-            self._other_keys[-1, move_type] = key  # type: ignore[index]
-        return key
+        return self._named_key((-1, move_type), f"{self.name}:follow:{move_type}")
 
     @cached_property
     def _zobrist(self) -> list[int]:
