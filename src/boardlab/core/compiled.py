@@ -26,7 +26,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from boardlab.core import interpret
+from boardlab.core import interpret, ir
 from boardlab.core import rules as r
 from boardlab.core.move import Capture, Place, Shift
 from boardlab.errors import BoardError
@@ -107,20 +107,7 @@ def tests_of(i: r.Instruction) -> Iterator[Any]:
     """The predicates (and values) an instruction reads, nested ones included."""
     for value in (getattr(i, "test", None), getattr(i, "value", None)):
         if isinstance(value, r.Test):
-            yield from _parts(value)
-
-
-def _parts(p: Any) -> Iterator[Any]:
-    yield p
-    if isinstance(p, r.Not | r.AtCell | r.AtStep):
-        yield from _parts(p.test)
-    elif isinstance(p, r.AllOf | r.AnyOf):
-        for q in p.tests:
-            yield from _parts(q)
-    elif isinstance(p, r.Less):
-        for q in (p.left, p.right):
-            if not isinstance(q, int):
-                yield from _parts(q)
+            yield from ir.parts(value)
 
 
 def combination(p: Any, part: Callable[[Any], str]) -> str | None:

@@ -16,7 +16,7 @@ says why; the kernel refuses it by name.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -486,6 +486,25 @@ def less(left: Var | PieceCount | int, right: Var | PieceCount | int) -> Test:
 def connected(directions: tuple[str, ...] | None = None) -> Test:
     """The mover's pieces form one group (see :class:`Connected`)."""
     return Connected(directions)
+
+
+def parts(test: Test) -> Iterator[Test]:
+    """``test`` and every test inside it, outermost first (the values a ``Less``
+    compares that are tests too).
+
+    >>> [type(p).__name__ for p in parts(Not(AnyOf((Empty(), Connected()))))]
+    ['Not', 'AnyOf', 'Empty', 'Connected']
+    """
+    yield test
+    if isinstance(test, Not | AtCell | AtStep):
+        yield from parts(test.test)
+    elif isinstance(test, AllOf | AnyOf):
+        for inner in test.tests:
+            yield from parts(inner)
+    elif isinstance(test, Less):
+        for value in (test.left, test.right):
+            if not isinstance(value, int):
+                yield from parts(value)
 
 
 class Instruction:

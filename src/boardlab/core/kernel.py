@@ -98,6 +98,7 @@ import numpy as np
 
 from boardlab.core import compiled as _compiled
 from boardlab.core import goals as g
+from boardlab.core import ir
 from boardlab.core import rules as r
 from boardlab.core.game import PlayoutPolicy, Playouts, Returns, State
 from boardlab.core.goals import Goals
@@ -4642,6 +4643,10 @@ def chains(S, T, player, n):
         else:
             body = self.levels(runs)
         rules = self.game.move_rules
+        if self.follow_up is not None:
+            # Written before whole_moves, which writes the tests of the mover's group
+            # every expression written so far reads (this one's too).
+            follow_test = self.expr(self.follow_up.test, "fc")
         whole, whole_head, whole_tail = self.whole_moves()
         checks = ""
         if rules.protect or self.asks_attacks or \
@@ -4660,7 +4665,12 @@ def chains(S, T, player, n):
             # rules.FollowUp: after a move made with none due that puts a piece down,
             # its test read at the piece's cell for the mover; where it holds, the
             # mover goes on with the move due, in the same turn.
-            test = self.expr(self.follow_up.test, "fc")
+            # A test of the mover's group reads T[XCN], which generate sets as it
+            # starts: here it is set again, for the mover on the board after the move.
+            groups = [f"            T[XCN + {self.connections[p.directions]}] = 1 if "
+                      f"one_group(S, T, mover, {self.group_links(p.directions)}) else 0"
+                      for p in dict.fromkeys(ir.parts(self.follow_up.test))
+                      if isinstance(p, r.Connected)]
             follow_up = "".join(f"    {line}\n" for line in (
                 "due = -1",
                 f"if S[{FOLLOW}] < 0:",
@@ -4668,7 +4678,8 @@ def chains(S, T, player, n):
                 f"        if T[at + i] & 3 == {_SHIFT} or T[at + i] & 3 == {_PLACE}:",
                 f"            fc = (S[{LAST}] >> 16) - 1",
                 "            player = mover",
-                f"            if {test}:",
+                *groups,
+                f"            if {follow_test}:",
                 "                due = 0",
                 "            break"))
             follow_on = "".join(f"    {line}\n" for line in (
