@@ -1200,9 +1200,10 @@ WHOLE = {
     "mirror onto": {"invariants": [r.NotMirrored(MIRROR, FAR_ROWS)]},
     "cut off": {"cut_off": r.KeepLargestGroup()},
     "cut off orthogonal": {"cut_off": r.KeepLargestGroup(ORTHOGONAL)},
-    "two plies": {"second_ply": r.SecondPly(("e", "w"), text="again")},
+    "two plies": {"follow_up": r.FollowUp(along=("e", "w"), name="again")},
     "all": {"invariants": [r.StaysConnected(), r.NotMirrored(MIRROR, FAR_ROWS)],
-            "cut_off": r.KeepLargestGroup(), "second_ply": r.SecondPly(("e", "w"))},
+            "cut_off": r.KeepLargestGroup(),
+            "follow_up": r.FollowUp(along=("e", "w"), name="second")},
 }
 
 
@@ -1311,19 +1312,20 @@ def test_rules_of_whole_moves_on_positions_worked_out_by_hand(kernel_folder, cas
 def test_a_sideways_move_gives_a_second_ply_on_the_kernel_as_on_the_interpreter():
     goals = g.Goals((g.Condition("loss", (0, 1), g.PiecesRemaining(0)),), 2)
     game = _test_game("second-ply", FIVE, {"c1": "X", "c5": "O"}, _steps("n", "e", "w"),
-                      goals, second_ply=r.SecondPly(("e", "w"), text="again"))
+                      goals, follow_up=r.FollowUp(along=("e", "w"), name="again"))
     for state in _both(game):
         state.apply(state.parse_move("c1-b1"))
-        assert state.to_move == 0 and state.second and str(state).endswith(" again")
+        assert state.to_move == 0 and state.follow == "again" and state.turns == 0
+        assert str(state).endswith(" follow:again")
         assert [m.notation for m in state.legal_moves()] == ["b1-b2"]
         again = game.parse_state(str(state))
         assert again == state and again.key() == state.key()
         state.apply(state.parse_move("b1-b2"))
-        assert state.to_move == 1 and not state.second
+        assert state.to_move == 1 and state.follow is None and state.turns == 1
         state.apply(state.parse_move("c5-b5"))  # its "e" is west: sideways too
-        assert state.to_move == 1 and state.second
+        assert state.to_move == 1 and state.follow == "again"
         state.undo()
-        assert state.to_move == 1 and not state.second
+        assert state.to_move == 1 and state.follow is None
     assert sum(play_both(game, seed, 60) for seed in range(3)) > 30
 
 
@@ -1342,7 +1344,7 @@ def test_rules_of_whole_moves_beyond_a_kernel_say_why():
     assert "not on the board" in why(cut_off=r.KeepLargestGroup(("up",)))
     assert "line template" in why([r.Line((r.Step("n"),), line="e", direction="n")])
     partial = r.Template((r.Step("n"), r.Verify(r.EMPTY), r.Add(partial="")))
-    assert "partial moves" in why([partial], second_ply=r.SecondPly(("e",)))
+    assert "partial moves" in why([partial], follow_up=r.FollowUp(along=("e",), name="x"))
 
 
 # --- kernels compiled in a child process ----------------------------------------------------

@@ -22,6 +22,7 @@ from boardlab.core.rules import (
     ChangeOwner,
     ChangeType,
     Drop,
+    FollowUp,
     From,
     GoTo,
     Group,
@@ -31,7 +32,6 @@ from boardlab.core.rules import (
     Line,
     Mark,
     NotMirrored,
-    SecondPly,
     SetAttribute,
     SetVar,
     StaysConnected,
@@ -531,24 +531,26 @@ def test_a_capture_keeps_the_largest_group_of_the_other_side():
 def test_a_sideways_move_gives_its_player_a_second_ply():
     steps = for_directions(lambda d: (Step(d), Verify(EMPTY), Add()), ("n", "e", "w"))
     state = sandbox(SQUARE, steps, {"c1": "X", "c5": "O"},
-                    second_ply=SecondPly(("e", "w"), text="again"))
+                    follow_up=FollowUp(along=("e", "w"), name="again"))
     before = (str(state), state.key())
     state.apply(state.parse_move("c1-b1"))
-    assert state.to_move == 0 and state.second and str(state).endswith(" again")
+    assert state.to_move == 0 and state.follow == "again"
+    assert str(state).endswith(" follow:again") and state.turns == 0
     assert state.key() == state._full_key() != state.game.parse_state(
-        str(state)[:-len(" again")]).key()
+        str(state)[:-len(" follow:again")]).key()
     assert state.game.parse_state(str(state)) == state
     assert {m.notation for m in state.legal_moves()} == {"b1-b2"}  # no second sideways
     state.apply(state.parse_move("b1-b2"))
-    assert state.to_move == 1 and not state.second
+    assert state.to_move == 1 and state.follow is None and state.turns == 1
     # The other side's sideways move (its "e" is west) gives it a second ply too.
     state.apply(state.parse_move("c5-b5"))
-    assert state.to_move == 1 and state.second
+    assert state.to_move == 1 and state.follow == "again"
     for _ in range(3):
         state.undo()
     assert (str(state), state.key()) == before
-    with pytest.raises(NotationError, match="'again' must come last"):
-        state.game.parse_state("5/5/5/5/5 x again ply:2")
+    # A move due that the game has none of is named.
+    with pytest.raises(NotationError, match="no such move due.*'again'"):
+        state.game.parse_state(before[0] + " follow:other")
 
 
 # --- every cell, counts of pieces, follow-up moves -----------------------------------
@@ -598,7 +600,7 @@ def _row_game(follow=True):
     row lets its owner take an enemy man, a move of type "take" of its own."""
     from boardlab.core.goals import Goals
     from boardlab.core.position import PieceGame
-    from boardlab.core.rules import CaptureHere, FollowUp, Rules, at_step
+    from boardlab.core.rules import CaptureHere, Rules, at_step
 
     row = any_of(all_of(at_step(FRIEND, "e"), at_step(at_step(FRIEND, "e"), "e")),
                  all_of(at_step(FRIEND, "w"), at_step(at_step(FRIEND, "w"), "w")),
@@ -662,10 +664,16 @@ def test_a_follow_up_is_a_second_move_of_the_same_player_in_one_turn():
             assert all(m.tag == "drop" for m in plain.legal_moves())
 
 
-def test_a_follow_up_and_a_second_ply_are_not_rules_of_one_game():
-    from boardlab.core.rules import FollowUp, Rules
-
-    # Each makes the same player move again after a move: together, which one a move
-    # triggers would be undefined.
-    with pytest.raises(ValueError, match="follow-up move or a second ply"):
-        Rules([], follow_up=FollowUp(FRIEND, "take"), second_ply=SecondPly(("e",)))
+def test_a_follow_up_is_given_one_way_and_names_what_is_due():
+    # A test or directions, not both nor neither; a follow-up of any move goes along
+    # directions (its moves are known without playing them) and has a name.
+    with pytest.raises(ValueError, match="one of them"):
+        FollowUp(FRIEND, "take", along=("e",))
+    with pytest.raises(ValueError, match="one of them"):
+        FollowUp(move_type="take")
+    with pytest.raises(ValueError, match="needs the move type"):
+        FollowUp(FRIEND)
+    with pytest.raises(ValueError, match="needs a name"):
+        FollowUp(along=("e",))
+    assert FollowUp(FRIEND, "take").name == "take"
+    assert FollowUp(along=("e",), move_type="forward").name == "forward"

@@ -313,10 +313,7 @@ class Plan:
     repeats: bool = False
     #: The kinds of the Captured goals (see _Writer.taken).
     taken: tuple[frozenset[str], ...] = ()
-    #: Whether positions keep whether their turn's second ply is due (rules.SecondPly),
-    #: the last field before their moves.
-    phased: bool = False
-    #: The move types a follow-up may be due of (rules.FollowUp), by their code.
+    #: The names of the moves a follow-up may be due of (rules.FollowUp), by their code.
     follows: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
@@ -345,8 +342,7 @@ class Plan:
         self.rows = 16
         self.counts_at = BOARD + self.size
         self.hand_at = self.counts_at + len(self.pieces)
-        self.moves_at = self.hand_at + (len(self.pieces) if self.reserved else 0) + \
-            int(self.phased)
+        self.moves_at = self.hand_at + (len(self.pieces) if self.reserved else 0)
         #: The interned moves by registry index, and index by id (interned moves live
         #: as long as the plan, so an id cannot be reused). A list, not an array of
         #: objects: the cyclic collector does not look into those, and the moves' notation
@@ -625,11 +621,15 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
             type(inv) not in (r.StaysConnected, r.NotMirrored) for inv in rules.invariants) \
             or (rules.select is not None and not isinstance(rules.select, r.MaximalCaptures)):
         raise Unsupported("invariants or move filters")
-    if rules.follow_up is not None:
+    up = rules.follow_up
+    if up is not None:
         if game.turn_order() is not None or rules.turns is not None:
             raise Unsupported("a follow-up move in a turn order")
-        # Read on the position after a move, where no run stands.
-        _check_predicate(rules.follow_up.test, game, run=False)
+        if up.test is not None:
+            # Read on the position after a move, where no run stands.
+            _check_predicate(up.test, game, run=False)
+        for d in up.along:
+            _check_direction(game, d)
     board = game.board
     _check_whole_moves(game, rules)
     if board.size >= (1 << _CELL_BITS) - 1 or len(rules.templates) > 4000 \
@@ -673,24 +673,20 @@ def _check_whole_moves(game: Any, rules: r.Rules) -> None:
             raise Unsupported("captures that cut off groups with more players or shared "
                               "pieces")
         _check_board_directions(game, rules.cut_off.directions)
-    if rules.second_ply is not None:
-        if game.turn_order() is not None or rules.turns is not None:
-            raise Unsupported("turns of two plies in a turn order")
-        for d in rules.second_ply.directions:
-            _check_direction(game, d)
-    if rules.cut_off is not None or rules.second_ply is not None or any(
+    along = rules.follow_up is not None and bool(rules.follow_up.along)
+    if rules.cut_off is not None or along or any(
             isinstance(p, r.Connected) for t in rules.templates for p in _tests(t.program)):
         # What they add runs once the moves are found, or, for a test of the mover's
         # group, once before: not in a chain's steps, nor in the runs an attack makes.
         if any(isinstance(i, r.Add) and i.partial is not None
                for t in rules.templates for i in r._instructions(t.program)):
-            raise Unsupported("partial moves with captures that cut off groups, turns of "
-                              "two plies or tests of the mover's group")
+            raise Unsupported("partial moves with captures that cut off groups, follow-ups "
+                              "along directions or tests of the mover's group")
         if rules.protect or any(isinstance(p, r.Attacked) for t in rules.templates
                                 for p in _tests(t.program)) or any(
                 isinstance(goal, g.Checkmated) for goal in game.end_goals().leaves()):
-            raise Unsupported("attacks with captures that cut off groups, turns of two "
-                              "plies or tests of the mover's group")
+            raise Unsupported("attacks with captures that cut off groups, follow-ups along "
+                              "directions or tests of the mover's group")
 
 
 def _check_board_directions(game: Any, directions: tuple[str, ...] | None) -> None:
@@ -1387,8 +1383,9 @@ class _Writer:
         self.follows: tuple[str, ...] = ()
         self.follow_keys = -1
         if self.follow_up is not None:
-            self.follows = (self.follow_up.move_type,)
-            self.limit_types = {self.follow_up.move_type: 0}
+            self.follows = (self.follow_up.name,)
+            if self.follow_up.move_type is not None:
+                self.limit_types = {self.follow_up.move_type: 0}
             # By code + 1 (0: none due), the position class's own keys.
             self.follow_keys = self.put("follow keys", [0] + [
                 _signed(game.follow_key(t)) for t in self.follows])
@@ -1502,12 +1499,12 @@ class _Writer:
         #: generate_lazy and finish of the templates that do, by index.
         rules = game.move_rules
         #: The rules of whole moves (see whole_moves): the invariants, what a capture
-        #: cuts off, turns of two plies (the position then keeps whether its second
-        #: ply is due at PHASE, the last field before its moves).
+        #: cuts off, a follow-up along directions (whose second ply allows no move
+        #: that goes along them).
         self.invariants = tuple(rules.invariants)
         self.cut_off = rules.cut_off
-        self.second_ply = rules.second_ply
-        self.phased = self.second_ply is not None
+        up = rules.follow_up
+        self.along = up if up is not None and up.along else None
         #: Whether a found move's words may go on past its actions (a chain's steps, or
         #: the note of the group a capture keeps: see _NOTE): T[XK] then holds the
         #: count of its actions, and of the words after them above bit 16.
@@ -1519,7 +1516,7 @@ class _Writer:
         self.stays_regions = 0
         self.lazy_allowed = not self.partial_types and not rules.protect and \
             rules.select is None and not self.invariants and self.cut_off is None and \
-            not self.phased
+            self.along is None
         self.lazy: dict[int, tuple[list[str], list[str]]] = {}
         #: The lines that set the piece in hand of the template being written (and the
         #: reserve it comes from), which its finish sets again (see :meth:`hold`).
@@ -2825,7 +2822,7 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
         as they name directions): the tests of the mover's group that generate reads
         as it starts, the lines of its tail that run the rules on the moves found
         (turns of two plies, what a capture cuts off, the invariants), and their
-        source (see rules.SecondPly, rules.KeepLargestGroup, rules.StaysConnected,
+        source (see rules.FollowUp, rules.KeepLargestGroup, rules.StaysConnected,
         rules.NotMirrored)."""
         size, owner = self.size, self.owner
         parts: list[str] = []
@@ -2870,11 +2867,10 @@ def one_group(S, T, player, nb):
                 top += 1
     return seen == count
 """)
-        rule = self.second_ply
+        rule = self.along
         if rule is not None:
-            self.put("phase key", [_signed(self.game._second_key)])
             walks = []
-            for d in rule.directions:
+            for d in rule.along:
                 row = self.direction(d)
                 walks += ["        if not along:",
                           f"            c = {row.format('src')}",
@@ -2888,7 +2884,7 @@ def one_group(S, T, player, nb):
             parts.append(f"""@njit(cache=True)
 def prepares(T, at, count, player):
     # Whether the move of the ``count`` words at T[at:] is one that gives its player
-    # a second ply (rules.SecondPly.prepares): of a piece at least, each going along
+    # a second ply (rules.FollowUp.follows): of a piece at least, each going along
     # one of the rule's directions (a walk of a lap at most).
     found = False
     for i in range(count):
@@ -2914,7 +2910,7 @@ def second_filter(S, T, player, n):
             k += 1
     return k
 """)
-            tail += ["    if S[PHASE] != 0:",
+            tail += [f"    if S[{FOLLOW}] >= 0:",
                      "        n = second_filter(S, T, player, n)"]
         cut = self.cut_off
         if cut is not None:
@@ -3407,7 +3403,7 @@ def stays(S, T, player, at, count, nb, base, before):
         t = self.templates[index]
         # Moves a filter may drop leave a lower priority's moves legal.
         if len({t.priority for t in self.templates}) < 2 or self.game.move_rules.protect \
-                or self.invariants or self.cut_off is not None or self.phased \
+                or self.invariants or self.cut_off is not None or self.along is not None \
                 or type(t) not in (r.Template, r.Drop) or \
                 t.priority == max(t.priority for t in self.templates):
             return False
@@ -4572,8 +4568,11 @@ def chains(S, T, player, n):
         puts the move type the turn allows in ``T[XY]`` (-1: any)."""
         limits = self.limits
         if limits is None:
-            # The move type of a follow-up due, or any (-1).
-            allowed = f"S[{FOLLOW}]" if self.follow_up is not None else "-1"
+            # The move type of a follow-up due, or any (-1; a follow-up of any move
+            # drops those that would be followed, see whole_moves).
+            up = self.follow_up
+            allowed = f"S[{FOLLOW}]" if up is not None and up.move_type is not None \
+                else "-1"
             return ("@njit(cache=True)\n"
                     "def turn_mover(S, T):\n"
                     f"    T[XY] = {allowed}\n"
@@ -4643,10 +4642,11 @@ def chains(S, T, player, n):
         else:
             body = self.levels(runs)
         rules = self.game.move_rules
-        if self.follow_up is not None:
+        up = self.follow_up
+        if up is not None and up.test is not None:
             # Written before whole_moves, which writes the tests of the mover's group
             # every expression written so far reads (this one's too).
-            follow_test = self.expr(self.follow_up.test, "fc")
+            follow_test = self.expr(up.test, "fc")
         whole, whole_head, whole_tail = self.whole_moves()
         checks = ""
         if rules.protect or self.asks_attacks or \
@@ -4661,15 +4661,21 @@ def chains(S, T, player, n):
                 f"if t1 != H[h, {_HIST - 4}]:",
                 f"    key ^= T[{self.turns_keys} + min(t1 - 1, {limit})] ^ "
                 f"T[{self.turns_keys} + min(t1, {limit})]"))
-        if self.follow_up is not None:
-            # rules.FollowUp: after a move made with none due that puts a piece down,
-            # its test read at the piece's cell for the mover; where it holds, the
-            # mover goes on with the move due, in the same turn.
+        if up is not None and up.along:
+            # rules.FollowUp along directions: a move made with none due that goes
+            # along them (see whole_moves) is followed.
+            follow_up = "".join(f"    {line}\n" for line in (
+                "due = -1",
+                f"if S[{FOLLOW}] < 0 and prepares(T, at, count, mover):",
+                "    due = 0"))
+        elif up is not None:
+            # rules.FollowUp of a test: after a move made with none due that puts a
+            # piece down, its test read at the piece's cell for the mover.
             # A test of the mover's group reads T[XCN], which generate sets as it
             # starts: here it is set again, for the mover on the board after the move.
             groups = [f"            T[XCN + {self.connections[p.directions]}] = 1 if "
                       f"one_group(S, T, mover, {self.group_links(p.directions)}) else 0"
-                      for p in dict.fromkeys(ir.parts(self.follow_up.test))
+                      for p in dict.fromkeys(ir.parts(up.test))
                       if isinstance(p, r.Connected)]
             follow_up = "".join(f"    {line}\n" for line in (
                 "due = -1",
@@ -4682,6 +4688,8 @@ def chains(S, T, player, n):
                 f"            if {follow_test}:",
                 "                due = 0",
                 "            break"))
+        if up is not None:
+            # Where one is due, the mover goes on with it, in the same turn.
             follow_on = "".join(f"    {line}\n" for line in (
                 "if due >= 0:",
                 "    nxt = mover",
@@ -4729,22 +4737,6 @@ def chains(S, T, player, n):
             "    return n",
         ]
         size = self.size
-        phase = ""
-        phase_undo = f"    S[{TO_MOVE}] = H[h, 0]\n"
-        if self.phased:
-            phase_undo = (f"    S[{TO_MOVE}] = H[h, 0] & 255\n"
-                          "    S[PHASE] = H[h, 0] >> 8\n")
-            # The second ply of a turn ends it; a move that gives one leaves the same
-            # player to move (rules.SecondPly).
-            key = self.offsets["phase key"]
-            phase = ("    if S[PHASE] != 0:\n"
-                     "        S[PHASE] = 0\n"
-                     f"        key ^= T[{key}]\n"
-                     "    elif prepares(T, at, count, mover):\n"
-                     "        S[PHASE] = 1\n"
-                     f"        key ^= T[{key}]\n"
-                     "        nxt = mover\n"
-                     f"        S[{TURNS}] -= 1\n")  # the turn goes on
         near_moves = near_make = near_undo = ""
         if self.near:
             near_moves = f"    if status == -1: S[{NEAR}] = -1\n"
@@ -4951,8 +4943,8 @@ ND = {max(1, len(self.directions))}
 CNT = {BOARD + size}
 RES = CNT + {self.ncodes}
 HAND = {size + self.ncodes}
-MOVES = {BOARD + size + self.ncodes * (2 if self.reserved else 1) + int(self.phased)}
-{"PHASE = MOVES - 1" + chr(10) if self.phased else ""}{layout}
+MOVES = {BOARD + size + self.ncodes * (2 if self.reserved else 1)}
+{layout}
 RB = {self.registry}
 RK = RB + {_RHEAD}
 
@@ -5285,7 +5277,7 @@ def make{suffix}(S, H, T, h, at, count, number):
     # The move of the ``count`` words at T[at:] (registry number ``number``, -1 for a
     # playout's) made on S, what it changes kept in row h of H; the new position not
     # scanned. 0, or -15 (nothing changed) when it changes more cells than a row holds.
-    H[h, 0] = S[{TO_MOVE}]{" | (S[PHASE] << 8)" if self.phased else ""}
+    H[h, 0] = S[{TO_MOVE}]
     H[h, 1] = S[{KEY}]
     H[h, 2] = S[{STATUS}]
     H[h, 3] = S[{MOVER}]
@@ -5319,7 +5311,7 @@ def make{suffix}(S, H, T, h, at, count, number):
 {follow_up}    {"nxt = (mover + 1) % " + str(n) if self.alternate
      else "nxt = T[" + str(self.turn_players) + " + turn(ply + 1)]"}
     S[{TURNS}] += 1
-{phase}{follow_on}{turns_key}    S[{KEY}] = key ^ T[{self.sides} + turn(ply) * {n} + mover] ^ \\
+{follow_on}{turns_key}    S[{KEY}] = key ^ T[{self.sides} + turn(ply) * {n} + mover] ^ \\
         T[{self.sides} + turn(ply + 1) * {n} + nxt]
     S[{TO_MOVE}] = nxt
     S[{MOVER}] = mover
@@ -5506,7 +5498,8 @@ def undo(S, H):
 {hand_undo}        S[CNT + S[{BOARD} + cell]] -= 1
         S[{BOARD} + cell] = H[h, 6 + 2 * j]
         S[CNT + S[{BOARD} + cell]] += 1
-{phase_undo}    S[{KEY}] = H[h, 1]
+    S[{TO_MOVE}] = H[h, 0]
+    S[{KEY}] = H[h, 1]
     S[{STATUS}] = H[h, 2]
     S[{MOVER}] = H[h, 3]
     S[{FOLLOW}] = H[h, {_HIST - 5}]
@@ -5975,8 +5968,7 @@ def _build(game: PieceGame, written: tuple[_Writer, str]) -> Plan:
     plan = Plan(game, module, table, writer.registry, writer.sides, writer.pieces,
                 writer.codes, writer.templates, writer.goals, writer.size, writer.players,
                 source,
-                writer.hand, writer.reserved, writer.repeats, writer.taken, writer.phased,
-                writer.follows)
+                writer.hand, writer.reserved, writer.repeats, writer.taken, writer.follows)
     _COMPILED.add(_digest(source))  # its functions are compiled (Plan's entries)
     return plan
 
@@ -6077,21 +6069,6 @@ class KernelPosition:
     @reserves.setter
     def reserves(self, value: dict[Piece, int]) -> None:
         raise AttributeError("a kernel position's pieces in hand change only by moves")
-
-    @property  # type: ignore[override]
-    def second(self) -> bool:
-        """Whether the turn's second ply is due (rules.SecondPly)."""
-        plan = self._plan
-        return plan.phased and bool(self._s[plan.moves_at - 1])
-
-    @second.setter
-    def second(self, value: bool) -> None:
-        # Set when a position is read from text, before its first move (its key then).
-        plan = self._plan
-        if plan.phased:
-            self._s[plan.moves_at - 1] = int(value)
-        elif value:
-            raise RulesError(f"{self.game.name} has no second ply")
 
     @property  # type: ignore[override]
     def ply(self) -> int:

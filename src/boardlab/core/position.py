@@ -15,9 +15,7 @@ cell (``.`` empty), e.g. ``pp/../PP``; on any other board the occupied cells as
 ``cell=symbol`` pairs separated by commas (``-`` when the board is empty). Then the
 side to move, then ``reserve:`` counts when the game has reserves; ``ply:``, ``turns:``
 and ``follow:`` where the ply, the turns played and a move due in the same turn (see
-:class:`~boardlab.core.rules.FollowUp`) are not what the rest implies; and last, in a
-game whose turns may take two plies (:class:`~boardlab.core.rules.SecondPly`), its word
-while the second ply is due.
+:class:`~boardlab.core.rules.FollowUp`, by its name) are not what the rest implies.
 """
 
 from __future__ import annotations
@@ -115,8 +113,8 @@ class PieceGame(Game):
                   reserves: dict[Piece, int], ply: int, *, follow: str | None = None,
                   turns: int | None = None) -> PieceState:
         """A position of this game: a kernel position when the game has a kernel (and
-        kernels are on), else one of :attr:`state_class`. ``follow``: the move type
-        due in this turn (see :class:`~boardlab.core.rules.FollowUp`); ``turns``: the
+        kernels are on), else one of :attr:`state_class`. ``follow``: the name of
+        the move due in this turn (see :class:`~boardlab.core.rules.FollowUp`); ``turns``: the
         turns played (by default ``ply``)."""
         from boardlab.core import kernel
 
@@ -148,16 +146,6 @@ class PieceGame(Game):
     #: deferred call gets a :class:`~boardlab.core.move.Mover` in place of the position.
     notation_reads_position: ClassVar[bool] = True
 
-    @cached_property
-    def second_ply(self) -> Any:
-        """The rules' :class:`~boardlab.core.rules.SecondPly` (None: one ply a turn), read
-        at every move."""
-        return self.move_rules.second_ply
-
-    @cached_property
-    def _second_key(self) -> int:
-        """The key a position's key carries while its turn's second ply is due."""
-        return zobrist_table(1, f"{self.name} second ply")[0]
 
     @cached_property
     def judges_moves_first(self) -> bool:
@@ -267,13 +255,13 @@ class PieceGame(Game):
                                                  f"{piece.kind}:{attributes}")
         return key
 
-    def follow_key(self, move_type: str | None) -> int:
-        """The Zobrist key of a move of ``move_type`` due in the same turn (0 for none;
-        see :class:`~boardlab.core.rules.FollowUp`), drawn from the game and the move
-        type alone."""
-        if move_type is None:
+    def follow_key(self, name: str | None) -> int:
+        """The Zobrist key of the move of ``name`` due in the same turn (0 for none;
+        see :class:`~boardlab.core.rules.FollowUp`), drawn from the game and the name
+        alone."""
+        if name is None:
             return 0
-        return self._named_key((-1, move_type), f"{self.name}:follow:{move_type}")
+        return self._named_key((-1, name), f"{self.name}:follow:{name}")
 
     @cached_property
     def _zobrist(self) -> list[int]:
@@ -296,12 +284,6 @@ class PieceGame(Game):
     def parse_state(self, text: str) -> PieceState:
         """Read the text form (see the module docstring)."""
         parts = text.split()
-        rule = self.second_ply
-        second = rule is not None and bool(parts) and parts[-1] == rule.text
-        if second:
-            parts = parts[:-1]
-        if rule is not None and rule.text in parts:
-            raise NotationError(f"{rule.text!r} must come last", where=repr(text))
         if len(parts) < 2:
             raise NotationError("expected 'cells side [ply] [reserve:...]'", where=repr(text))
         board = self.board
@@ -344,14 +326,16 @@ class PieceGame(Game):
                 turns = int(extra[6:])
             elif extra.startswith("follow:") and extra[7:]:
                 follow = extra[7:]
+                up = self.move_rules.follow_up
+                if up is None or follow != up.name:
+                    raise NotationError(
+                        "no such move due in this game" + (
+                            "" if up is None else f" (its follow-up: {up.name!r})"),
+                        where=repr(extra))
             else:
                 raise NotationError("unknown field", where=repr(extra))
-        state = self.new_state(cells, names.index(parts[1].lower()), reserves, ply,
-                               follow=follow, turns=turns)
-        if second:
-            state.second = True
-            state._key = state._full_key()
-        return state
+        return self.new_state(cells, names.index(parts[1].lower()), reserves, ply,
+                              follow=follow, turns=turns)
 
     def check_notation(self, text: str) -> None:
         """Raise :class:`NotationError` where ``text`` is no move of this game at all
@@ -388,7 +372,7 @@ class PieceState(State):
     """Pieces on the cells of a :class:`PieceGame`'s board, reserves, side to move, ply."""
 
     __slots__ = ("game", "cells", "_to_move", "reserves", "ply", "_history", "_key", "_cache",
-                 "last_from", "last_to", "second", "follow", "turns")
+                 "last_from", "last_to", "follow", "turns")
     #: What a kernel position of this class makes fresh besides PieceState's fields
     #: (name -> factory); a subclass that can be played by a kernel defines it (see
     #: :mod:`boardlab.core.kernel`).
@@ -408,11 +392,8 @@ class PieceState(State):
         #: ``last-to?``): its last shift, or its last drop; None before any.
         self.last_from: int | None = None
         self.last_to: int | None = None
-        #: Whether the player to move owes the second ply of a turn (see
-        #: :class:`~boardlab.core.rules.SecondPly`): its moves give no other.
-        self.second = False
-        #: The move type due next in this turn (see :class:`~boardlab.core.rules.FollowUp`),
-        #: or None: the next move starts a turn.
+        #: The name of the move due next in this turn (see
+        #: :class:`~boardlab.core.rules.FollowUp`), or None: the next move starts a turn.
         self.follow: str | None = follow
         #: The turns played: the moves that passed the turn (the ply, in a game whose
         #: moves all do).
@@ -440,8 +421,6 @@ class PieceState(State):
                 key ^= self._piece_key(cell, piece)
         for piece, count in self.reserves.items():
             key ^= self._reserve_key(piece, count)
-        if self.second:
-            key ^= self.game._second_key
         return key ^ self.game.follow_key(self.follow) ^ self.game.turns_key(self.turns)
 
     # --- protocol ---------------------------------------------------------------------
@@ -495,19 +474,10 @@ class PieceState(State):
         mover, follow = self._to_move, self.follow
         key = self._play(move.actions)
         self.ply += 1
-        rule = game.second_ply
-        if rule is not None and (self.second or rule.prepares(game.board, self._to_move,
-                                                              move.actions)):
-            # A move that gives a second ply (the same player again), or that ply.
-            key ^= game._second_key
-            self.second = not self.second
-            if self.second:
-                self._key = key
-                return
         up = game.move_rules.follow_up
         due = None
         if up is not None and follow is None and up.due(self, mover, move.actions):
-            due = up.move_type
+            due = up.name
         if due is None:
             nxt = game.next_player(self, move)
             self.turns += 1
@@ -588,14 +558,13 @@ class PieceState(State):
                                                                                count - 1)
                     self.reserves[taken] = count - 1
         self._history.append((touched, reserve_changes, self._to_move, self._key, self._cache,
-                              last, whole, actions, self.follow, self.turns, self.second))
+                              last, whole, actions, self.follow, self.turns))
         self._cache = {}
         return key
 
     def undo(self) -> None:
-        touched, reserve_changes, to_move, key, cache, last, whole, _, follow, turns, \
-            second = self._history.pop()
-        self.second = second
+        touched, reserve_changes, to_move, key, cache, last, whole, _, follow, turns = \
+            self._history.pop()
         for cell, piece in touched.items():
             self.cells[cell] = piece
         for piece, count in reversed(reserve_changes):
@@ -619,7 +588,6 @@ class PieceState(State):
         new._key = self._key
         new._cache = dict(self._cache)
         new.last_from, new.last_to = self.last_from, self.last_to
-        new.second = self.second
         new.follow, new.turns = self.follow, self.turns
         return new
 
@@ -662,9 +630,8 @@ class PieceState(State):
         return 1 + sum(1 for entry in self._history if entry[6] and entry[3] == self._key)
 
     def signature(self) -> tuple[Any, ...]:
-        out = (tuple(self.cells), self._to_move, tuple(sorted(self.reserves.items())),
-               self.ply, self.follow, self.turns)
-        return out if self.game.second_ply is None else (*out, self.second)
+        return (tuple(self.cells), self._to_move, tuple(sorted(self.reserves.items())),
+                self.ply, self.follow, self.turns)
 
     # --- helpers for rules and results ---------------------------------------------------
     def piece_at(self, cell: int) -> Piece | None:
@@ -701,8 +668,6 @@ class PieceState(State):
             out += f" turns:{self.turns}"
         if self.follow is not None:
             out += f" follow:{self.follow}"
-        if self.second:
-            out += f" {game.second_ply.text}"
         return out
 
     def check_notation(self, text: str) -> None:

@@ -34,8 +34,8 @@ invariants               :attr:`Rules.invariants`: a generated move that breaks 
                          game's kernel too
 (Dagaz's JavaScript)     :class:`Line` templates (lines of pieces moved together), the
                          test :class:`Connected` (the mover's pieces one group), what a
-                         capture cuts off (:class:`KeepLargestGroup`), turns of two
-                         plies (:class:`SecondPly`)
+                         capture cuts off (:class:`KeepLargestGroup`), a second move
+                         in one turn (:class:`FollowUp`)
 =======================  ==============================================================
 
 Predicates (``EMPTY``, ``FRIEND``, ``ENEMY``, ``ON_BOARD``, :func:`piece_is`,
@@ -589,35 +589,6 @@ class KeepLargestGroup:
 
 
 @dataclass(frozen=True)
-class SecondPly:
-    """Turns of two plies (:attr:`Rules.second_ply`; Ordo X's preparation moves): after a
-    move of at least one piece whose every piece goes in one of ``directions`` (as the
-    mover sees them: along a line of steps in one of them), the same player moves again,
-    and that second ply allows no such move. A position whose second ply is due says so
-    (:attr:`~boardlab.core.position.PieceState.second`), and its text form ends with
-    ``text``."""
-
-    directions: tuple[str, ...]
-    text: str = "second"
-
-    def prepares(self, board: Any, player: int, actions: Sequence[Action]) -> bool:
-        """Whether ``player``'s move of ``actions`` is one that gives a second ply."""
-        cache = self.__dict__.setdefault("_lines", {})
-        lines = cache.get((id(board), player))
-        if lines is None or lines[0] is not board:
-            pairs = {(cell, target) for d in self.directions for cell in range(board.size)
-                     for target in board.ray(cell, d, player)}
-            lines = cache[(id(board), player)] = (board, frozenset(pairs))
-        found = False
-        for a in actions:
-            if type(a) is Shift:
-                if (a[0], a[1]) not in lines[1]:
-                    return False
-                found = True
-        return found
-
-
-@dataclass(frozen=True)
 class Rules:
     """A game's move templates with priorities and invariants.
 
@@ -646,11 +617,11 @@ class Rules:
     pass: ``"always"`` as one more move, ``"forced"`` only when there is no other and
     another player could move (when nobody can, the game is over).
     ``follow_up`` (:class:`FollowUp`) lets a move be followed, in the same turn, by
-    another move of the same player (nine men's morris: a mill, then a removal).
+    another move of the same player (nine men's morris: a mill, then a removal; Ordo
+    X: a sideways move, then a forward one).
     ``protect`` lists the pieces a move may not leave attacked (ZRF ``checkmated``): see
     :class:`Protect`. ``cut_off`` (:class:`KeepLargestGroup`) says what else a capture
-    takes, ``second_ply`` (:class:`SecondPly`) which moves give their player a second
-    ply. With ``deferred_captures`` (Dagaz's option; draughts' "Turkish
+    takes. With ``deferred_captures`` (Dagaz's option; draughts' "Turkish
     strike") a piece taken by a partial step stays on the board, owned by nobody, until
     the chain ends: it blocks the way and cannot be taken twice (a step that would take
     it again is not played). Exploring one position's chains takes at most
@@ -671,14 +642,8 @@ class Rules:
     protect: tuple[Protect, ...] = ()
     deferred_captures: bool = False
     cut_off: KeepLargestGroup | None = None
-    second_ply: SecondPly | None = None
     follow_up: FollowUp | None = None
     _cache: dict[int, list[Move]] = field(default_factory=dict, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        if self.follow_up is not None and self.second_ply is not None:
-            # Both make the same player move again; which wins is not defined.
-            raise ValueError("a game has either a follow-up move or a second ply, not both")
 
     def generate(self, state: PieceState) -> list[Move]:
         """The legal moves of ``state``'s side to move, deterministic, without duplicates."""
@@ -697,8 +662,16 @@ class Rules:
         player, allowed = state.to_move, None
         if self.turns is not None:
             player, allowed = self.turns.at(state.ply, player)
+        # The move due after the one before (FollowUp): of its move type, or any that
+        # would not be followed in its turn.
+        again = None
         if state.follow is not None:
-            allowed = state.follow  # the move due after the one before (FollowUp)
+            up = self.follow_up
+            if up is None:
+                raise RulesError(f"a move {state.follow!r} is due in a game without "
+                                 f"follow-up moves")
+            allowed = up.move_type
+            again = up if up.move_type is None else None
         by_priority: dict[int, list[Move]] = {}
         # The moves found so far, per priority: a move that a higher class makes too
         # belongs to that class as well (Zillions' compulsory-capture chess offers a
@@ -723,8 +696,6 @@ class Rules:
             notation = game.notation
         partials: dict[int, list[tuple[Partial, str]]] = {}
         cut_off = self.cut_off
-        # The second ply of a turn, which allows no move that gives one.
-        second = self.second_ply if self.second_ply is not None and state.second else None
 
         def keep(actions: tuple[Action, ...], steps: tuple[tuple[Action, ...], ...] | None,
                  tag: str, priority: int, kept: int | None = None) -> None:
@@ -736,7 +707,7 @@ class Rules:
             if actions in seen:
                 return
             seen.add(actions)
-            if second is not None and second.prepares(game.board, player, actions):
+            if again is not None and again.follows(game.board, player, actions):
                 return
             if safety is not None and not safety.safe(actions):
                 return
@@ -789,7 +760,7 @@ class Rules:
             seen = seen_in[priority]
             tag = template.name
             if safety is None and not self.invariants and not _may_go_on(template) \
-                    and cut_off is None and second is None:
+                    and cut_off is None and again is None:
                 # The common case, without chains or checks on the position after.
                 for actions in items:
                     known = len(seen)
@@ -1104,29 +1075,73 @@ def turn_index(ply: int, turns: int, repeat_from: int) -> int:
 
 @dataclass(frozen=True)
 class FollowUp:
-    """A second move of the same player in one turn (:attr:`Rules.follow_up`; nine
-    men's morris: a man that closes a mill lets its owner remove an enemy man, a move
-    of its own). After a move made with no follow-up due that puts a piece down (its
-    last shift's target, else its last drop's cell: the position's ``last_to``),
-    ``test`` is read at that cell for the mover, on the position after the move. Where
-    it holds the turn does not pass: the same player moves again, with the moves of
-    the templates of ``move_type`` alone (those that are not ``top_level`` too), and
-    that move ends the turn. A position says the move type due
-    (the ``follow`` of a :class:`~boardlab.core.position.PieceState`) and counts turns
-    apart from moves (its ``turns``)."""
+    """A second move of the same player in one turn (:attr:`Rules.follow_up`). What
+    gives it is one of two things:
 
-    test: Predicate
-    move_type: str
+    * ``test`` (nine men's morris: a man that closes a mill lets its owner remove an
+      enemy man): after a move that puts a piece down (its last shift's target, else
+      its last drop's cell: the position's ``last_to``), ``test`` is read at that cell
+      for the mover, on the position after the move;
+    * ``along`` (Ordo X's sideways preparation moves): a move of a piece at least,
+      each going in one of these directions as the mover sees them (along a line of
+      steps in one of them), read from the move alone.
+
+    Where it holds the turn does not pass: the same player moves again, and that move
+    ends the turn. The second move is one of the templates of ``move_type`` (those
+    that are not ``top_level`` too), or with no ``move_type`` (``along`` only: its
+    moves are known without playing them) any move that ``along`` would not give a
+    second one. A move made with one due is never followed. A position says the move
+    due by ``name`` (the ``follow`` of a :class:`~boardlab.core.position.PieceState`,
+    ``follow:NAME`` in its text form; by default the move type) and counts turns
+    apart from moves (its ``turns``).
+
+    >>> FollowUp(along=("e", "w"), name="sideways").name
+    'sideways'
+    """
+
+    test: Predicate | None = None
+    move_type: str | None = None
+    along: tuple[str, ...] = ()
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if (self.test is None) == (not self.along):
+            raise ValueError("a follow-up is given by a test or by directions, one of them")
+        if self.move_type is None and not self.along:
+            raise ValueError("a follow-up given by a test needs the move type it allows")
+        if not self.name:
+            if self.move_type is None:
+                raise ValueError("a follow-up of any move needs a name")
+            object.__setattr__(self, "name", self.move_type)
 
     def due(self, state: PieceState, player: int, actions: Sequence[Action]) -> bool:
         """Whether ``player``'s move of ``actions``, just played on ``state`` (with no
         follow-up due before it), is followed by another."""
+        if self.along:
+            return self.follows(state.game.board, player, actions)
         cell = state.last_to
         if cell is None or not any(type(a) is Shift or type(a) is Place for a in actions):
             return False
         links = state.game.board.player_links(player)
         return bool(test(self.test, Cursor(state, player, cell, None, None, links=links,
                                            start=cell)))
+
+    def follows(self, board: Any, player: int, actions: Sequence[Action]) -> bool:
+        """Whether ``player``'s move of ``actions`` goes along (see :attr:`along`): of a
+        piece at least, every piece along one of the directions."""
+        cache = self.__dict__.setdefault("_lines", {})
+        lines = cache.get((id(board), player))
+        if lines is None or lines[0] is not board:
+            pairs = {(cell, target) for d in self.along for cell in range(board.size)
+                     for target in board.ray(cell, d, player)}
+            lines = cache[(id(board), player)] = (board, frozenset(pairs))
+        found = False
+        for a in actions:
+            if type(a) is Shift:
+                if (a[0], a[1]) not in lines[1]:
+                    return False
+                found = True
+        return found
 
 
 @dataclass(frozen=True)

@@ -53,8 +53,8 @@ removes sub-groups is written the same, with ``/f6`` appended (the first cell of
 kept) only when the capturer had a choice. An ordo move is ``b2:e2-b4``: the ordo from its
 first cell (its end nearer a1) to its last cell, then the cell where its first
 piece lands (b2..e2 moved to b4..e4). Text form: rows from the top (``w`` white, ``b``
-black, ``.`` empty), the side to move, then ``ply:N`` and, in Ordo X, ``sideways`` while
-the second half of a turn is pending.
+black, ``.`` empty), the side to move, then ``ply:N`` and, in Ordo X, ``follow:sideways``
+while the second half of a turn is pending.
 
 **Move language.** Singletons are slides (ZRF's ``$1 (while empty? add $1) (verify
 enemy?) add``); ordos are :class:`~boardlab.core.rules.Line` templates (every line of two
@@ -62,8 +62,9 @@ or more own pieces along a row or a file from each piece, moved together); the
 connection rule is the invariant :class:`~boardlab.core.rules.StaysConnected`, the
 reconnection moves are guarded by the test :class:`~boardlab.core.ir.Connected`
 (false while split); Ordo X's group capture is :class:`~boardlab.core.rules.KeepLargestGroup`
-(its ``/f6`` note included) and its preparation moves are
-:class:`~boardlab.core.rules.SecondPly` (sideways moves give a second ply). Nothing is
+(its ``/f6`` note included) and its preparation moves are a
+:class:`~boardlab.core.rules.FollowUp` along the sideways directions (a sideways move
+gives a second ply). Nothing is
 Python, so both games play on their kernels (:mod:`boardlab.core.kernel`), and the
 notation reads the move's actions alone.
 """
@@ -84,11 +85,11 @@ from boardlab.core.rules import (
     EMPTY,
     ENEMY,
     Add,
+    FollowUp,
     Instruction,
     KeepLargestGroup,
     Line,
     Rules,
-    SecondPly,
     StaysConnected,
     Step,
     Template,
@@ -225,7 +226,7 @@ class Ordo(_OrdoBase):
 
 class OrdoXPosition(PieceState):
     """An Ordo X position: :attr:`pending` says whether the mover owes the forward half
-    of a turn (its second ply, :class:`~boardlab.core.rules.SecondPly`)."""
+    of a turn (its second ply, a :class:`~boardlab.core.rules.FollowUp`)."""
 
     __slots__ = ()
     kernel_fields: ClassVar[dict] = {}
@@ -233,7 +234,7 @@ class OrdoXPosition(PieceState):
     @property
     def pending(self) -> bool:
         """Whether the forward half of the mover's turn is due."""
-        return self.second
+        return self.follow is not None
 
 
 @register
@@ -266,4 +267,4 @@ class OrdoX(_OrdoBase):
             templates += [Line((), name="sideways", line=line, direction=d)
                           for d in SIDEWAYS]
         return Rules(templates, invariants=[StaysConnected()], cut_off=KeepLargestGroup(),
-                     second_ply=SecondPly(SIDEWAYS, text="sideways"))
+                     follow_up=FollowUp(along=SIDEWAYS, name="sideways"))
