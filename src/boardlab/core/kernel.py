@@ -1390,6 +1390,9 @@ class _Writer:
             self.follow_keys = self.put("follow keys", [0] + [
                 _signed(game.follow_key(t)) for t in self.follows])
         self.limit = game.ply_limit() or 0
+        # Read from the table, not written in the source: a game whose options change
+        # its ply limit alone (a move limit) keeps its kernel, compiled once.
+        self.put("ply limit", [self.limit])
         self.has_groups = False
         #: Where the keys of the last move's cells are, when the position's key reads
         #: them (a ZRF game whose rules read the last move): the source's part by
@@ -5148,6 +5151,8 @@ def compose(S, T, pos, hand, hf, q, nc, becomes, copy, rsv):
 
 
 {group_move}{parts}{whole}{checks}{chain_source}{open_generate("generate")}'''
+        limit = self.offsets["ply limit"]
+
         def moves_source(name: str, generate: str, decorator: str) -> str:
             # moves, by the name given, finding the moves by ``generate``
             if goals.moves_first:
@@ -5169,7 +5174,7 @@ def {name}(S, T):
             status = {stalemate * n} + player
         return (status + 2) << 24
     status = after(S, T)
-{near_moves}    if status < 0 and {self.limit} > 0 and S[{PLY}] >= {self.limit}:
+{near_moves}    if status < 0 and T[{limit}] > 0 and S[{PLY}] >= T[{limit}]:
         status = {2 * n}  # a draw when the game reaches its ply limit
     if status >= 0:
         n = 0
@@ -5182,7 +5187,7 @@ def {name}(S, T):
     # The position's status and moves (in T[XN:XN + n], unregistered): n | (status + 2)
     # << 24, or -1 and -2 as generate says them.
     status = after(S, T)
-{near_moves}    if status < 0 and {self.limit} > 0 and S[{PLY}] >= {self.limit}:
+{near_moves}    if status < 0 and T[{limit}] > 0 and S[{PLY}] >= T[{limit}]:
         status = {2 * n}  # a draw when the game reaches its ply limit
     player = S[{TO_MOVE}]
     n = 0
