@@ -1009,6 +1009,103 @@ _CONSTANT_SET = re.compile(r"^(\s*)(\w+) = (-?(?:0x[0-9A-Fa-f]+|\d+))$", re.MULT
 _CONSTANT = re.compile(r"\s*(-?(?:0x[0-9A-Fa-f]+|\d+)|True|False)\s*")
 
 
+#: A function of a kernel's source: its decorator, name and arguments.
+_FUNCTION = re.compile(r"^(@njit\([^\n]*\))\ndef (\w+)\(([^)]*)\):\n", re.MULTILINE)
+
+
+def _merge_shapes(source: str) -> tuple[str, dict[str, tuple[str, list[str]]]]:
+    r"""The functions of ``source`` (helpers: goals, counts...) with those whose text
+    differs in numbers alone written once, the numbers that differ among them taken
+    as arguments; and, by the name of each function merged, the name of the one that
+    replaces it and the numbers its calls add (see :func:`_rename_calls`).
+
+    numba's cost is per function compiled: tic-tac-toe's 16 lines, each a function
+    that looks for it on the whole board at the start and one near the last move, took
+    11 s. Functions inlined in numba's IR (``inline='always'``: the hot paths, each
+    call site compiled again) are kept as they are; the others merge.
+
+    >>> text, renames = _merge_shapes("@njit(cache=True)\n"
+    ...     "def g0(S, T, p):\n    return T[5 + p] + 1\n\n\n"
+    ...     "@njit(cache=True)\ndef g1(S, T, p):\n    return T[9 + p] + 1\n\n\n")
+    >>> print(text)
+    @njit(cache=True)
+    def g0_shape(S, T, p, c0):
+        return T[c0 + p] + 1
+    <BLANKLINE>
+    <BLANKLINE>
+    <BLANKLINE>
+    >>> renames
+    {'g0': ('g0_shape', ['5']), 'g1': ('g0_shape', ['9'])}
+    """
+    starts = [m.start() for m in _FUNCTION.finditer(source)]
+    if not starts:
+        return source, {}
+    chunks = [source[a:b] for a, b in zip(starts, [*starts[1:], len(source)], strict=True)]
+    shapes: dict[tuple[str, str, str], list[tuple[str, list[str]]]] = {}
+    parsed: list[tuple[tuple[str, str, str] | None, str]] = []
+    for chunk in chunks:
+        m = _FUNCTION.match(chunk)
+        assert m is not None
+        decorator, name, args = m.groups()
+        body = chunk[m.end():]
+        if decorator != "@njit(cache=True)" or re.search(rf"\b{name}\(", body):
+            parsed.append((None, chunk))  # inlined, or recursive: kept as it is
+            continue
+        key = (decorator, args,
+               _NUMBER.sub("{}", body.replace("{", "{{").replace("}", "}}")))
+        shapes.setdefault(key, []).append((name, _NUMBER.findall(body)))
+        parsed.append((key, chunk))
+    out = [source[:starts[0]]]
+    renames: dict[str, tuple[str, list[str]]] = {}
+    for key, chunk in parsed:
+        members = shapes.get(key) if key is not None else None
+        if key is None or members is None or len(members) < 2:
+            out.append(chunk)
+            continue
+        if members[0][0] in renames:
+            continue  # written with the first of its shape
+        _, args, shape = key
+        first = members[0][1]
+        varying = [k for k in range(len(first))
+                   if len({numbers[k] for _, numbers in members}) > 1]
+        params = {k: f"c{j}" for j, k in enumerate(varying)}
+        merged = f"{members[0][0]}_shape"
+        out.append(f"@njit(cache=True)\ndef {merged}({args}"
+                   f"{''.join(', ' + p for p in params.values())}):\n"
+                   + shape.format(*(params.get(k, v) for k, v in enumerate(first))))
+        for name, numbers in members:
+            renames[name] = (merged, [numbers[k] for k in varying])
+    return "".join(out), renames
+
+
+def _rename_calls(source: str, renames: dict[str, tuple[str, list[str]]]) -> str:
+    """``source`` with each call of a function ``renames`` names made to the function
+    that replaces it, with the numbers it adds (see :func:`_merge_shapes`).
+
+    >>> _rename_calls("x = g1(S, f(T), 2) + g10(S)", {"g1": ("g", ["9"])})
+    'x = g(S, f(T), 2, 9) + g10(S)'
+    """
+    if not renames:
+        return source
+    call = re.compile(r"\b(" + "|".join(sorted(map(re.escape, renames), key=len,
+                                               reverse=True)) + r")\(")
+    out: list[str] = []
+    at = 0
+    for m in call.finditer(source):
+        if m.start() < at:
+            continue
+        depth, end = 1, m.end()
+        while depth:  # the call's closing parenthesis
+            depth += {"(": 1, ")": -1}.get(source[end], 0)
+            end += 1
+        merged, numbers = renames[m[1]]
+        out.append(f"{source[at:m.start()]}{merged}({source[m.end():end - 1]}"
+                   f"{''.join(', ' + n for n in numbers)})")
+        at = end
+    out.append(source[at:])
+    return "".join(out)
+
+
 def _unliteral(source: str) -> str:
     """``source`` with every integer a local is set to, and every integer or bool passed
     to a function of the module, written ``np.int64(...)``.
@@ -2509,7 +2606,10 @@ class _Writer:
             walk_lines.append(f"if T[{fits} + p * {self.ncodes} + S[{BOARD} + c]] == 0:"
                               " continue")
         walk_lines.append("return True")
-        lines = [f"@njit(cache=True, inline='always')\ndef {name}(S, T, p):",
+        # With a twin near the last move, this one is read at a game's start alone: a
+        # function of its own, which may share its shape (see _merge_shapes).
+        decorator = "@njit(cache=True)" if near else "@njit(cache=True, inline='always')"
+        lines = [f"{decorator}\ndef {name}(S, T, p):",
                  f"    base = {where} + p * {self.size + 1}",
                  "    for i in range(T[base]):",
                  "        c = T[base + 1 + i]",
@@ -5519,9 +5619,10 @@ def undo(S, H):
             plays('_run', "@njit(cache=True, inline='always')")
             + (moves_source('moves_lazy', 'generate_lazy', "@njit(cache=True, inline='always')")
                if self.lazy else ""))
-        return _unsigned_indexes(_unliteral(
+        helpers, renames = _merge_shapes("\n\n".join(self.helpers))
+        return _unsigned_indexes(_unliteral(_rename_calls(
             head + "\n".join(body) + "\n" + "\n".join(tail) + "\n\n\n"
-            + "\n\n".join(self.helpers) + ("\n\n" + lazy if lazy else "") + mid))
+            + helpers + ("\n\n" + lazy if lazy else "") + mid, renames)))
 
 
     def playouts(self, plays: str) -> str:
