@@ -6026,8 +6026,6 @@ def _cached_mark(path: Path) -> Path:
     return path.with_suffix(f".compiled-py{sys.version_info[0]}{sys.version_info[1]}")
 
 
-
-
 def _load(source: str, path: Path | None = None) -> types.ModuleType:
     """The kernel module ``source`` (imported once per process), from its file
     (``path`` when it is written already)."""
