@@ -396,6 +396,43 @@ def test_a_loop_met_only_after_a_move_fails_there_as_the_interpreter_fails(kerne
     assert play_both(game, 0, 4) == 1
 
 
+def _lookout(spin: bool = False) -> r.If:
+    """An empty cell from which no friend stands one step n, e, s or w is added; then a
+    step north that fails the run off the board (as shogi.zrf's pawn drop tests each
+    cell, by one macro written many times). ``spin``: an enemy on a4 makes it loop."""
+    def look(d: str) -> r.If:
+        return r.If(r.OnBoardStep(d), (r.Step(d), r.If(r.FRIEND, (r.SetFlag("ok", False),)),
+                                       r.Back()))
+    loop = (r.If(r.at_cell(r.ENEMY, BOARD.cell("a4")),
+                 (r.While(r.ALWAYS, (r.Step("e"), r.Step("w"))),)),) if spin else ()
+    return r.If(r.EMPTY, (r.SetFlag("ok", True), r.Mark(), *loop, look("n"), look("e"),
+                          look("s"), look("w"), r.If(r.Flag("ok"), (r.Add(),)),
+                          r.Step("n")))
+
+
+def test_a_subtree_a_template_repeats_runs_as_a_function_as_the_interpreter_runs_it(
+        kernel_folder):
+    # The subtree is written once, as a function the run calls: the flag it sets, the
+    # mark, the moves it adds and the failure of its last step come back to the run.
+    here = _lookout()
+    # After it, the run reads its flag and goes back to its mark.
+    scout = r.Template((r.Step("n"), here, r.Step("e"), here,
+                        r.If(r.Flag("ok"), (r.Back(), r.Step("s"))), here, r.Step("w"),
+                        r.Verify(r.EMPTY), r.Add()), name="scout")
+    walk = r.Template((r.Step("n"), r.Verify(r.EMPTY), r.Add()), name="walk")
+    game = make_game([scout, walk], [g.Condition("win", (0, 1), g.PiecesRemaining(0))], "loss",
+                     {"a1": "X", "c1": "X", "b4": "O", "d3": "O"})
+    assert kernel.source(game).count("= routine0(") == 3
+    assert sum(play_both(game, seed, 30) for seed in range(6)) > 30
+    # A loop that never ends, met inside the function, is the run's error.
+    spinner = r.Template((r.Step("n"), _lookout(spin=True), r.Step("e"), _lookout(spin=True)),
+                         name="spinner")
+    game = make_game([spinner, walk], [], "draw", {"a2": "X", "a4": "O"})
+    assert "= routine0(" in kernel.source(game)
+    with pytest.raises(BoardError, match="loops forever"):
+        game.initial_state().legal_moves()
+
+
 def test_a_move_a_higher_priority_makes_again_shadows_the_lower_ones(kernel_folder):
     # x's man steps b2-b3, plain or promoted, at priority 0; a priority-1 template
     # makes the plain step again, which leaves it alone. (A kernel used to drop the

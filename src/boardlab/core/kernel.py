@@ -78,6 +78,7 @@ along random games.
 from __future__ import annotations
 
 import ast
+import builtins
 import contextlib
 import hashlib
 import importlib.util
@@ -88,6 +89,7 @@ import sys
 import tempfile
 import threading
 import types
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache, partial
@@ -999,6 +1001,51 @@ _NUMBER = re.compile(r"(?<![\w.])(0x[0-9A-Fa-f]+|\d+)(?![\w.])")
 #: the whole module.
 _LOOP_LOCAL = re.compile(r"\b_([fie])\d+\b")
 
+#: The fewest instructions a subtree repeated in a template holds to be written as a
+#: function of its own (see _repeated), and the locals of a run such a function takes
+#: and gives back (with the run's flags and counters).
+_ROUTINE_SIZE = 12
+_RUN_STATE = ("pos", "q", "nc", "mark", "to", "hand", "hf", "n", "rsv", "ps")
+#: A ``return`` in a line of a routine's body (see _Writer.routine).
+_RETURN = re.compile(r"^([^#]*?\breturn )(.+)$")
+
+
+def _repeated(templates: Sequence[r.Template]) -> frozenset[r.Instruction]:
+    """The compound instructions that occur more than once in one template's program
+    and hold at least ``_ROUTINE_SIZE`` instructions, the outermost of them: each is
+    written once, as a function the run calls (see :meth:`_Writer.routine`).
+
+    numba's passes over one function grow faster than its length: shogi.zrf's pawn
+    drop, its uchifuzume test written out 18 times by macros (1,783 lines), took 182 s
+    and 5 GB to compile.
+
+    >>> from boardlab.core.ir import Add, If, Empty, Step
+    >>> from boardlab.core.rules import Template
+    >>> big = If(Empty(), (Step("n"),) * 10 + (Add(),))
+    >>> _repeated([Template(program=(big, Step("e"), big))]) == {big}
+    True
+    >>> _repeated([Template(program=(big, Step("e")))])
+    frozenset()
+    """
+    chosen: set[r.Instruction] = set()
+
+    def walk(program: Sequence[r.Instruction], counts: Counter) -> None:
+        for i in program:
+            if counts[i] > 1 and sum(1 for _ in r._instructions((i,))) >= _ROUTINE_SIZE:
+                chosen.add(i)
+            elif isinstance(i, r.If):
+                walk(i.then, counts)
+                walk(i.else_, counts)
+            elif isinstance(i, r.While | r.EveryCell):
+                walk(i.body, counts)
+
+    for t in templates:
+        program = getattr(t, "program", ())
+        walk(program, Counter(i for i in r._instructions(program)
+                              if isinstance(i, r.If | r.While | r.EveryCell)))
+    return frozenset(chosen)
+
+
 #: The instructions that queue an action or a change, or move the piece in hand.
 _QUEUING = (r.CaptureHere, r.CaptureAt, r.To, r.From, r.Cascade, r.DiscardCascades,
             r.Create, r.ChangeType, r.ChangeOwner, r.SetAttribute)
@@ -1625,6 +1672,10 @@ class _Writer:
         #: the mover's cells holding them that generate writes (in cell order, as the
         #: mover's cells are), so that no template runs over the others' pieces.
         self.kind_lists: dict[frozenset[str], int] = {}
+        #: The subtrees written as functions of their own (see :meth:`routine`), and
+        #: the name and source of each function, by what its source depends on.
+        self.repeated = _repeated(templates)
+        self.routines: dict[tuple, tuple[str, str, str, frozenset[int], str]] = {}
 
     def inlined(self) -> set[int]:
         """The plain templates whose moves are written out (see :attr:`inline`): all
@@ -1904,7 +1955,61 @@ class _Writer:
                     priority: int) -> None:
         """Write instruction ``i`` of template ``index`` (of ``priority``) at ``depth``;
         ``fail`` is the line that ends the run without a move."""
-        self.WRITE[type(i)](self, i, depth, fail, index, priority)
+        if i in self.repeated:
+            self.routine(i, depth, fail, index, priority)
+        else:
+            self.WRITE[type(i)](self, i, depth, fail, index, priority)
+
+    def routine(self, i: r.Instruction, depth: int, fail: str, index: int,
+                priority: int) -> None:
+        """Write instruction ``i`` as a call of a function that runs it (see
+        :func:`_repeated`), written once for each context its lines depend on. The
+        function takes the locals the lines read and gives back those they set of the
+        run's (``_RUN_STATE`` and its flags and counters), after a code: 0 when the run
+        goes on, 1 when it fails, 2 when the caller returns the value that follows."""
+        key = (i, index, priority, self.attacking, self.continuing, self.leaving)
+        if key not in self.routines:
+            outer = self.lines
+            self.lines = []
+            self.WRITE[type(i)](self, i, 1, "return __FAIL__", index, priority)
+            body, self.lines = self.lines, outer
+            tree = ast.parse("\n".join(line[4:] for line in body))
+            stored = {n.id for n in ast.walk(tree)
+                      if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            called = {n.func.id for n in ast.walk(tree)
+                      if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+            loaded = {n.id for n in ast.walk(tree)
+                      if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+            state = [*_RUN_STATE, *self.variables.values()]
+            # What the lines read and do not set, but the module's constants, the
+            # functions they call and the placeholder of a failure.
+            free = sorted(loaded - stored - called - {"__FAIL__"} - set(dir(builtins))
+                          - {name for name in loaded if re.fullmatch(r"[A-Z][A-Z0-9_]+", name)})
+            ins = [v for v in ("S", "T") if v in free] + \
+                [v for v in state if v in loaded | stored] + \
+                [v for v in free if v not in state and v not in ("S", "T")]
+            outs = [v for v in state if v in stored]
+            back = ", ".join(["{}", "{}", *outs])
+            lines = []
+            codes = set()
+            for line in body:
+                m = _RETURN.match(line)
+                if m is not None:
+                    code = 1 if m[2] == "__FAIL__" else 2
+                    codes.add(code)
+                    line = m[1] + back.format(code, 0 if code == 1 else m[2])
+                lines.append(line)
+            name = f"routine{len(self.routines)}"
+            self.routines[key] = (name, ", ".join(["_k", "_r", *outs]), ", ".join(ins),
+                                  frozenset(codes),
+                                  f"@njit(cache=True)\ndef {name}({', '.join(ins)}):\n"
+                                  + "\n".join(lines) + f"\n    return {back.format(0, 0)}\n")
+        name, results, args, codes, _ = self.routines[key]
+        self.emit(depth, f"{results} = {name}({args})")
+        if 1 in codes:
+            self.emit(depth, f"if _k == 1: {fail}")
+        if 2 in codes:
+            self.emit(depth, "if _k == 2: return _r")
 
     def step(self, i: Any, depth: int, fail: str, index: int, priority: int) -> None:
         """A step (off the board only where it may leave)."""
@@ -3345,6 +3450,7 @@ def stays(S, T, player, at, count, nb, base, before):
         """Each template's lines in generate: its runs from each start."""
         runs = []
         self.lazy = {}
+        self.routines = {}  # (written again: see write)
         for index, t in enumerate(self.templates):
             body: list[str] = []
             self.lines = body
@@ -5619,7 +5725,8 @@ def undo(S, H):
             plays('_run', "@njit(cache=True, inline='always')")
             + (moves_source('moves_lazy', 'generate_lazy', "@njit(cache=True, inline='always')")
                if self.lazy else ""))
-        helpers, renames = _merge_shapes("\n\n".join(self.helpers))
+        helpers, renames = _merge_shapes("\n\n".join(
+            self.helpers + [text for *_, text in self.routines.values()]))
         return _unsigned_indexes(_unliteral(_rename_calls(
             head + "\n".join(body) + "\n" + "\n".join(tail) + "\n\n\n"
             + helpers + ("\n\n" + lazy if lazy else "") + mid, renames)))
