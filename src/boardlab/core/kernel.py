@@ -1060,6 +1060,35 @@ _CONSTANT = re.compile(r"\s*(-?(?:0x[0-9A-Fa-f]+|\d+)|True|False)\s*")
 _FUNCTION = re.compile(r"^(@njit\([^\n]*\))\ndef (\w+)\(([^)]*)\):\n", re.MULTILINE)
 
 
+def _shapes(texts: Iterable[tuple[Any, Any, str]]
+            ) -> list[tuple[str, list[tuple[Any, list[str]]], list[int]]]:
+    """Source ``texts`` (each a tag, a group and a text) put together where they are of
+    one group and differ in numbers alone (their loops' locals numbered afresh in each:
+    see _LOOP_LOCAL): for each such shape its text with the numbers that differ among
+    its members as parameters ``c0``, ``c1``..., its members (each one's tag and
+    numbers) and where the numbers that differ are among them.
+
+    >>> _shapes([(0, "", "x = T[5] + _i7"), (1, "", "x = T[9] + _i8"), (2, "", "y = 1")])
+    [('x = T[c0] + _i0', [(0, ['5']), (1, ['9'])], [0]), ('y = 1', [(2, ['1'])], [])]
+    """
+    groups: dict[tuple[Any, str], list[tuple[Any, list[str]]]] = {}
+    for tag, group, text in texts:
+        loops: dict[str, str] = {}
+        text = _LOOP_LOCAL.sub(lambda m, loops=loops: loops.setdefault(
+            m.group(0), f"_{m.group(1)}{len(loops)}"), text)
+        shape = _NUMBER.sub("{}", text.replace("{", "{{").replace("}", "}}"))
+        groups.setdefault((group, shape), []).append((tag, _NUMBER.findall(text)))
+    out = []
+    for (_, shape), members in groups.items():
+        first = members[0][1]
+        varying = [k for k in range(len(first))
+                   if len({numbers[k] for _, numbers in members}) > 1]
+        params = {k: f"c{j}" for j, k in enumerate(varying)}
+        out.append((shape.format(*(params.get(k, v) for k, v in enumerate(first))),
+                    members, varying))
+    return out
+
+
 def _merge_shapes(source: str) -> tuple[str, dict[str, tuple[str, list[str]]]]:
     r"""The functions of ``source`` (helpers: goals, counts...) with those whose text
     differs in numbers alone written once, the numbers that differ among them taken
@@ -1088,41 +1117,28 @@ def _merge_shapes(source: str) -> tuple[str, dict[str, tuple[str, list[str]]]]:
     if not starts:
         return source, {}
     chunks = [source[a:b] for a, b in zip(starts, [*starts[1:], len(source)], strict=True)]
-    shapes: dict[tuple[str, str, str], list[tuple[str, list[str]]]] = {}
-    parsed: list[tuple[tuple[str, str, str] | None, str]] = []
-    for chunk in chunks:
+    texts = []
+    for at, chunk in enumerate(chunks):
         m = _FUNCTION.match(chunk)
         assert m is not None
         decorator, name, args = m.groups()
         body = chunk[m.end():]
-        if decorator != "@njit(cache=True)" or re.search(rf"\b{name}\(", body):
-            parsed.append((None, chunk))  # inlined, or recursive: kept as it is
-            continue
-        key = (decorator, args,
-               _NUMBER.sub("{}", body.replace("{", "{{").replace("}", "}}")))
-        shapes.setdefault(key, []).append((name, _NUMBER.findall(body)))
-        parsed.append((key, chunk))
-    out = [source[:starts[0]]]
+        if decorator == "@njit(cache=True)" and not re.search(rf"\b{name}\(", body):
+            texts.append(((at, name), args, body))  # not inlined, nor recursive
+    merged: dict[int, str] = {}  # the function written where each chunk was, if another
     renames: dict[str, tuple[str, list[str]]] = {}
-    for key, chunk in parsed:
-        members = shapes.get(key) if key is not None else None
-        if key is None or members is None or len(members) < 2:
-            out.append(chunk)
+    for text, members, varying in _shapes(texts):
+        if len(members) < 2:
             continue
-        if members[0][0] in renames:
-            continue  # written with the first of its shape
-        _, args, shape = key
-        first = members[0][1]
-        varying = [k for k in range(len(first))
-                   if len({numbers[k] for _, numbers in members}) > 1]
-        params = {k: f"c{j}" for j, k in enumerate(varying)}
-        merged = f"{members[0][0]}_shape"
-        out.append(f"@njit(cache=True)\ndef {merged}({args}"
-                   f"{''.join(', ' + p for p in params.values())}):\n"
-                   + shape.format(*(params.get(k, v) for k, v in enumerate(first))))
-        for name, numbers in members:
-            renames[name] = (merged, [numbers[k] for k in varying])
-    return "".join(out), renames
+        (first, name), _ = members[0]
+        args = next(args for (at, _), args, _ in texts if at == first)
+        merged[first] = (f"@njit(cache=True)\ndef {name}_shape({args}"
+                         f"{''.join(f', c{j}' for j in range(len(varying)))}):\n" + text)
+        for (at, member), numbers in members:
+            merged.setdefault(at, "")
+            renames[member] = (f"{name}_shape", [numbers[k] for k in varying])
+    return source[:starts[0]] + "".join(merged.get(at, chunk)
+                                        for at, chunk in enumerate(chunks)), renames
 
 
 def _rename_calls(source: str, renames: dict[str, tuple[str, list[str]]]) -> str:
@@ -3687,28 +3703,14 @@ def stays(S, T, player, at, count, nb, base, before):
         taking as arguments the numbers that differ among them. Their source, the table
         of each body's shape and numbers (a row of ``width`` from ``table``; shape -1:
         no body), and each shape's call reading its numbers from ``T[row + ...]``."""
-        shapes: dict[str, list[tuple[int, list[str]]]] = {}
-        for index, lines in enumerate(bodies):
-            if not lines:
-                continue
-            lines = [line for line in lines if not line.lstrip().startswith("#")]
-            loops: dict[str, str] = {}
-            text = _LOOP_LOCAL.sub(
-                lambda m, loops=loops: loops.setdefault(m.group(0),
-                                                        f"_{m.group(1)}{len(loops)}"),
-                "\n".join(lines))
-            numbers = _NUMBER.findall(text)
-            shapes.setdefault(_NUMBER.sub("{}", text), []).append((index, numbers))
+        texts = [(index, "", "\n".join(line for line in lines
+                                        if not line.lstrip().startswith("#")))
+                 for index, lines in enumerate(bodies) if lines]
         parts = []
         rows: list[list[int]] = [[-1] for _ in bodies]
         calls = []
-        for number, (shape, members) in enumerate(shapes.items()):
-            varying = [k for k in range(len(members[0][1]))
-                       if len({numbers[k] for _, numbers in members}) > 1]
-            params = {k: f"c{j}" for j, k in enumerate(varying)}
-            text = shape.replace("{", "{{").replace("}", "}}").replace("{{}}", "{}")
-            text = text.format(*(params.get(k, v) for k, v in enumerate(members[0][1])))
-            args = "".join(f", {param}" for param in params.values())
+        for number, (text, members, varying) in enumerate(_shapes(texts)):
+            args = "".join(f", c{j}" for j in range(len(varying)))
             parts.append(f"@njit(cache=True)\ndef {name}{number}({head}{args}):"
                          f"\n{text}\n    return {result}\n\n\n")
             for index, numbers in members:
