@@ -189,9 +189,10 @@ def test_rollout_is_reproducible_and_returns_fractions() -> None:
 def near_end(seed: int, empty_cells: int, **options: int) -> PieceState:
     """The first random game (from ``seed``) still going with ``empty_cells`` left."""
     rng = random.Random(seed)
+    game = connect_four(**options).game  # one game: each new one writes its kernel again
+    cells = game.options["rows"] * game.options["columns"]
     while True:
-        state = connect_four(**options)
-        cells = state.game.options["rows"] * state.game.options["columns"]
+        state = game.initial_state()
         for _ in range(cells - empty_cells):
             moves = state.legal_moves()
             if not moves:
