@@ -1017,6 +1017,33 @@ def test_a_captured_goal_ends_a_game_on_the_kernel_as_on_the_interpreter(tmp_pat
         assert game.parse_state(text).outcome() == outcome
 
 
+def test_a_position_after_a_capture_repeats_on_the_kernel_as_on_the_interpreter(tmp_path):
+    # A game whose moves never add a piece: the kernel counts a position's repetitions
+    # from the last capture on (no earlier position has as few pieces). After c1xd1 the
+    # Kings go back and forth twice: each position of the second round stands for the
+    # second time, and the position after the capture, the third time it stands, loses
+    # for A, who made it.
+    path = tmp_path / "shuffle.zrf"
+    path.write_text(TAKE.replace("(loss-condition (A B) (captured King))",
+                                 "(loss-condition (A B) repetition)"))
+    game = load_game(path, name="shuffle.zrf")
+    assert kernel.why_not(game) is None
+    shuffle = ["f1-e1", "a1-b1", "e1-f1", "b1-a1"]
+    moves = ["c1xd1", *shuffle, *shuffle]
+    fast = game.initial_state()
+    with kernel.disabled(), compiled.interpreted():
+        slow = game.initial_state()
+    assert isinstance(fast, kernel.KernelPosition) and not isinstance(slow, kernel.KernelPosition)
+    for ply, move in enumerate(moves, 1):
+        # Played in place: a copy keeps the past as keys alone, counted whole.
+        fast.apply(fast.parse_move(move))
+        with compiled.interpreted():
+            slow.apply(slow.parse_move(move))
+            want = (slow.occurrences(), slow.outcome())
+        assert (fast.occurrences(), fast.outcome()) == want == \
+            (1 + (ply - 1) // 4, (0, 1) if ply == len(moves) else None)
+
+
 def test_chess_keeps_its_king_out_of_check_on_the_kernel():
     # chess.zrf's checkmated goal: no move may leave the King attacked (a reverse
     # attack scan of the templates that reach it, not the opponent's moves). Perft to

@@ -130,11 +130,14 @@ if TYPE_CHECKING:
 # says it), kept when the goals count repetitions; TAKEN says what the last move took,
 # a bit for each Captured goal and player (see _Writer.taken). FOLLOW is the code of the
 # move type due next in the turn (rules.FollowUp; -1: none), TURNS the turns played.
+# SINCE is the first row of the history whose position may occur again: in a game whose
+# moves never add a piece to the board, none before a move that took one (see
+# _Writer.shrinking); 0 elsewhere.
 # NEAR says where the goals that a move can only make true near the cells it changed
 # need looking at: 0 everywhere, -1 none holds here, k > 0 none held before the last
 # move, which changed the k cells that follow NEAR (see _Writer.near).
 (TO_MOVE, PLY, KEY, NMOVES, STATUS, DEPTH, MOVER, LAST, BASE, REPS, TAKEN, FOLLOW, TURNS,
- NEAR) = range(14)
+ SINCE, NEAR) = range(15)
 #: Most moves one position may have (a kernel that finds more says so).
 MAX_MOVES = 1 << 15
 # A move is a list of action words, one int64 each, in the interpreter's order: the
@@ -151,9 +154,9 @@ _BUCKETS = 1024
 _TOUCH = 24
 BOARD = NEAR + 1 + _TOUCH
 # Width of a history row: to move, key, status, mover, move, (cell, code) x _TOUCH,
-# the move type due and the turns played before the move, what the move before took,
-# occurrences, last move.
-_HIST = 5 + 2 * _TOUCH + 5
+# the first row that may repeat, the move type due and the turns played before the
+# move, what the move before took, occurrences, last move.
+_HIST = 5 + 2 * _TOUCH + 6
 #: Action words queued by one run of a template before its add, and the words of the
 #: moves of one position together.
 _QUEUE = 1024
@@ -1559,6 +1562,14 @@ class _Writer:
         #: source + 1 (0: none), then the target's by target.
         #: Whether the goals count repetitions (so make counts the position's).
         self.repeats = goals.reads(g.Repetition)
+        #: Whether no move of the game ever adds a piece to the board (no drop, hand,
+        #: creation or copy): a position after a move that took a piece then has fewer
+        #: pieces than every one before, none of which can occur again, and make
+        #: counts the repetitions of a position from the last such move on (SINCE).
+        self.shrinking = self.repeats and not self.reserved and all(
+            type(t) is r.Template and not any(
+                isinstance(i, r.Create) or isinstance(i, r.Add) and i.copy
+                for i in r._instructions(t.program)) for t in templates)
         #: The kinds of each Captured goal: what the last move took is kept as a bit
         #: for each of them and each player, set when it took a piece of theirs of
         #: those kinds (the table's ``taken`` row says which bits a piece sets).
@@ -5052,11 +5063,21 @@ def chains(S, T, player, n):
                     f"        if a & 3 == {_CAPTURE}:\n"
                     f"            tk |= T[{self.taken_bits} + S[{BOARD} + ((a >> 2) & 65535)]]\n")
             took = f"    S[{TAKEN}] = tk\n"
+        since = since_save = since_undo = gone = gone_old = gone_new = count_gone = ""
+        if self.shrinking:
+            # The rows before the last move that took a piece hold none that may repeat.
+            since = f"S[{SINCE}], "
+            since_save = f"    H[h, {_HIST - 6}] = S[{SINCE}]\n"
+            since_undo = f"    S[{SINCE}] = H[h, {_HIST - 6}]\n"
+            gone = "    gone = 0\n"
+            gone_old = "                gone += 1\n"
+            gone_new = "                gone -= 1\n"
+            count_gone = f"    if gone > 0:\n        S[{SINCE}] = h + 1\n"
         if self.repeats:
             # Every earlier position is a row of the history (its key before the move).
             count_repeats = (f"    key = S[{KEY}]\n"
                              "    c = 1\n"
-                             "    for i in range(h + 1):\n"
+                             f"    for i in range({since}h + 1):\n"
                              "        if H[i, 1] == key:\n"
                              "            c += 1\n"
                              f"    S[{REPS}] = c\n")
@@ -5500,7 +5521,7 @@ def make{suffix}(S, H, T, h, at, count, number):
     H[h, {_HIST - 3}] = S[{TAKEN}]
     H[h, {_HIST - 2}] = S[{REPS}]
     H[h, {_HIST - 1}] = S[{LAST}]
-{take}    k = mplay{suffix}(S, H, T, h, at, count)
+{since_save}{take}    k = mplay{suffix}(S, H, T, h, at, count)
     if k < 0:
         # Nothing was changed: a move's cells are all touched before any changes.
         return k
@@ -5508,7 +5529,7 @@ def make{suffix}(S, H, T, h, at, count, number):
     if k < {_TOUCH}:
         H[h, 5 + 2 * k] = -1  # the touched cells end here
     key = S[{KEY}]
-    for j in range(k):
+{gone}    for j in range(k):
         cell = H[h, 5 + 2 * j]
         old = H[h, 6 + 2 * j]
         new = S[{BOARD} + cell]
@@ -5517,9 +5538,9 @@ def make{suffix}(S, H, T, h, at, count, number):
             S[CNT + new] += 1
             if old != 0:
                 key ^= T[{self.zobrist} + cell * {len(self.pieces) - 1} + old - 1]
-            if new != 0:
+{gone_old}            if new != 0:
                 key ^= T[{self.zobrist} + cell * {len(self.pieces) - 1} + new - 1]
-{last_key}    mover = S[{TO_MOVE}]
+{gone_new}{count_gone}{last_key}    mover = S[{TO_MOVE}]
     ply = S[{PLY}]
 {follow_up}    {"nxt = (mover + 1) % " + str(n) if self.alternate
      else "nxt = T[" + str(self.turn_players) + " + turn(ply + 1)]"}
@@ -5720,7 +5741,7 @@ def undo(S, H):
     S[{LAST}] = H[h, {_HIST - 1}]
     S[{REPS}] = H[h, {_HIST - 2}]
     S[{TAKEN}] = H[h, {_HIST - 3}]
-    S[{NMOVES}] = -1
+{since_undo}    S[{NMOVES}] = -1
     S[{PLY}] -= 1
     S[{DEPTH}] = h
 {near_undo}''' + self.playouts(
@@ -6359,6 +6380,7 @@ class KernelPosition:
             self._h = np.empty((n + self._plan.rows, _HIST), dtype=np.int64)
         self._h[:n, 1] = [_signed(k) for k in keys]
         s[BASE] = s[DEPTH] = n
+        s[SINCE] = 0
         self._recount()
 
     def _set_taken(self, pieces: Sequence[Piece]) -> None:
@@ -6575,7 +6597,7 @@ class KernelPosition:
         new.game = self.game
         new._plan = self._plan
         new._s = s
-        s[DEPTH], s[BASE], s[REPS], s[NMOVES], s[STATUS] = 0, 0, 1, -1, UNKNOWN
+        s[DEPTH], s[BASE], s[SINCE], s[REPS], s[NMOVES], s[STATUS] = 0, 0, 0, 1, -1, UNKNOWN
         new._h = np.empty((self._plan.rows, _HIST), dtype=np.int64)
         new._n, new._status = -1, UNKNOWN
         new._to_move = int(s[TO_MOVE])
@@ -6604,7 +6626,7 @@ class KernelPosition:
         new._s = s = self._s.copy()
         # Like a PieceState's copy: no history (the last mover is not known); the
         # past where the class keeps it and the goals read it (a ZRF position's).
-        s[DEPTH] = s[BASE] = 0
+        s[DEPTH] = s[BASE] = s[SINCE] = 0
         s[MOVER] = -1
         new._h = np.empty((self._plan.rows, _HIST), dtype=np.int64)
         new._n, new._status = self._n, self._status
@@ -6637,7 +6659,7 @@ class KernelPosition:
             s[KEY] = _signed((int(s[KEY]) & _MASK64)
                              ^ self.game.follow_key(plan.follows[int(s[FOLLOW])]))
             s[FOLLOW] = -1
-        s[DEPTH] = s[BASE] = 0  # no past (nor a ZRF position's)
+        s[DEPTH] = s[BASE] = s[SINCE] = 0  # no past (nor a ZRF position's)
         s[TAKEN] = 0  # nor what the last move took (clone kept it only where read)
         if self._plan.taken and hasattr(self._plain, "_set_taken"):
             new._set_taken(())
