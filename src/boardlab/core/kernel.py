@@ -4209,6 +4209,7 @@ def maximal(S, T, n):
                 ("NEH", _NODES), ("NET", _NODES), ("NLH", _NODES), ("NLT", _NODES),
                 ("NPL", _NODES), ("NPA", _NODES), ("NPS", _NODES), ("NCO", _NODES),
                 ("NSL", _NODES), ("TS", _NODES), ("EN", 2 * _NODES), ("BQ", _NODES),
+                ("SOK", _NODES), ("SOI", _NODES),
                 ("HS", 2 * _NODES), ("ETO", _EDGES), ("ERC", _EDGES), ("ENX", _EDGES),
                 ("FR", 8 * rows), ("HC", _HIST * rows), ("PB", rows),
                 ("CST", self.size), ("COG", self.size), ("CPC", self.size),
@@ -4724,19 +4725,19 @@ def search(S, T, player, n, priority, firsts, budget):
                 tail += 1
             e = T[ENX + e]
     # The ends by the length of their chain, then their node: an insertion sort of
-    # their indices (a few ends; numba's own sort costs seconds of compilation).
-    order = np.empty(count, dtype=np.int64)
-    index = np.empty(count, dtype=np.int64)
+    # their indices (a few ends; numba's own sort costs seconds of compilation), in
+    # the table's scratch (arrays of their own cost an allocation at every search).
     for i in range(count):
         key = T[NPL + T[EN + 2 * i]] * {_NODES} + T[EN + 2 * i]
         j = i
-        while j > 0 and order[j - 1] > key:
-            order[j] = order[j - 1]
-            index[j] = index[j - 1]
+        while j > 0 and T[SOK + j - 1] > key:
+            T[SOK + j] = T[SOK + j - 1]
+            T[SOI + j] = T[SOI + j - 1]
             j -= 1
-        order[j] = key
-        index[j] = i
-    for i in index:
+        T[SOK + j] = key
+        T[SOI + j] = i
+    for o in range(count):
+        i = T[SOI + o]
         x = T[EN + 2 * i]
         length = T[NPL + x]
         v = x
