@@ -92,6 +92,7 @@ import types
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from enum import IntEnum
 from functools import cached_property, lru_cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -181,20 +182,75 @@ _EDGES = 1 << 14
 # player (an ending).
 UNKNOWN = -2
 _KINDS = ("win", "loss", "draw", "count")
-_ERRORS = {-2: f"a position has more than {MAX_MOVES} moves",
-           -14: f"a move has more than {_QUEUE} actions, or a position's moves more than "
-                f"{_ARENA}",
-           -15: f"a move changes more than {_TOUCH} cells",
-           -16: f"the chains of partial moves of a position take more than {_STEPS} "
-                f"steps, {_NODES} positions or {_EDGES} steps between them"}
-# A played move whose new position's scan met -1 or -2 (see below).
-_AFTER_ERRORS = (-12, -13, -18)
-# The other answers below zero are shortages the Python side makes room for: -3 the
-# history is full; -4 the registry of moves is full, -6 the position's array has no room
-# for its moves (both before a move is played; -9 and -8 after it); -5 an illegal move;
-# -12 and -13 are -1 (a While that never ends) and -2 met by the scan after a move, -18
-# another error it met (-14 to -17, which the new position's legal_moves raises); -19
-# (from compose, inside the kernel only) a promotion the hand holds no piece for: no move.
+
+
+class Status(IntEnum):
+    """What a kernel's function answers below zero (its source writes them as numbers):
+    an error of the rules, which the position raises, or a shortage the Python side
+    makes room for before it calls again.
+
+    The scan after a move shifts an error it meets by one number (``play`` writes it
+    so): ``LOOPS`` becomes ``LOOPS_AFTER``, ``MOVES`` ``MOVES_AFTER``.
+
+    >>> Status.LOOPS - Status.LOOPS_AFTER == Status.MOVES - Status.MOVES_AFTER
+    True
+    """
+
+    #: A While that never ends (the interpreter's error).
+    LOOPS = -1
+    #: A position has more than MAX_MOVES moves.
+    MOVES = -2
+    #: The history is full.
+    HISTORY = -3
+    #: The registry of moves is full, before a move is played; after it:
+    #: REGISTRY_AFTER.
+    REGISTRY = -4
+    #: A move that is not legal.
+    ILLEGAL = -5
+    #: The position's array has no room for its moves, before a move is played; after
+    #: it: ROOM_AFTER.
+    ROOM = -6
+    ROOM_AFTER = -8
+    REGISTRY_AFTER = -9
+    #: A call in read mode met a move not registered (before a move; after it:
+    #: UNREGISTERED_AFTER): the position calls again in write mode.
+    UNREGISTERED = -10
+    UNREGISTERED_AFTER = -11
+    #: LOOPS and MOVES met by the scan of the position after a move.
+    LOOPS_AFTER = -12
+    MOVES_AFTER = -13
+    #: A move has more actions, or a position's moves more words, than there is room.
+    QUEUE = -14
+    #: A move changes more than _TOUCH cells.
+    TOUCH = -15
+    #: A chain search goes past its room for steps, positions or steps between them.
+    CHAINS = -16
+    #: A chain search goes past the rules' bound of steps (``max_chains``).
+    CHAIN_BOUND = -17
+    #: Another error (QUEUE to CHAIN_BOUND) met by the scan after a move, which the new
+    #: position's legal_moves raises.
+    ERROR_AFTER = -18
+    #: (Inside the kernel only) the move comes to nothing: a promotion the hand holds
+    #: no piece for, or the finish of a run stopped at its tail (see tail_at) fails.
+    NO_MOVE = -19
+    #: A batch of playouts played its budget of plies: it is called again.
+    BUDGET = -21
+
+
+_ERRORS = {Status.MOVES: f"a position has more than {MAX_MOVES} moves",
+           Status.QUEUE: f"a move has more than {_QUEUE} actions, or a position's moves "
+                         f"more than {_ARENA}",
+           Status.TOUCH: f"a move changes more than {_TOUCH} cells",
+           Status.CHAINS: f"the chains of partial moves of a position take more than "
+                          f"{_STEPS} steps, {_NODES} positions or {_EDGES} steps between "
+                          "them"}
+#: A played move whose new position's scan met an error.
+_AFTER_ERRORS = (Status.LOOPS_AFTER, Status.MOVES_AFTER, Status.ERROR_AFTER)
+#: A played move whose new position's scan ran short (see KernelPosition._settle).
+_AFTER_SHORTAGES = (Status.ROOM_AFTER, Status.REGISTRY_AFTER, Status.UNREGISTERED_AFTER)
+#: What a code met by the scan after a move becomes.
+_AFTER = {Status.REGISTRY: Status.REGISTRY_AFTER, Status.ROOM: Status.ROOM_AFTER,
+          Status.LOOPS: Status.LOOPS_AFTER, Status.MOVES: Status.MOVES_AFTER}
 #: Hash slots of a new game's registry of moves (it doubles when a quarter is used).
 REGISTRY = 1 << 12
 _MASK64 = (1 << 64) - 1
@@ -2072,7 +2128,7 @@ class _Writer:
         e(depth + 1, f"if not {self.expr(i.test, 'pos')}: break")
         if not self.ends(i):
             e(depth + 1, f"{turns} += 1")
-            e(depth + 1, f"if {turns} > {r.LOOP_LIMIT}: return -1")
+            e(depth + 1, f"if {turns} > {r.LOOP_LIMIT}: return {Status.LOOPS:d}")
         self.block(i.body, depth + 1, f"{flag} = True; break", index, priority)
         e(depth, f"if {flag}: {fail}")
 
@@ -2371,7 +2427,7 @@ class _Writer:
         not inline costs more than the move (a call per move made Breakthrough's
         playouts half as fast)."""
         lines = ["top = T[XS + 1]",
-                 f"if top + 3 > {_ARENA}: return -14",
+                 f"if top + 3 > {_ARENA}: return {Status.QUEUE:d}",
                  "w = top",
                  "if pos != hf:",
                  f"    if S[{BOARD} + pos] != 0:",
@@ -2397,7 +2453,7 @@ class _Writer:
         reserve = " | ((1 if rsv != 0 else 0) << 34)" if self.reserved else ""
         piece = "hand"
         lines = ["top = T[XS + 1]",
-                 f"if top + 3 + nc > {_ARENA}: return -14",
+                 f"if top + 3 + nc > {_ARENA}: return {Status.QUEUE:d}",
                  "w = top",
                  f"if S[{BOARD} + pos] != 0:",
                  f"    T[XA + w] = {_CAPTURE} | (pos << 2)",
@@ -2448,7 +2504,7 @@ class _Writer:
             # No equal move to look for; scan hashes the moves it registers, a
             # playout none. Nothing reads a move's priority where all have one and
             # no chain compares its moves with them.
-            return [f"if n >= {MAX_MOVES}: return -2",
+            return [f"if n >= {MAX_MOVES}: return {Status.MOVES:d}",
                     *([] if self.one_priority else [f"T[XP + n] = {priority}"]),
                     "T[XO + n] = top",
                     "T[XK + n] = w - top",
@@ -2458,7 +2514,7 @@ class _Writer:
         lines = ["h = 0x51ED270B27",
                  "for i in range(top, w):",
                  "    h = mix(h, T[XA + i])"]
-        add = [f"if n >= {MAX_MOVES}: return -2",
+        add = [f"if n >= {MAX_MOVES}: return {Status.MOVES:d}",
                "T[XN + n] = h",
                f"T[XP + n] = {priority}",
                "T[XO + n] = top",
@@ -2526,7 +2582,7 @@ class _Writer:
 
     def queue(self, depth: int, word: str) -> None:
         """Queue an action of the run (room permitting)."""
-        self.emit(depth, f"if q >= {_QUEUE}: return -14")
+        self.emit(depth, f"if q >= {_QUEUE}: return {Status.QUEUE:d}")
         self.emit(depth, f"T[XQ + q] = {word}")
         self.emit(depth, "q += 1")
 
@@ -2546,7 +2602,7 @@ class _Writer:
         ``table`` of what each piece becomes: of type or owner (``kind`` 0), or of an
         attribute (1), given after every change of type or owner."""
         e = self.emit
-        e(depth, f"if nc >= {_CHANGES}: return -14")
+        e(depth, f"if nc >= {_CHANGES}: return {Status.QUEUE:d}")
         e(depth, f"T[XCH + 3 * nc] = {where}")
         e(depth, f"T[XCH + 3 * nc + 1] = {table}")
         e(depth, f"T[XCH + 3 * nc + 2] = {kind}")
@@ -3026,7 +3082,7 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
                 "    # The move of the line XG[0:ln] to XG[size:size + ln], its shifts in\n"
                 "    # the line's order.\n"
                 "    top = T[XS + 1]\n"
-                f"    if top + ln > {_ARENA}: return -14\n"
+                f"    if top + ln > {_ARENA}: return {Status.QUEUE:d}\n"
                 "    w = top\n"
                 "    for j in range(ln):\n"
                 f"        T[XA + w] = {_SHIFT} | (T[XG + j] << 2) | (T[XG + {size} + j] << 18)\n"
@@ -3214,7 +3270,7 @@ def cutoff(S, T, player, n):
             S[{LAST}] = last
         if ng < 2:
             if m >= {MAX_MOVES}:
-                return -2
+                return {Status.MOVES:d}
             kept(T, m, i)
             m += 1
             continue
@@ -3230,10 +3286,10 @@ def cutoff(S, T, player, n):
             if T[{sizes} + x] != biggest:
                 continue
             if m >= {MAX_MOVES}:
-                return -2
+                return {Status.MOVES:d}
             top = T[XS + 1]
             if top + count + {size + 1} > {_ARENA}:
-                return -14
+                return {Status.QUEUE:d}
             w = top
             for j in range(count):
                 T[XA + w] = T[at + j]
@@ -3560,7 +3616,7 @@ def stays(S, T, player, at, count, nb, base, before):
         lazy = body[:reset]
         self.lines = lazy
         self.block(t.program[:split], 2, "continue", index, t.priority)
-        self.emit(2, f"if n >= {MAX_MOVES}: return -2")
+        self.emit(2, f"if n >= {MAX_MOVES}: return {Status.MOVES:d}")
         if not self.one_priority:
             self.emit(2, f"T[XP + n] = {t.priority}")
         self.emit(2, "T[XN + n] = start")
@@ -3578,7 +3634,7 @@ def stays(S, T, player, at, count, nb, base, before):
         self.emit(2, "pos = T[XO + n]")
         for line in ("q = 0", "nc = 0", "mark = -1", "to = -1"):
             self.emit(2, line)
-        self.block(t.program[split:], 2, "return -19", index, t.priority)
+        self.block(t.program[split:], 2, f"return {Status.NO_MOVE:d}", index, t.priority)
         self.emit(2, "return 0")
         self.lazy[index] = (lazy, finish)
         self.lines = body
@@ -4286,13 +4342,13 @@ def record(S, T, pos, hand, hf, q, nc, becomes, copy, rsv, index, kind):
     # type ``kind``, or (-1) a step that ends a chain.
     top = T[XS + 1]
     w = compose(S, T, pos, hand, hf, q, nc, becomes, copy, rsv)
-    if w == -19:  # a promotion the hand holds no piece for: no step
+    if w == {Status.NO_MOVE:d}:  # a promotion the hand holds no piece for: no step
         return 0
     if w < 0:
         return w
     k = T[XS + 2]
     if k >= {_STEPS}:
-        return -16
+        return {Status.CHAINS:d}
     r = XW + 6 * k
     T[r] = top
     T[r + 1] = w - top
@@ -4342,7 +4398,7 @@ def follow(T, p, a, ri, edges):
         e = T[ENX + e]
     if e < 0:
         if edges >= {_EDGES}:
-            return -16
+            return {Status.CHAINS:d}
         T[ETO + edges] = a
         T[ERC + edges] = ri
         T[ENX + edges] = -1
@@ -4370,7 +4426,7 @@ def node(T, key, nodes, top):
             return v
         slot = (slot + 1) & {2 * _NODES - 1}
     if nodes >= {_NODES}:
-        return -16
+        return {Status.CHAINS:d}
     v = nodes
     T[HS + slot] = v + 1
     T[NSL + v] = slot
@@ -4498,7 +4554,7 @@ def ccompose(S, T, count):
         T[CTL + j + 1] = c
     top = T[XS + 1]
     if top + 3 * nt > {_ARENA}:
-        return -14
+        return {Status.QUEUE:d}
     w = top
     for i in range(nt):
         c = T[CTL + i]
@@ -4559,7 +4615,7 @@ def cpush(S, T, n, count, priority, firsts):
     for s in range(count):
         r = XW + 6 * T[PB + s]
         if w + 1 + T[r + 1] > {_ARENA}:
-            return -14
+            return {Status.QUEUE:d}
         T[XA + w] = {_STEP_MARK} | T[r + 1]
         w += 1
         for i in range(T[r + 1]):
@@ -4580,7 +4636,7 @@ def cpush(S, T, n, count, priority, firsts):
             template = T[r + 2]
             break
     if n >= {MAX_MOVES}:
-        return -2
+        return {Status.MOVES:d}
     h = 0x51ED270B27
     for i in range(top, w):
         h = mix(h, T[XA + i])
@@ -4634,7 +4690,7 @@ def search(S, T, player, n, priority, firsts, budget):
                 continue
             budget -= 1
             if budget < 0:
-                err = -17
+                err = {Status.CHAIN_BOUND:d}
                 break
             last = S[{LAST}]
             k, after = cstep(S, T, H, d + 1, r, key)
@@ -4833,9 +4889,9 @@ def chains(S, T, player, n):
                     f"            for q in {tuple(others)!r}:\n"
                     f"                if q != mover:\n"
                     f"                    k = generate(S, T, q)\n"
-                    f"                    if k == -1:\n"
-                    f"                        return -1\n"
-                    f"                    if k != 0:  # -2: more moves than room\n"
+                    f"                    if k == {Status.LOOPS:d}:\n"
+                    f"                        return {Status.LOOPS:d}\n"
+                    f"                    if k != 0:  # {Status.MOVES:d}: more moves than room\n"
                     f"                        T[XS] += 1\n"
                     f"                        T[XS + 1] = 0\n"
                     f"                        n = push(T, 0, 0, 0, {index}, 0)\n"
@@ -4933,7 +4989,7 @@ def chains(S, T, player, n):
             # A template that looped for ever in an attack asked by a run.
             *(["    if T[XE] != 0:",
                "        T[XE] = 0",
-               "        return -1"] if self.asks_attacks else []),
+               f"        return {Status.LOOPS:d}"] if self.asks_attacks else []),
             # The rules of whole moves (see whole_moves).
             *whole_tail,
             # The moves that leave a protected piece attacked go (before the priorities:
@@ -5022,7 +5078,7 @@ def chains(S, T, player, n):
                 "                tk = 0\n"
                 "                if becomes != 0:\n"
                 "                    if inhand(S, T, piece) < 0:\n"
-                "                        return -19\n"
+                f"                        return {Status.NO_MOVE:d}\n"
                 "                    tk = 1\n"
                 f"                T[XA + w] = {_CHANGE} | (pos << 2) | (piece << 18) | "
                 "(tk << 34)\n")
@@ -5043,7 +5099,7 @@ def chains(S, T, player, n):
                            "                    c = (a >> 18) & 65535\n"
                            "                k = touch(S, H, h, k, HAND + c)\n"
                            "                if k < 0:\n"
-                           "                    return -15\n"
+                           f"                    return {Status.TOUCH:d}\n"
                            "                S[RES + c] -= 1\n")
         if self.recycle:
             # A captured piece goes to its owner's hand: its count is touched as a cell.
@@ -5052,7 +5108,7 @@ def chains(S, T, player, n):
                              f"            k = touch(S, H, h, k, HAND + "
                              f"S[{BOARD} + ((a >> 2) & 65535)])\n"
                              "            if k < 0:\n"
-                             "                return -15\n")
+                             f"                return {Status.TOUCH:d}\n")
             recycle_take = (f"            if S[{BOARD} + ((a >> 2) & 65535)] != 0:\n"
                             f"                S[RES + S[{BOARD} + ((a >> 2) & 65535)]] += 1\n")
         take = took = ""
@@ -5100,7 +5156,7 @@ def chains(S, T, player, n):
             hand_touch = (f"        if a & 3 == {_PLACE} and (a >> 34) & 1:\n"
                           "            k = touch(S, H, h, k, HAND + ((a >> 18) & 65535))\n"
                           "            if k < 0:\n"
-                          "                return -15\n")
+                          f"                return {Status.TOUCH:d}\n")
             hand_take = ("    for i in range(count):\n"
                          "        a = T[at + i]\n"
                          f"        if a & 3 == {_PLACE} and (a >> 34) & 1:\n"
@@ -5158,7 +5214,7 @@ def chains(S, T, player, n):
                     "    # The n-th move generate_lazy found, finished: its words written.\n"
                     "    player = turn_mover(S, T)\n"
                     + "".join(line + "\n" for _, lines in self.lazy.values() for line in lines)
-                    + "    return -19\n\n\n")
+                    + f"    return {Status.NO_MOVE:d}\n\n\n")
         # numba's cache knows nothing of a change to what another module compiles.
         from boardlab.core import unmanaged as unmanaged_module
 
@@ -5275,7 +5331,7 @@ def piece_after(S, T, top, w, cell):
 @njit(cache=True)
 def emit(S, T, n, pos, hand, hf, q, nc, becomes, copy, rsv, index, priority, player):
     w = compose(S, T, pos, hand, hf, q, nc, becomes, copy, rsv)
-    if w == -19:  # a promotion the hand holds no piece for: no move
+    if w == {Status.NO_MOVE:d}:  # a promotion the hand holds no piece for: no move
         return n
     if w < 0:
         return w
@@ -5289,7 +5345,7 @@ def compose(S, T, pos, hand, hf, q, nc, becomes, copy, rsv):
     # and owner. Their end, or -14.
     top = T[XS + 1]
     if top + q + 3 + nc > {_ARENA}:
-        return -14
+        return {Status.QUEUE:d}
     w = top
     for i in range(q):
         T[XA + w] = T[XQ + i]
@@ -5473,13 +5529,13 @@ def mplay{suffix}(S, H, T, h, at, count):
         a = T[at + i]
         k = touch(S, H, h, k, (a >> 2) & 65535)
         if k < 0:
-            return -15
+            return {Status.TOUCH:d}
 {hand_touch}{recycle_touch}        if a & 3 == {_SHIFT}:
             k = touch(S, H, h, k, (a >> 18) & 65535)
             if k < 0:
-                return -15
+                return {Status.TOUCH:d}
             if shifts >= {_TOUCH}:
-                return -15
+                return {Status.TOUCH:d}
             T[XM + shifts] = S[{BOARD} + ((a >> 2) & 65535)]
             shifts += 1
     for i in range(count):
@@ -5588,7 +5644,7 @@ def intern(T, S, h, player, template, top, count, write):
                     return index
         slot = (slot + 1) & (cap - 1)
     if not write:
-        return -10
+        return {Status.UNREGISTERED:d}
     index = T[RB]
     used = T[RB + 3]
     if index >= cap // 2 or used + count > {_RWORDS} * cap:
@@ -5633,12 +5689,12 @@ def scan(S, T, write):
     player = S[{TO_MOVE}]
     mover = turn_mover(S, T)
     if n > S.shape[0] - MOVES:
-        return -6
+        return {Status.ROOM:d}
     top = -1
     for i in range(n):
 {hash_words}        index = intern(T, S, {hashed}, mover, T[XT + i], T[XO + i], {words}, write)
         if index < 0:
-            return -4 if index == -1 else index
+            return {Status.REGISTRY:d} if index == -1 else index
         S[MOVES + i] = index
         if index > top:
             top = index
@@ -5681,9 +5737,9 @@ def play(S, H, T, index):
     write = index >> 40
     index &= (1 << 40) - 1
     if index < 0 or index >= T[RB]:
-        return -5
+        return {Status.ILLEGAL:d}
     if T[RK + 2 * T[RB + 1] + index] & 7 != turn_mover(S, T):
-        return -5
+        return {Status.ILLEGAL:d}
     if S[{NMOVES}] < 0:
         packed = scan(S, T, write)
         if packed < 0:
@@ -5694,30 +5750,30 @@ def play(S, H, T, index):
             legal = True
             break
     if not legal:
-        return -5
+        return {Status.ILLEGAL:d}
     h = S[{DEPTH}]
     if h >= H.shape[0]:
-        return -3
+        return {Status.HISTORY:d}
     at = RK + 3 * T[RB + 1] + (T[RK + 2 * T[RB + 1] + index] >> 27)
     count = (T[RK + 2 * T[RB + 1] + index] >> 15) & 4095
 {chain_count}    k = make(S, H, T, h, at, count, index)
     if k < 0:
         return k
     packed = scan(S, T, write)
-    if packed == -6:
-        return -8
-    if packed == -4:
-        return -9
-    if packed == -10:
-        return -11
-    if packed == -1 or packed == -2:
+    if packed == {Status.ROOM:d}:
+        return {Status.ROOM_AFTER:d}
+    if packed == {Status.REGISTRY:d}:
+        return {Status.REGISTRY_AFTER:d}
+    if packed == {Status.UNREGISTERED:d}:
+        return {Status.UNREGISTERED_AFTER:d}
+    if packed == {Status.LOOPS:d} or packed == {Status.MOVES:d}:
         # The move stands; only the new position's moves failed, which its
         # legal_moves will say, as the interpreter does.
         S[{STATUS}] = {UNKNOWN}
-        return packed - 11
-    if packed <= -14:
+        return packed - {Status.LOOPS - Status.LOOPS_AFTER:d}
+    if packed <= {Status.QUEUE:d}:
         S[{STATUS}] = {UNKNOWN}
-        return -18
+        return {Status.ERROR_AFTER:d}
     return packed
 
 
@@ -5889,14 +5945,14 @@ moves_run(S, T)
             R[0] = np.int64(state)
             R[1] = plies
             R[2] = done
-            return -21 if budget <= 0 else -3
+            return {Status.BUDGET:d} if budget <= 0 else {Status.HISTORY:d}
         budget -= 1
         k, state = choose(S, T, found & 16777215, weights, state)
 {finish}{record_taken}        if make_run(S, H, T, {row}, XA + T[XO + k], {count}, -1) < 0:
             R[0] = np.int64(state)
             R[1] = plies
             R[2] = done
-            return -15
+            return {Status.TOUCH:d}
         plies += 1
 
 
@@ -6406,28 +6462,28 @@ class KernelPosition:
     # --- protocol -------------------------------------------------------------------
     def _failed(self, code: int) -> None:
         """Make room after a kernel's call that ran out of it (or raise its error)."""
-        if code == -1:  # as the interpreter says it
+        if code == Status.LOOPS:  # as the interpreter says it
             raise BoardError("move template loops forever (While never ends)")
-        if code == -17:  # as the interpreter says it
+        if code == Status.CHAIN_BOUND:  # as the interpreter says it
             bound = self.game.move_rules.max_chains
             raise RulesError(f"the partial moves of this position take more than {bound} "
                              "steps to explore (the engine's bound): the rules' chains do "
                              "not come to an end")
         if code in _ERRORS:
             raise RulesError(f"{self.game.name}: {_ERRORS[code]} ({self})")
-        if code in (-4, -9):
+        if code in (Status.REGISTRY, Status.REGISTRY_AFTER):
             self._plan._grow()
-        elif code in (-6, -8):
+        elif code in (Status.ROOM, Status.ROOM_AFTER):
             # Room for the most moves a position may have.
             s = self._s
             self._s = np.concatenate([s, np.zeros(MAX_MOVES + self._plan.moves_at - len(s),
                                                   dtype=np.int64)])
-        elif code == -3:
+        elif code == Status.HISTORY:
             h = self._h
             self._h = np.concatenate([h, np.empty_like(h)])
             plan = self._plan
             plan.rows = max(plan.rows, min(len(self._h), _ROWS))
-        elif code not in (-10, -11):  # pragma: no cover - the kernels return no other code
+        elif code not in (Status.UNREGISTERED, Status.UNREGISTERED_AFTER):  # pragma: no cover
             raise RulesError(f"{self.game.name}: the kernel failed ({code})")
 
     def _scan(self) -> None:
@@ -6444,7 +6500,7 @@ class KernelPosition:
         for more than read mode gives: room, new moves to register, Move objects to
         make. Under the plan's lock, calling again in write mode."""
         plan = self._plan
-        if packed == -5:
+        if packed == Status.ILLEGAL:
             raise IllegalMoveError(str(plan.objects[index]), f"not legal in {self}")
         with plan.lock:
             for _ in range(64):  # each shortage doubles what ran short
@@ -6454,14 +6510,14 @@ class KernelPosition:
                 if packed in _AFTER_ERRORS:
                     return packed
                 self._failed(packed)
-                if index < 0 or packed in (-8, -9, -11):
+                if index < 0 or packed in _AFTER_SHORTAGES:
                     # Only a scan (the move, if any, is played): a further shortage
                     # keeps its after-move code.
-                    after = packed in (-8, -9, -11)
+                    after = packed in _AFTER_SHORTAGES
                     packed = plan.scan(self._s, plan.table, 1)
                     if after:
-                        packed = {-4: -9, -6: -8, -1: -12, -2: -13}.get(
-                            packed, -18 if packed <= -14 else packed)
+                        packed = _AFTER.get(packed, Status.ERROR_AFTER
+                                            if packed <= Status.QUEUE else packed)
                 else:
                     packed = plan.play(self._s, self._h, plan.table, index | _WRITE)
         raise RulesError(f"{self.game.name}: the kernel failed ({packed})")  # pragma: no cover
@@ -6547,12 +6603,12 @@ class KernelPosition:
                     [plan.pieces[c] for c in carry[taken_at + 1:taken_at + 1
                                                    + int(carry[taken_at])].tolist()]
                 return carry[4:taken_at], end, int(carry[3]), rows, taken
-            if code == -3:
+            if code == Status.HISTORY:
                 rows = np.concatenate([rows, np.empty_like(rows)])
                 continue
-            if code == -1:
+            if code == Status.LOOPS:
                 raise BoardError("move template loops forever (While never ends)")
-            if code != -21:
+            if code != Status.BUDGET:
                 raise RulesError(f"{self.game.name}: {_ERRORS.get(code, code)} "
                                  f"(in a random playout from {self})")
 
