@@ -10,7 +10,7 @@ For every file of tests/data/zrf (its default variant):
   every ply back by undo: the differences are listed (there should be none);
 * side by side in the same run, random plies per second through the protocol loop
   (``legal_moves``/``apply``/``is_terminal``) on the kernel and on a plain position
-  with compiled templates (what every game had before kernels), and their ratio.
+  played by the interpreter (what every game had before kernels), and their ratio.
 
     python benchmarks/kernels.py [--games 3] [--plies 60] [--seconds 0.5] [files ...]
 

@@ -5,8 +5,8 @@ and MCTS, beside OpenSpiel's C++ nine men's morris (when ``pyspiel`` is installe
 
 Figures (random games a CPU-second from the start): the kernel's batch
 (``State.playouts``), the generic Python loop over the kernel position
-(``State.rollout`` of the protocol, one kernel call a ply), the interpreter (no kernel,
-compiled templates), and OpenSpiel's game driven from Python with uniform random moves.
+(``State.rollout`` of the protocol, one kernel call a ply), the interpreter (no kernel),
+and OpenSpiel's game driven from Python with uniform random moves.
 Then perft from the start to ``--depth`` and MCTS's 5,000 iterations from the start, in
 CPU seconds. The first run compiles the kernels (about 15 s of CPU), cached afterwards.
 """

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 import boardlab
-from boardlab.core import compiled
+from boardlab.core import kernel
 
 # The reference generators live in the test files, importable from the repository root.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -110,12 +110,12 @@ def _timed(game, texts: list[str]) -> tuple[int, float]:
 def measure(name: str, count: int) -> None:
     game = boardlab.load(name)
     texts = sample_positions(name, count)
-    with compiled.interpreted():
+    with kernel.disabled():  # plain positions: the interpreter
         _timed(game, texts[:5])
         interpreted_moves, interpreted_seconds = _timed(game, texts)
-    _timed(game, texts[:5])  # compile the templates outside the timing
+    _timed(game, texts[:5])  # load the kernel outside the timing
     moves, seconds = _timed(game, texts)
-    assert moves == interpreted_moves, f"{name}: compiled {moves}, interpreted {interpreted_moves}"
+    assert moves == interpreted_moves, f"{name}: kernel {moves}, interpreted {interpreted_moves}"
     line = (f"{name:22} {len(texts):6} {moves / len(texts):8.1f} "
             f"{len(texts) / seconds:12,.0f} {interpreted_moves / interpreted_seconds:12,.0f} "
             f"{moves / seconds:12,.0f} {interpreted_seconds / seconds:8.2f}")

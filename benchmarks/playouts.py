@@ -136,7 +136,7 @@ def boardlab_loop(name: str, rng: random.Random, kernels: bool = True
     """One uniformly random game through the protocol: ``legal_moves``, ``apply``,
     ``is_terminal`` from Python (no rollout override, no batch kernel). Without
     ``kernels``, a game that has one (:mod:`boardlab.core.kernel`) plays on plain
-    positions with compiled templates instead."""
+    positions, played by the interpreter, instead."""
     game = boardlab.load(name)
 
     def play() -> int:

@@ -271,8 +271,6 @@ def test_moves_first_judges_a_player_without_a_move_before_the_conditions(first)
     # move on a4, whose only template steps north off the board: by default the
     # condition ends the game; judged first, X without a move loses. X on b2 can move:
     # the condition ends the game either way.
-    from boardlab.core import compiled
-
     step = r.Template((r.Step("n"), r.Verify(r.EMPTY), r.Add()), name="a")
     always = [g.Condition("draw", (0,), g.TurnsPlayed(0))]
     for cell, want in (("a4", win_for(1) if first else draw(2)), ("b2", draw(2))):
@@ -280,7 +278,7 @@ def test_moves_first_judges_a_player_without_a_move_before_the_conditions(first)
         state = game.initial_state()
         assert isinstance(state, kernel.KernelPosition)
         assert state.outcome() == want and state.legal_moves() == []
-        with kernel.disabled(), compiled.interpreted():
+        with kernel.disabled():
             plain = game.initial_state()
             assert plain.outcome() == want and plain.legal_moves() == []
 

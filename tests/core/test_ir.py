@@ -4,10 +4,7 @@ The nodes are the frozen dataclasses of :mod:`boardlab.core.ir`; the backends ar
 reference interpreter (:mod:`boardlab.core.interpret`), the abstract run behind
 ``reach``/``reads`` (:mod:`boardlab.core.rules`) and the numba kernel's check and writer
 (:mod:`boardlab.core.kernel`). Each backend dispatches on the node's type through its
-own table, so a node missing from a table is a node that backend cannot handle. (The
-Python template compiler, :mod:`boardlab.core.compiled`, writes what it can inline and
-hands every other node to the interpreter's table; tests/core/test_compiled.py compares
-it with the interpreter on random programs.)
+own table, so a node missing from a table is a node that backend cannot handle.
 """
 
 from __future__ import annotations

@@ -22,8 +22,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import boardlab
-from boardlab.core import compiled, kernel
 from boardlab.core import goals as g
+from boardlab.core import kernel
 from boardlab.core import rules as r
 from boardlab.core.board import Board
 from boardlab.core.game import perft
@@ -31,7 +31,7 @@ from boardlab.core.move import Capture, Move, Piece, Place
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.errors import BoardError, IllegalMoveError, RulesError
 from boardlab.zrf.game import load_game
-from tests.core.test_compiled import predicate_trees
+from tests.core.strategies import predicate_trees
 
 PIECES = {"X": Piece(0, "man"), "K": Piece(0, "king"), "O": Piece(1, "man"),
           "Q": Piece(1, "king")}
@@ -260,14 +260,14 @@ def play_both(game, seed: int, plies: int, pick=None) -> int:
     random); returns the plies played."""
     fast = game.initial_state()
     assert isinstance(fast, kernel.KernelPosition), kernel.why_not(game)
-    with kernel.disabled(), compiled.interpreted():
+    with kernel.disabled():
         slow = game.initial_state()
     assert not isinstance(slow, kernel.KernelPosition)
     rng = random.Random(seed)
     seen = []
     for _ in range(plies):
         got = snapshot(fast)
-        with compiled.interpreted():
+        with kernel.disabled():
             want = snapshot(slow)
         assert got == want, kernel.source(game)
         if got[0] == "error" or fast.is_terminal():
@@ -276,7 +276,7 @@ def play_both(game, seed: int, plies: int, pick=None) -> int:
         moves = fast.legal_moves()
         i = rng.randrange(len(moves)) if pick is None else pick(moves, rng)
         fast.apply(moves[i])
-        with compiled.interpreted():
+        with kernel.disabled():
             slow.apply(slow.legal_moves()[i])
     for before in reversed(seen):
         fast.undo()
@@ -519,12 +519,12 @@ def test_pushes_off_the_board_on_the_kernel_as_the_interpreter_pushes_them():
     game = boardlab.load("abalone", start="belgian-daisy")
     fast = game.initial_state()
     assert isinstance(fast, kernel.KernelPosition)
-    with kernel.disabled(), compiled.interpreted():
+    with kernel.disabled():
         slow = game.initial_state()
     rng, off = random.Random(3), 0
     for _ in range(400):
         got = snapshot(fast)
-        with compiled.interpreted():
+        with kernel.disabled():
             assert got == snapshot(slow)
         moves = fast.legal_moves()
         pushes = [k for k, m in enumerate(moves)
@@ -532,7 +532,7 @@ def test_pushes_off_the_board_on_the_kernel_as_the_interpreter_pushes_them():
         k = rng.choice(pushes) if pushes else rng.randrange(len(moves))
         off += bool(pushes)
         fast.apply(moves[k])
-        with compiled.interpreted():
+        with kernel.disabled():
             slow.apply(slow.legal_moves()[k])
         if fast.is_terminal():
             break
@@ -926,7 +926,7 @@ def test_a_zrf_position_read_with_its_last_move_plays_it_on_the_kernel(last, en_
     text += f" last:{last}" if last else ""
     state = game.parse_state(text)
     assert isinstance(state, kernel.KernelPosition)
-    with kernel.disabled(), compiled.interpreted():
+    with kernel.disabled():
         plain = game.parse_state(text)
     assert snapshot(state) == snapshot(plain)
     assert ("e5-d6 xd5" in [m.notation for m in state.legal_moves()]) == en_passant
@@ -958,7 +958,7 @@ def test_a_repetition_ends_a_game_on_the_kernel_as_on_the_interpreter():
     text = str(state)
     assert text.count(",") > 60 and " seen:" in text
     read = game.parse_state(text)
-    with kernel.disabled(), compiled.interpreted():
+    with kernel.disabled():
         plain = game.parse_state(text)
     assert isinstance(read, kernel.KernelPosition) and not isinstance(plain, kernel.KernelPosition)
     for move in played[60:]:
@@ -998,21 +998,21 @@ def test_a_captured_goal_ends_a_game_on_the_kernel_as_on_the_interpreter(tmp_pat
     # c1xd1 takes a man (the game goes on); after f1-e1, d1xe1 takes B's King (A wins).
     for moves, outcome in ((["c1xd1"], None), (["c1xd1", "f1-e1", "d1xe1"], (1, 0))):
         state = game.initial_state().play_all(moves)
-        with kernel.disabled(), compiled.interpreted():
+        with kernel.disabled():
             plain = game.initial_state().play_all(moves)
         assert isinstance(state, kernel.KernelPosition)
         assert state.outcome() == outcome and snapshot(state) == snapshot(plain)
         # What the last move took stays with a copy and the text, not a change of side.
         text = str(state)
         assert " taken:" in text
-        with kernel.disabled(), compiled.interpreted():
+        with kernel.disabled():
             read_plain = game.parse_state(text)
             copied_plain = plain.clone()
             turned_plain = plain.with_turn(0)
         for got, want in ((game.parse_state(text), read_plain),
                           (state.clone(), copied_plain), (state.with_turn(0), turned_plain)):
             assert isinstance(got, kernel.KernelPosition)
-            with compiled.interpreted():
+            with kernel.disabled():
                 assert snapshot(got) == snapshot(want)
         assert game.parse_state(text).outcome() == outcome
 
@@ -1031,13 +1031,13 @@ def test_a_position_after_a_capture_repeats_on_the_kernel_as_on_the_interpreter(
     shuffle = ["f1-e1", "a1-b1", "e1-f1", "b1-a1"]
     moves = ["c1xd1", *shuffle, *shuffle]
     fast = game.initial_state()
-    with kernel.disabled(), compiled.interpreted():
+    with kernel.disabled():
         slow = game.initial_state()
     assert isinstance(fast, kernel.KernelPosition) and not isinstance(slow, kernel.KernelPosition)
     for ply, move in enumerate(moves, 1):
         # Played in place: a copy keeps the past as keys alone, counted whole.
         fast.apply(fast.parse_move(move))
-        with compiled.interpreted():
+        with kernel.disabled():
             slow.apply(slow.parse_move(move))
             want = (slow.occurrences(), slow.outcome())
         assert (fast.occurrences(), fast.outcome()) == want == \
@@ -1057,7 +1057,7 @@ def test_chess_keeps_its_king_out_of_check_on_the_kernel():
     assert mate.legal_moves() == [] and mate.outcome() == (0, 1)
     text = "e1=White.King,e2=White.Rook,e8=Black.Rook,a8=Black.King White"
     pinned = game.parse_state(text)
-    with kernel.disabled(), compiled.interpreted():
+    with kernel.disabled():
         plain = game.parse_state(text)
     assert snapshot(pinned) == snapshot(plain)
     assert {m.notation for m in pinned.legal_moves() if m.notation.startswith("e2")} == \
@@ -1150,7 +1150,7 @@ def test_a_chain_search_past_the_rules_bound_fails_and_leaves_the_position():
     with pytest.raises(RulesError, match="more than 1 steps"):
         state.legal_moves()
     assert str(state) == before
-    with kernel.disabled(), compiled.interpreted(), pytest.raises(RulesError,
+    with kernel.disabled(), pytest.raises(RulesError,
                                                                   match="more than 1 steps"):
         game.parse_state(text).legal_moves()
     wide = load_game(CORPUS / "checkers/english-checkers.zrf").parse_state(text)
@@ -1289,7 +1289,7 @@ def test_rules_of_whole_moves_play_on_the_kernel_as_the_interpreter_plays_them(
 def _both(game: PieceGame, to_move: int = 0):
     """The game's start with ``to_move`` to move, on the kernel and interpreted."""
     fast = game.initial_state()
-    with kernel.disabled(), compiled.interpreted():
+    with kernel.disabled():
         slow = game.initial_state()
     if to_move:
         fast, slow = fast.with_turn(to_move), slow.with_turn(to_move)

@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import boardlab
-from boardlab.core import compiled, kernel
+from boardlab.core import kernel
 from boardlab.core import rules as r
 from boardlab.core.game import PlayoutPolicy, Playouts, State
 from boardlab.errors import BoardError, OptionError, RulesError
@@ -148,7 +148,7 @@ def test_random_games_play_out_as_the_interpreter_plays_them(
     game = make_game(templates, conditions, stalemate, placement, pass_turn)
     fast = game.initial_state()
     assert isinstance(fast, kernel.KernelPosition)
-    with kernel.disabled(), compiled.interpreted():
+    with kernel.disabled():
         slow = game.initial_state()
     policy = PlayoutPolicy(capture=capture, tags={"a": 3, "b": 0})
     for plies in (0, 3, 30):
@@ -156,7 +156,7 @@ def test_random_games_play_out_as_the_interpreter_plays_them(
             for s in range(seed, seed + 3):
                 kernel_seed = random.Random(s).getrandbits(63)
                 got = attempt(kernel_end, 0, fast, s, plies, chosen)
-                with compiled.interpreted():
+                with kernel.disabled():
                     want = attempt(reference, 1, slow, kernel_seed, plies, chosen)
                 assert got == want, kernel.source(game)
 

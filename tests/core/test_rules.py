@@ -8,7 +8,7 @@ from contextlib import nullcontext
 
 import pytest
 
-from boardlab.core import compiled
+from boardlab.core import kernel
 from boardlab.core.board import Board
 from boardlab.core.move import Capture, Change, Piece, Place, Shift
 from boardlab.core.rules import (
@@ -400,7 +400,7 @@ def test_recycled_promotions_take_the_piece_from_hand():
     east = (Step("e"), Verify(EMPTY))
     templates = [Template((*east, SetAttribute("moved"), Add(promote="king")), ("man",)),
                  Template((*east, ChangeType("queen"), Add(promote="king")), ("man",))]
-    for mode in (nullcontext, compiled.interpreted):
+    for mode in (nullcontext, kernel.disabled):
         with mode():
             state = sandbox(board, templates, {"a1": "X", "c1": "O"}, pieces=pieces,
                             reserves={king: 1})
@@ -565,7 +565,7 @@ def test_every_cell_forks_the_run_at_each_cell_and_goes_on_as_it_was():
     program = (EveryCell((CaptureAt(cell=8), Inc("n"), Verify(Less(Var("n"), 2)),
                           Verify(EMPTY), Add())),
                Verify(Less(Var("n"), 1)), Step("n"), Add())
-    for mode in (nullcontext, compiled.interpreted):
+    for mode in (nullcontext, kernel.disabled):
         with mode():
             state = sandbox(Board.square(3, 3), [Template(program)], {"a1": "X", "c3": "O"})
             moves = [m.actions for m in state.legal_moves()]
@@ -636,7 +636,7 @@ def _row_game(follow=True):
 
 
 def test_a_follow_up_is_a_second_move_of_the_same_player_in_one_turn():
-    for mode in (nullcontext, compiled.interpreted):
+    for mode in (nullcontext, kernel.disabled):
         with mode():
             game = _row_game()
             state = game.initial_state().play_all(["X@a1", "O@a3", "X@b1", "O@b3"])

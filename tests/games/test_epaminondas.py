@@ -9,7 +9,7 @@ from contextlib import contextmanager, nullcontext
 import pytest
 
 from boardlab import load
-from boardlab.core import compiled, kernel
+from boardlab.core import kernel
 from boardlab.core.game import DRAW, perft, win_for
 from boardlab.core.move import Capture, Shift
 from boardlab.errors import IllegalMoveError, OptionError
@@ -327,7 +327,7 @@ def test_black_wins_by_crossing_too():
 @contextmanager
 def interpreter():
     """Positions made inside are plain ones, their templates interpreted."""
-    with kernel.disabled(), compiled.interpreted():
+    with kernel.disabled():
         yield
 
 

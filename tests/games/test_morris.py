@@ -11,7 +11,7 @@ from fractions import Fraction
 import pytest
 
 from boardlab import load
-from boardlab.core import compiled, kernel
+from boardlab.core import kernel
 from boardlab.core.game import DRAW, PlayoutPolicy, perft, win_for
 from boardlab.errors import IllegalMoveError, NotationError, OptionError
 from boardlab.games.morris import NINE, NineMensMorrisState, values
@@ -444,23 +444,18 @@ def snapshot(state) -> tuple:
 
 
 def play_three_ways(game, seed: int, policy: str, plies: int = 260) -> Counter:
-    """A random game (by one of :func:`choose`'s policies) on a kernel position, an
-    interpreted one and one of compiled templates, compared at every ply forth and back
-    by undo; returns what kinds of moves and ends were met."""
+    """A random game (by one of :func:`choose`'s policies) on a kernel position and an
+    interpreted one, compared at every ply forth and back by undo; returns what kinds of
+    moves and ends were met."""
     fast = game.initial_state()
     assert isinstance(fast, kernel.KernelPosition)
     with kernel.disabled():
         plain = game.initial_state()
-        with compiled.interpreted():
-            slow = game.initial_state()
     rng = random.Random(seed)
     seen, met = [], Counter()
     for _ in range(plies):
         got = snapshot(fast)
-        with kernel.disabled():
-            assert snapshot(plain) == got, str(fast)
-            with compiled.interpreted():
-                assert snapshot(slow) == got, str(fast)
+        assert snapshot(plain) == got, str(fast)
         seen.append(got)
         if fast.is_terminal():
             met["end"] += 1
@@ -470,12 +465,9 @@ def play_three_ways(game, seed: int, policy: str, plies: int = 260) -> Counter:
         notation = choose(fast, rng, policy) if isinstance(fast, NineState) \
             else rng.choice(fast.legal_moves()).notation
         fast.apply(fast.parse_move(notation))
-        with kernel.disabled():
-            plain.apply(plain.parse_move(notation))
-            with compiled.interpreted():
-                slow.apply(slow.parse_move(notation))
+        plain.apply(plain.parse_move(notation))
     for before in reversed(seen[:-1]):
-        for state in (fast, plain, slow):
+        for state in (fast, plain):
             state.undo()
         assert snapshot(fast) == before
     return met
@@ -510,7 +502,7 @@ def test_positions_read_from_text_play_on_the_kernel_as_on_the_interpreter():
                  "b../.../.../....../.../.../ww. w - 1/2 30"]:
         fast = game.parse_state(text)
         assert isinstance(fast, kernel.KernelPosition)
-        with kernel.disabled(), compiled.interpreted():
+        with kernel.disabled():
             slow = game.parse_state(text)
             assert snapshot(slow) == snapshot(fast), text
             for move in slow.legal_moves():
@@ -528,7 +520,7 @@ def test_perft_to_depth_4_on_the_kernel_and_the_interpreter():
         assert perft(three.initial_state(), 6) == list(three.known_perft[:6])
     # Past the placements, with removals and flights: a position's perft both ways.
     state = nine.parse_state("b.b/.../b../w....w/..w/.w./.w. w - 0/0 80")
-    with kernel.disabled(), compiled.interpreted():
+    with kernel.disabled():
         plain = nine.parse_state(str(state))
         want = perft(plain, 3)
     assert perft(state, 3) == want and want[0] > 0

@@ -28,10 +28,10 @@ reference's own index. Files boardlab gets wrong are in :data:`KNOWN_WRONG`, wit
 reason; they are left out of the main run, and :func:`test_known_wrong_files_still_fail`
 keeps the list honest.
 
-Every file runs twice: with compiled templates, and with the interpreter that is the move
-language's reference meaning (:mod:`boardlab.core.compiled`). Kernels (numba move
-generators) are turned off: each tiny game would compile its own, and the games here are
-about the language, not about that faster implementation of it.
+Every file runs with the interpreter that is the move language's reference meaning
+(:mod:`boardlab.core.interpret`). Kernels (numba move generators) are turned off: each
+tiny game would compile its own, and the games here are about the language, not about
+that faster implementation of it.
 """
 
 from __future__ import annotations
@@ -46,7 +46,6 @@ from pathlib import Path
 
 import pytest
 
-from boardlab.core import compiled as templates
 from boardlab.core import kernel
 from boardlab.core.game import perft
 from boardlab.errors import ZrfError
@@ -102,9 +101,8 @@ KNOWN_WRONG: dict[str, str] = {}
 
 STATUSES = ("supported", "approximated", "ignored", "refused")
 
-#: How the games' templates run: compiled, and through the interpreter.
-MODES: dict[str, Callable[[], AbstractContextManager[None]]] = {
-    "compiled": nullcontext, "interpreted": templates.interpreted}
+#: How the games run where not on their kernels: through the interpreter.
+MODES: dict[str, Callable[[], AbstractContextManager[None]]] = {"interpreted": nullcontext}
 
 
 # --- reading a file's header --------------------------------------------------------------

@@ -395,8 +395,7 @@ def _while(i: While, c: Cursor, out: list) -> None:
 
 
 def _every_cell(i: EveryCell, c: Cursor, out: list) -> None:
-    # Restored in place: the compiled templates keep the run's actions and flags in
-    # locals of their own (boardlab.core.compiled).
+    # The run's state, restored in place after each cell.
     pos, hand, hand_from, mark, to = c.pos, c.hand, c.hand_from, c.mark, c.to
     actions, flags = list(c.actions), dict(c.flags)
     position_flags = c.position_flags

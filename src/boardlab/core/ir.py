@@ -4,11 +4,11 @@ Every rule a game writes in the move language is a value built from these nodes:
 *tests* (:class:`Test`: what a run reads at a cell) and *instructions*
 (:class:`Instruction`: what a run does). They carry no behaviour. The meaning of
 each node is given once by the reference interpreter (:mod:`boardlab.core.interpret`);
-the analysis passes (:func:`boardlab.core.rules.reach`), the Python code generator
-(:mod:`boardlab.core.compiled`) and the numba kernel writer (:mod:`boardlab.core.kernel`)
-are backends over the same nodes, and ``tests/core/test_ir.py`` fails when a node
-lacks a case in one of them. :mod:`boardlab.core.rules` builds templates and rule sets
-from these nodes and tells the language's story (:doc:`/move-language`).
+the analysis passes (:func:`boardlab.core.rules.reach`) and the numba kernel writer
+(:mod:`boardlab.core.kernel`) are backends over the same nodes, and
+``tests/core/test_ir.py`` fails when a node lacks a case in one of them.
+:mod:`boardlab.core.rules` builds templates and rule sets from these nodes and tells the
+language's story (:doc:`/move-language`).
 
 Game-specific Python, where a rule truly needs it, is a :class:`Native` test that
 says why; the kernel refuses it by name.

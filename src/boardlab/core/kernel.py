@@ -1,38 +1,38 @@
 """Whole games of the move language compiled to one numba kernel over an array board.
 
-:mod:`boardlab.core.compiled` turns each template into a Python function that still
-builds :class:`~boardlab.core.move.Move` objects and reads a list of
-:class:`~boardlab.core.move.Piece` objects. That is as fast as Python goes: a ply of
-Breakthrough costs tens of microseconds where OpenSpiel's C++ takes two. Here a whole
-game -- its templates, its end conditions (:mod:`boardlab.core.goals`), make and unmake
-with an incremental Zobrist key -- becomes the source of one Python module of numba
-functions over an ``int64`` array (the side to move, the ply, the key, the legal moves
-and the board, one small integer per piece). The module is written to a cache folder
-named after the hash of its source and compiled with ``cache=True``, so a game compiles
-once per machine, in a child process that then exits: compiling takes memory numba
-never gives back (shogi's kernel 5.9 GB), and the process that plays loads the machine
-code from the cache (tic-tac-toe's: 120 MB at most, against 323 MB compiling it
-in-process, for the same CPU time).
+The interpreter (:mod:`boardlab.core.interpret`) builds
+:class:`~boardlab.core.move.Move` objects and reads a list of
+:class:`~boardlab.core.move.Piece` objects: a ply of Breakthrough costs tens of
+microseconds where OpenSpiel's C++ takes two. Here a whole game -- its templates, its
+end conditions (:mod:`boardlab.core.goals`), make and unmake with an incremental Zobrist
+key -- becomes the source of one Python module of numba functions over an ``int64``
+array (the side to move, the ply, the key, the legal moves and the board, one small
+integer per piece). The module is written to a cache folder named after the hash of its
+source and compiled with ``cache=True``, so a game compiles once per machine, in a child
+process that then exits: compiling takes memory numba never gives back (shogi's kernel
+5.9 GB), and the process that plays loads the machine code from the cache
+(tic-tac-toe's: 120 MB at most, against 323 MB compiling it in-process, for the same CPU
+time).
 
 A move is a list of action words, one ``int64`` per action (a capture, a shift, a drop
 or a change, with its cells and piece code), written in the interpreter's order; the
 game's registry of moves interns each list with its template and player and numbers it,
-and the Python side keeps one interned :class:`~boardlab.core.move.Move` per number,
-so listing the legal moves of a position costs one kernel call and one array lookup a
-move, and playing one costs one kernel call, which also finds the new position's result
-and moves.
+and the Python side keeps one interned :class:`~boardlab.core.move.Move` per number, so
+listing the legal moves of a position costs one kernel call and one array lookup a move,
+and playing one costs one kernel call, which also finds the new position's result and
+moves.
 
 A random playout is one kernel call for the whole game (``run``, behind
 :meth:`KernelPosition.rollout`, :meth:`~KernelPosition.playout` and
 :meth:`~KernelPosition.playouts`): it copies the position's fields and board and plays
 on the copy, drawing among the legal moves with SplitMix64 (:mod:`boardlab.core.rng`)
-from a seed the caller gives, uniformly or by a policy's weights, until the game ends
-or a ply cap, and counts the final statuses of a batch of games. It plays moves by
-their words and registers none, so it never needs room from Python (the registry,
-the position's moves and its history are not touched) and leaves the position as it
-was; copying the board costs less than undoing the game. It returns to Python every
-2**20 plies and is called again, so a game that never ends can be interrupted; a loop
-that never ends, or too many moves, fails as a ply would.
+from a seed the caller gives, uniformly or by a policy's weights, until the game ends or
+a ply cap, and counts the final statuses of a batch of games. It plays moves by their
+words and registers none, so it never needs room from Python (the registry, the
+position's moves and its history are not touched) and leaves the position as it was;
+copying the board costs less than undoing the game. It returns to Python every 2**20
+plies and is called again, so a game that never ends can be interrupted; a loop that
+never ends, or too many moves, fails as a ply would.
 
 Only games the kernel can play exactly get one (:func:`why_not` says why not). It runs
 templates of steps, tests, ifs and loops; captures anywhere and any number of them;
@@ -40,16 +40,16 @@ templates of steps, tests, ifs and loops; captures anywhere and any number of th
 and owner (``flip``) and promotion; copying adds; ``mark``, ``back``, jumps to a cell
 and ``go``; a run's flags and counters; templates that move any player's pieces
 (shared); drops, from the reserve (pieces in hand, counted after the board) or an
-unlimited supply; group templates (Taacoca's moves of up to
-three pieces at once); the predicates the board and the run can answer (empty, friend,
-enemy, piece types, zones, cells, a step away, marked, flags, counters); end conditions
-made of piece configurations and counts; alternating turns or a turn order
+unlimited supply; group templates (Taacoca's moves of up to three pieces at once); the
+predicates the board and the run can answer (empty, friend, enemy, piece types, zones,
+cells, a step away, marked, flags, counters); end conditions made of piece
+configurations and counts; alternating turns or a turn order
 (:meth:`~boardlab.core.position.PieceGame.turn_order`), turns limited to a move type or
-given another player's pieces (:class:`~boardlab.core.rules.TurnLimits`), a ply limit,
-a pass (always or when forced); chains of partial moves (``add-partial``: the interpreter's search
-of the positions a chain's steps reach, in the kernel, each chain one move of composed
-actions whose words carry its steps for its notation), with deferred captures
-(draughts' Turkish strike) and the majority rule
+given another player's pieces (:class:`~boardlab.core.rules.TurnLimits`), a ply limit, a
+pass (always or when forced); chains of partial moves (``add-partial``: the
+interpreter's search of the positions a chain's steps reach, in the kernel, each chain
+one move of composed actions whose words carry its steps for its notation), with
+deferred captures (draughts' Turkish strike) and the majority rule
 (:class:`~boardlab.core.rules.MaximalCaptures`); the last move, repetitions, captures
 and protected pieces read by the goals and rules; ``attacked?`` and ``defended?`` in a
 run (over the same attack tables as ``checkmated``), ``adjacent-to-enemy?``, pieces'
@@ -63,16 +63,14 @@ and turns of two plies (a field of the position); forks at every cell, counts of
 in a run, a follow-up move of the same player in its turn (its move type kept in the
 position), a count of turns apart from plies and its limit, a player without a move
 judged before the goals (nine men's morris). Not yet: invariants and move filters
-written in Python (no ZRF file has them).
-The game's positions are then kernel positions (:class:`KernelPosition` mixed into its position
-class: :class:`KernelState` for a :class:`~boardlab.core.position.PieceState`), in every
-respect positions of that class (their ``cells`` are read from the array when asked),
-so everything that reads positions works unchanged; a position the kernel cannot hold
-(a piece it does not know, a piece in hand the game's start does not count) is a plain
-one. The interpreter stays the
-reference: ``BOARDLAB_INTERPRET=1``, :func:`boardlab.core.compiled.interpreted` or
-``BOARDLAB_KERNELS=0`` give plain positions, and the tests compare both, move for move,
-along random games.
+written in Python (no ZRF file has them). The game's positions are then kernel positions
+(:class:`KernelPosition` mixed into its position class: :class:`KernelState` for a
+:class:`~boardlab.core.position.PieceState`), in every respect positions of that class
+(their ``cells`` are read from the array when asked), so everything that reads positions
+works unchanged; a position the kernel cannot hold (a piece it does not know, a piece in
+hand the game's start does not count) is a plain one. The interpreter stays the
+reference: :func:`disabled` or ``BOARDLAB_KERNELS=0`` give plain positions, and the
+tests compare both, move for move, along random games.
 """
 
 from __future__ import annotations
@@ -99,7 +97,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from boardlab.core import compiled as _compiled
 from boardlab.core import goals as g
 from boardlab.core import ir
 from boardlab.core import rules as r
@@ -271,9 +268,9 @@ def disabled() -> Iterator[None]:
 
 
 def active() -> bool:
-    """Whether new positions may use kernels (not inside :func:`disabled` or
-    :func:`boardlab.core.compiled.interpreted`, nor turned off in the environment)."""
-    return _enabled and not _compiled._interpret
+    """Whether new positions may use kernels (not inside :func:`disabled`, nor turned
+    off in the environment)."""
+    return _enabled
 
 
 class Unsupported(Exception):
@@ -1021,7 +1018,27 @@ _CHECK_TEST: dict[type, Callable[[Any, Any, bool], None]] = {
 
 def _tests(program: Sequence[r.Instruction]) -> Iterator[Any]:
     """Every predicate ``program`` reads, nested ones included."""
-    return (p for i in r._instructions(program) for p in _compiled.tests_of(i))
+    return (p for i in r._instructions(program) for p in _tests_of(i))
+
+
+def _tests_of(i: r.Instruction) -> Iterator[Any]:
+    """The predicates (and values) an instruction reads, nested ones included."""
+    for value in (getattr(i, "test", None), getattr(i, "value", None)):
+        if isinstance(value, r.Test):
+            yield from ir.parts(value)
+
+
+def _combination(p: Any, part: Callable[[Any], str]) -> str | None:
+    """The expression of ``p`` when it is a ``not``, ``and`` or ``or`` of predicates,
+    written from ``part`` of each (None otherwise)."""
+    if isinstance(p, r.Not):
+        return f"(not {part(p.test)})"
+    if isinstance(p, r.AllOf | r.AnyOf):
+        if not p.tests:
+            return "True" if isinstance(p, r.AllOf) else "False"
+        joint = " and " if isinstance(p, r.AllOf) else " or "
+        return "(" + joint.join(part(q) for q in p.tests) + ")"
+    return None
 
 
 def _check_goal(goal: g.Goal, game: Any) -> None:
@@ -1835,7 +1852,7 @@ class _Writer:
         cursor of -1, :attr:`leaving`), every test of the cell is false and
         ``on-board?`` is."""
         if self.leaving and w == "pos":
-            combined = _compiled.combination(p, lambda q: self.expr(q, w))
+            combined = _combination(p, lambda q: self.expr(q, w))
             if combined is not None:
                 return combined
             if isinstance(p, r.OnBoard):
@@ -1989,7 +2006,7 @@ class _Writer:
 
     def t_combined(self, p: Any, w: str, cell: str) -> str:
         """The expression of ``Not``, ``AllOf`` or ``AnyOf`` at ``w``."""
-        combined = _compiled.combination(p, lambda q: self.expr(q, w))
+        combined = _combination(p, lambda q: self.expr(q, w))
         assert combined is not None
         return combined
 

@@ -172,10 +172,6 @@ class Template:
         out: list = []
         if links is None:
             links = state.game.board.player_links(player)
-        fn = _compiled.compiled(self)
-        if fn is not None and fn(state, player, range(len(state.cells)) if cells is None
-                                 else cells, links, out):
-            return out
         board_cells = state.cells
         kinds, program, direction = self.kinds, self.program, self.direction
         shared = self.shared
@@ -226,9 +222,6 @@ class Drop(Template):
             where = self.cells
         else:
             where = range(board.size)
-        fn = _compiled.compiled(self)
-        if fn is not None and fn(state, player, where, links, out, piece, not unlimited):
-            return out
         for cell in where:
             cursor = Cursor(state, player, cell, piece, None, direction=self.direction,
                             links=links, start=cell, reserve=not unlimited)
@@ -1578,5 +1571,3 @@ def piece_set(symbols: Mapping[str, tuple[int, str]]) -> dict[str, Piece]:
     return {s: Piece(o, k) for s, (o, k) in symbols.items()}
 
 
-# The compiled templates build on everything above (imported last: it reads this module).
-from boardlab.core import compiled as _compiled  # noqa: E402
