@@ -395,7 +395,7 @@ def _while(i: While, c: Cursor, out: list) -> None:
 
 
 def _every_cell(i: EveryCell, c: Cursor, out: list) -> None:
-    # The run's state, restored in place after each cell.
+    # The run's state, restored in place after each cell: the caller holds this cursor.
     pos, hand, hand_from, mark, to = c.pos, c.hand, c.hand_from, c.mark, c.to
     actions, flags = list(c.actions), dict(c.flags)
     position_flags = c.position_flags

@@ -264,7 +264,7 @@ class Group(Template):
         return self.sizes
 
     def _single(self, direction: str) -> Template:
-        """The single-piece template of ``direction`` (built once: compiled once)."""
+        """The single-piece template of ``direction`` (built once, then kept)."""
         singles = self.__dict__.setdefault("_singles", {})
         template = singles.get(direction)
         if template is None:
