@@ -5137,16 +5137,17 @@ def chains(S, T, player, n):
                     f"        if a & 3 == {_CAPTURE}:\n"
                     f"            tk |= T[{self.taken_bits} + S[{BOARD} + ((a >> 2) & 65535)]]\n")
             took = f"    S[{TAKEN}] = tk\n"
-        since = since_save = since_undo = gone = gone_old = gone_new = count_gone = ""
+        since = since_save = since_undo = empties = count_gone = ""
         if self.shrinking:
             # The rows before the last move that took a piece hold none that may repeat.
+            # A move took one when it left more cells empty: the count of code 0, which
+            # make keeps as it keeps every code's (from 0 at the position's start: only
+            # its changes count here).
             since = f"S[{SINCE}], "
             since_save = f"    H[h, {_HIST - 6}] = S[{SINCE}]\n"
             since_undo = f"    S[{SINCE}] = H[h, {_HIST - 6}]\n"
-            gone = "    gone = 0\n"
-            gone_old = "                gone += 1\n"
-            gone_new = "                gone -= 1\n"
-            count_gone = f"    if gone > 0:\n        S[{SINCE}] = h + 1\n"
+            empties = "    empty = S[CNT]\n"
+            count_gone = f"    if S[CNT] > empty:\n        S[{SINCE}] = h + 1\n"
         if self.repeats:
             # Every earlier position is a row of the history (its key before the move).
             count_repeats = (f"    key = S[{KEY}]\n"
@@ -5603,7 +5604,7 @@ def make{suffix}(S, H, T, h, at, count, number):
     if k < {_TOUCH}:
         H[h, 5 + 2 * k] = -1  # the touched cells end here
     key = S[{KEY}]
-{gone}    for j in range(k):
+{empties}    for j in range(k):
         cell = H[h, 5 + 2 * j]
         old = H[h, 6 + 2 * j]
         new = S[{BOARD} + cell]
@@ -5612,9 +5613,9 @@ def make{suffix}(S, H, T, h, at, count, number):
             S[CNT + new] += 1
             if old != 0:
                 key ^= T[{self.zobrist} + cell * {len(self.pieces) - 1} + old - 1]
-{gone_old}            if new != 0:
+            if new != 0:
                 key ^= T[{self.zobrist} + cell * {len(self.pieces) - 1} + new - 1]
-{gone_new}{count_gone}{last_key}    mover = S[{TO_MOVE}]
+{count_gone}{last_key}    mover = S[{TO_MOVE}]
     ply = S[{PLY}]
 {follow_up}    {"nxt = (mover + 1) % " + str(n) if self.alternate
      else "nxt = T[" + str(self.turn_players) + " + turn(ply + 1)]"}
