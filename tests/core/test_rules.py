@@ -400,25 +400,24 @@ def test_recycled_promotions_take_the_piece_from_hand():
     east = (Step("e"), Verify(EMPTY))
     templates = [Template((*east, SetAttribute("moved"), Add(promote="king")), ("man",)),
                  Template((*east, ChangeType("queen"), Add(promote="king")), ("man",))]
-    for mode in (nullcontext, kernel.disabled):
-        with mode():
-            state = sandbox(board, templates, {"a1": "X", "c1": "O"}, pieces=pieces,
-                            reserves={king: 1})
-            type(state.game).recycle_promotions = True
-            assert [m.actions for m in state.legal_moves()] == [
-                (Shift(0, 1), Change(1, marked, True)),
-                (Shift(0, 1), Change(1, king, True), Change(1, Piece(0, "queen")))]
-            before = (str(state), state.key())
-            for move in state.legal_moves():
-                after = state.play(move)
-                assert after.reserves == {king: 0} and after.key() == after._full_key()
-                state.apply(move)
-                state.undo()
-                assert (str(state), state.key()) == before
-            empty = sandbox(board, templates, {"a1": "X", "c1": "O"}, pieces=pieces,
-                            reserves={king: 0})
-            type(empty.game).recycle_promotions = True
-            assert empty.legal_moves() == []
+    # (A sandbox has no kernel: the interpreter plays it.)
+    state = sandbox(board, templates, {"a1": "X", "c1": "O"}, pieces=pieces,
+                    reserves={king: 1})
+    type(state.game).recycle_promotions = True
+    assert [m.actions for m in state.legal_moves()] == [
+        (Shift(0, 1), Change(1, marked, True)),
+        (Shift(0, 1), Change(1, king, True), Change(1, Piece(0, "queen")))]
+    before = (str(state), state.key())
+    for move in state.legal_moves():
+        after = state.play(move)
+        assert after.reserves == {king: 0} and after.key() == after._full_key()
+        state.apply(move)
+        state.undo()
+        assert (str(state), state.key()) == before
+    empty = sandbox(board, templates, {"a1": "X", "c1": "O"}, pieces=pieces,
+                    reserves={king: 0})
+    type(empty.game).recycle_promotions = True
+    assert empty.legal_moves() == []
 
 
 def test_a_chain_keeps_the_piece_its_promotion_took_from_hand():
@@ -565,13 +564,11 @@ def test_every_cell_forks_the_run_at_each_cell_and_goes_on_as_it_was():
     program = (EveryCell((CaptureAt(cell=8), Inc("n"), Verify(Less(Var("n"), 2)),
                           Verify(EMPTY), Add())),
                Verify(Less(Var("n"), 1)), Step("n"), Add())
-    for mode in (nullcontext, kernel.disabled):
-        with mode():
-            state = sandbox(Board.square(3, 3), [Template(program)], {"a1": "X", "c3": "O"})
-            moves = [m.actions for m in state.legal_moves()]
-        names = ["b1", "c1", "a2", "b2", "c2", "a3", "b3"]
-        assert moves == [(Capture(8), Shift(0, state.game.board.cell(n))) for n in names] \
-            + [(Shift(0, 3),)]
+    state = sandbox(Board.square(3, 3), [Template(program)], {"a1": "X", "c3": "O"})
+    moves = [m.actions for m in state.legal_moves()]
+    names = ["b1", "c1", "a2", "b2", "c2", "a3", "b3"]
+    assert moves == [(Capture(8), Shift(0, state.game.board.cell(n))) for n in names] \
+        + [(Shift(0, 3),)]
 
 
 def test_piece_count_is_a_value_a_run_compares():
