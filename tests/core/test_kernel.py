@@ -469,6 +469,54 @@ def test_a_priority_is_skipped_only_once_a_higher_one_found_a_move(
     assert sum(play_both(game, seed, 30) for seed in range(6)) > 12
 
 
+def test_a_priority_s_chains_are_searched_as_it_ends_within_the_position_s_bound(
+        kernel_folder):
+    # A jump that goes on (priority 1) and slides that go on (priority 0) make chains;
+    # a plain step (priority 0) is skipped once a higher priority found a move, so the
+    # jump's chains are searched as its priority ends, the slides' after every template.
+    # The steps the two searches may take are the position's, not each search's: the
+    # jump's chains explore 4 steps, the slides' 3, and a bound of 6 is an error on
+    # both engines, as the interpreter explores them all against one bound.
+    import dataclasses
+
+    jump = r.Template((r.Step("n"), r.Verify(r.ENEMY), r.CaptureHere(), r.Step("n"),
+                       r.Verify(r.EMPTY), r.Add(partial="")), ("man",), priority=1,
+                      name="jump")
+    slide = r.Template((r.Step("e"), r.Verify(r.EMPTY), r.Add(partial="")), ("man",),
+                       name="slide")
+    north = r.Template((r.Step("n"), r.Verify(r.EMPTY), r.Add()), ("man",), name="north")
+    placement = {"a1": "X", "a2": "O", "d4": "O"}
+
+    def moves(bound, fast):
+        game = make_game([jump, slide, north], [], "draw", placement)
+        game.move_rules = dataclasses.replace(game.move_rules, max_chains=bound)
+        try:
+            if fast:
+                state = game.initial_state()
+                assert isinstance(state, kernel.KernelPosition)
+                return [m.notation for m in state.legal_moves()]
+            with kernel.disabled():
+                return [m.notation for m in game.initial_state().legal_moves()]
+        except RulesError as error:
+            assert "more than" in str(error)
+            return None
+
+    game = make_game([jump, slide, north], [], "draw", placement)
+    writer, source = kernel._write(game)
+    assert [writer.skipped(i) for i in range(3)] == [False, False, True]
+    assert source.count("n = chains(S, T, player, n)") == 2
+    # The slides alone (no jump: no enemy ahead) explore 3 steps.
+    placement.pop("a2")
+    assert moves(2, False) is None and moves(3, False)
+    placement["a2"] = "O"
+    for fast in (False, True):
+        assert moves(6, fast) is None
+        assert moves(7, fast) == ["xa2 a1-a3; a3-a4", "xa2 a1-a3; a3-b3; b3-b4",
+                                  "xa2 a1-a3; a3-b3; b3-c3; c3-c4",
+                                  "xa2 a1-a3; a3-b3; b3-c3; c3-d3"]
+    assert sum(play_both(game, seed, 20) for seed in range(4)) > 8
+
+
 @pytest.mark.parametrize("rule", ["always", "forced"])
 def test_a_pass_plays_as_the_interpreter_plays_it(kernel_folder, rule):
     # x's man is blocked at once; o's man walks north-east past it. A forced pass is

@@ -3731,7 +3731,10 @@ def stays(S, T, player, at, count, nb, base, before):
         level = None
         for index in self.order():
             if self.templates[index].priority != level:
-                # The moves found by the templates of higher priorities.
+                # The moves found by the templates of higher priorities, their chains
+                # with them (searched now, not once every template has run).
+                if level is not None:
+                    lines += self.level_chains("    ")
                 level = self.templates[index].priority
                 lines.append("    above = n")
             if self.skipped(index) and runs[index]:
@@ -3764,10 +3767,25 @@ def stays(S, T, player, at, count, nb, base, before):
         # code in every caller (100 calls: two minutes again).
         lines = ["    above = 0",
                  f"    for _t in range({len(templates)}):",
-                 f"        if T[{rows} + 3 * _t + 2] != 0: above = n",
+                 f"        if T[{rows} + 3 * _t + 2] != 0:",
+                 *self.level_chains("            "),
+                 "            above = n",
                  f"        if above > 0 and T[{rows} + 3 * _t + 1] != 0: continue",
                  f"        row = {table} + T[{rows} + 3 * _t] * {width}"]
         return lines + self.dispatch(calls), parts
+
+    def level_chains(self, indent: str) -> list[str]:
+        """Generate's lines that search, as a priority's templates have all run, the
+        chains their first steps begin (see chains), so that their moves count among
+        those found above the templates :meth:`skipped` (checkers' plain moves, where
+        a man can jump): the moves in the end are the same, in the same order, as
+        the priorities keep only the highest's, whose chains come after its own
+        templates' moves either way."""
+        if not self.partial_types:
+            return []
+        return [f"{indent}if T[XS + 2] > T[XS + 4]:",
+                f"{indent}    n = chains(S, T, player, n)",
+                f"{indent}    if n < 0: return n"]
 
     @staticmethod
     def dispatch(calls: list[str]) -> list[str]:
@@ -4833,11 +4851,13 @@ def search(S, T, player, n, priority, firsts, budget):
 
 @njit(cache=True)
 def chains(S, T, player, n):
-    # The moves of the chains the first steps found begin, a priority at a time in the
-    # order they were first found (the interpreter's).
+    # The moves of the chains the first steps found since the last call begin, a
+    # priority at a time in the order they were first found (the interpreter's). The
+    # steps the search may take are the position's (T[XS + 3]: those taken so far).
+    done = T[XS + 4]
     firsts = T[XS + 2]
-    budget = T[{bound}]
-    for i in range(firsts):
+    budget = T[{bound}] - T[XS + 3]
+    for i in range(done, firsts):
         p = T[{prio} + T[XW + 6 * i + 2]]
         known = False
         for j in range(i):
@@ -4853,6 +4873,8 @@ def chains(S, T, player, n):
         T[XS + 2] = firsts
         if n < 0:
             return n
+    T[XS + 3] = T[{bound}] - budget
+    T[XS + 4] = firsts
     return n
 
 
@@ -5000,7 +5022,7 @@ def chains(S, T, player, n):
         chained = bool(self.partial_types)
         tail = [
             # The chains of partial moves, once every template has run.
-            *(["    if T[XS + 2] > 0:",
+            *(["    if T[XS + 2] > T[XS + 4]:",
                "        n = chains(S, T, player, n)",
                "        if n < 0: return n"] if chained else []),
             # A template that looped for ever in an attack asked by a run.
@@ -5191,7 +5213,7 @@ def chains(S, T, player, n):
         at = {}
         for name, width in (("XN", MAX_MOVES), ("XP", MAX_MOVES), ("XL", MAX_MOVES),
                             ("XO", MAX_MOVES), ("XK", MAX_MOVES), ("XT", MAX_MOVES),
-                            ("XH", _BUCKETS), ("XS", 3 if chained else 2), ("XY", 1), ("XC", size),
+                            ("XH", _BUCKETS), ("XS", 5 if chained else 2), ("XY", 1), ("XC", size),
                             ("XKC", len(self.kind_lists) * (size + 1)),
                             # The cells' flags: the last run's stamp, then a row a name.
                             *((("XP0", 1), ("XF", len(self.position_flags) * size))
@@ -5215,7 +5237,10 @@ def chains(S, T, player, n):
             return (f"@njit(cache=True)\ndef {name}(S, T, player):\n{mine}"
                     "    T[XS] += 1  # a new generation of duplicate chains\n"
                     "    T[XS + 1] = 0  # and of words\n"
-                    + ("    T[XS + 2] = 0  # and of the steps of chains\n" if chained else "")
+                    + ("    T[XS + 2] = 0  # and of the steps of chains\n"
+                       "    T[XS + 3] = 0  # the steps the chains' search took\n"
+                       "    T[XS + 4] = 0  # the first steps whose chains were searched\n"
+                       if chained else "")
                     + ("    T[XE] = 0  # no attack looped yet\n" if self.asks_attacks else "")
                     + "".join(line + "\n" for line in whole_head)
                     + "    n = 0\n")
