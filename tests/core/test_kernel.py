@@ -606,6 +606,20 @@ def test_drop_games_play_on_their_kernel_as_the_interpreter_plays_them(kernel_fo
     assert plies > 30
 
 
+def test_a_line_of_pieces_a_player_never_has_is_not_looked_for(kernel_folder):
+    # Connect Four's goals are lines of x's discs and lines of o's, in four directions,
+    # each for both players as their own ("self"): x never owns an o disc, so half of
+    # each player's lines can never hold. They are not looked for after each move; the
+    # others are, near the disc just dropped, and the games end as the interpreter's.
+    game = boardlab.load("connect-four", rows=5, columns=5)
+    source = kernel.source(game)
+    after = source[source.index("def after("):source.index("def stuck_conditions(")]
+    for player in (0, 1):
+        assert after.count(f"_near(S, T, np.int64({player}))") == 4
+    plies = sum(play_both(game, seed, 30) for seed in range(8))
+    assert plies > 60
+
+
 def test_drops_that_can_land_on_one_cell_are_not_taken_as_distinct(kernel_folder):
     # Two starts in one column fall to its foot: one move, as the interpreter has it.
     fall = r.Drop((r.While(r.AtStep(r.EMPTY, "s"), (r.Step("s"),)), r.Add()), kinds=("man",),

@@ -2669,7 +2669,10 @@ class _Writer:
         if isinstance(goal, g.AllOf | g.AnyOf):
             joint = " and " if isinstance(goal, g.AllOf) else " or "
             inner = near and isinstance(goal, g.AnyOf)
-            parts = [self.goal(child, player, inner) for child in goal.goals]
+            # A part that never decides (always false in an or, true in an and) goes.
+            parts = [part for part in (self.goal(child, player, inner)
+                                       for child in goal.goals)
+                     if part != ("True" if isinstance(goal, g.AllOf) else "False")]
             return "(" + (joint.join(parts) or ("True" if isinstance(goal, g.AllOf)
                                                 else "False")) + ")"
         if isinstance(goal, g.NotGoal):
@@ -2686,6 +2689,13 @@ class _Writer:
         if isinstance(goal, g.Captured):
             bit = self.taken.index(frozenset(goal.kinds)) * self.players
             return f"(((S[{TAKEN}] >> ({bit} + {player})) & 1) != 0)"
+        if isinstance(goal, g.RelativeConfig) and player.isdigit() and not all(
+                any(g._fits(piece, item, int(player))  # type: ignore[arg-type]
+                    for piece in self.pieces) for item in goal.pattern[0::2]):
+            # An item no piece the kernel knows (nor an empty cell) fits for this
+            # player: never true (Connect Four's lines of the other's discs for each
+            # player), so not looked for at every position.
+            return "False"
         name = f"goal{len(self.helpers)}"
         if isinstance(goal, g.AbsoluteConfig):
             rows = []
