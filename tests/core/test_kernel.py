@@ -610,12 +610,15 @@ def test_a_line_of_pieces_a_player_never_has_is_not_looked_for(kernel_folder):
     # Connect Four's goals are lines of x's discs and lines of o's, in four directions,
     # each for both players as their own ("self"): x never owns an o disc, so half of
     # each player's lines can never hold. They are not looked for after each move; the
-    # others are, near the disc just dropped, and the games end as the interpreter's.
+    # others are, near the disc just dropped, by the run of the player's one disc code
+    # through it (two walks in each of 8 functions), and the games end as the
+    # interpreter's.
     game = boardlab.load("connect-four", rows=5, columns=5)
     source = kernel.source(game)
     after = source[source.index("def after("):source.index("def stuck_conditions(")]
     for player in (0, 1):
         assert after.count(f"_near(S, T, np.int64({player}))") == 4
+    assert source.count(" == code:") == 16
     plies = sum(play_both(game, seed, 30) for seed in range(8))
     assert plies > 60
 

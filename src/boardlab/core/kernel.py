@@ -2842,21 +2842,35 @@ class _Writer:
         across the cells the last move changed (S[NEAR]), by the starts whose walk
         crosses each (from ``starts``, by player), or by the run through it of a row of
         one item alike (:meth:`line_lengths`)."""
-        fits_any = self.put(("relative-any", name), [
-            int(any(g._fits(piece, item, pl) for item in items))  # type: ignore[arg-type]
-            for pl in range(self.players) for piece in self.pieces])
+        line = self.line_lengths(name, items, steps, links)
+        codes = [[code for code, piece in enumerate(self.pieces)
+                  if any(g._fits(piece, item, pl) for item in items)]  # type: ignore[arg-type]
+                 for pl in range(self.players)]
+        if line is not None and all(len(row) <= 1 and 0 not in row for row in codes):
+            # A line of one item that at most one piece fits for each player (a line of
+            # one's own discs): the cells are compared with its code (-1: none fits),
+            # one load fewer a cell on the walk's chain of loads.
+            single = self.put(("relative-code", name), [row[0] if row else -1 for row in codes])
+            head = [f"    code = T[{single} + p]"]
+            fits = f"S[{BOARD} + c] == code"
+            fits_cell = f"S[{BOARD} + cell] != code"
+        else:
+            fits_any = self.put(("relative-any", name), [
+                int(code in row) for row in codes for code in range(len(self.pieces))])
+            head = []
+            fits = f"T[{fits_any} + p * {self.ncodes} + S[{BOARD} + c]] != 0"
+            fits_cell = f"T[{fits_any} + p * {self.ncodes} + S[{BOARD} + cell]] == 0"
         lines = [f"@njit(cache=True, inline='always')\ndef {name}_near(S, T, p):",
                  "    # Only the starts whose walk crosses a cell the last move changed",
                  "    # to a piece (or none) that some item of the pattern fits.",
+                 *head,
                  f"    for j in range(S[{NEAR}]):",
                  f"        cell = S[{NEAR + 1} + j]",
-                 f"        if T[{fits_any} + p * {self.ncodes} + S[{BOARD} + cell]] == 0:",
+                 f"        if {fits_cell}:",
                  "            continue"]
-        line = self.line_lengths(name, items, steps, links)
         if line is not None:
             # n alike in a row: the run of fitting cells through the cell, both ways.
             ahead, behind = line
-            fits = f"T[{fits_any} + p * {self.ncodes} + S[{BOARD} + c]] != 0"
             lines += ["        run = 1",
                       f"        c = T[{ahead} + p * {self.size} + cell]",
                       f"        while run < {len(items)} and c >= 0 and {fits}:",
