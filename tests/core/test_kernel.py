@@ -1167,6 +1167,60 @@ def test_a_condition_both_players_meet_goes_to_the_mover():
 CONFORMANCE = Path(__file__).resolve().parents[1] / "zrf" / "conformance"
 
 
+# Chains of partial moves: steps and jumps whose adds go on or end the chain (promoted
+# or not), at two priorities. A chain may come back to its start or to a position
+# another reached, go on from some cells only, or end at once: the kernel's chains of
+# one step (played without the search's graph), its composition of one step and its
+# search must each give the interpreter's moves.
+chain_runs = st.lists(st.one_of(
+    st.builds(r.Step, directions),
+    st.builds(r.Verify, st.sampled_from([r.EMPTY, r.ENEMY, r.FRIEND, r.ON_BOARD])),
+    st.just(r.CaptureHere()), st.builds(lambda d: r.CaptureAt(direction=d), directions)),
+    min_size=1, max_size=4)
+chain_templates = st.lists(st.builds(
+    lambda run, end, k, priority, name: r.Template((*run, end), kinds=k, priority=priority,
+                                                   name=name),
+    chain_runs, st.sampled_from((r.Add(partial=""), r.Add(partial=""),
+                                 r.Add(partial="", promote="king"), r.Add(),
+                                 r.Add("king"))),
+    st.sampled_from(((), ("man",), ("king",))), st.integers(0, 1),
+    st.sampled_from(("a", "b"))), min_size=1, max_size=3)
+
+
+def test_a_chain_of_one_step_is_composed_in_the_order_of_its_cells(kernel_folder):
+    # x's man on b1 takes b2, then c1, and lands on c2, from where d3 stops a jump: a
+    # chain of one step, whose words (b2 taken before c1) are not the order of their
+    # cells: the move takes c1 first, then b2, on both engines. The same with the two
+    # taken in their cells' order, and a step that also promotes, keep their words.
+    def move(*takes, promote=None):
+        run = (*(r.CaptureAt(direction=d) for d in takes), r.Step("ne"), r.Verify(r.EMPTY),
+               r.Add(partial="", promote=promote))
+        game = make_game([r.Template(run, ("man",), name="j")], [], "draw",
+                         {"b1": "X", "b2": "O", "c1": "O", "d3": "O"})
+        fast = game.initial_state()
+        assert isinstance(fast, kernel.KernelPosition)
+        with kernel.disabled():
+            slow = [(m.notation, m.actions) for m in game.initial_state().legal_moves()]
+        assert [(m.notation, m.actions) for m in fast.legal_moves()] == slow
+        return slow[0][1]
+
+    taken = [Capture(2), Capture(5)]
+    assert list(move("n", "e")[:2]) == taken
+    assert list(move("e", "n")[:2]) == taken
+    assert len(move("e", "n", promote="king")) == 4
+
+
+@settings(max_examples=max(EXAMPLES // 2, 1), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(templates=chain_templates, placement=placements, seed=st.integers(0, 1 << 16))
+def test_random_chains_play_as_the_interpreter_plays_them(kernel_folder, templates,
+                                                          placement, seed):
+    game = make_game(templates, [], "draw", placement)
+    if any(t.program[-1].partial is not None for t in templates):
+        assert "def single(" in kernel.source(game)
+    play_both(game, seed, 24)
+
+
 @pytest.mark.parametrize("name", ["add-partial-any", "add-partial-cycle", "add-copy-partial",
                                   "pass-partial"])
 def test_chains_of_partial_moves_play_on_the_kernel_as_the_interpreter_plays_them(name):

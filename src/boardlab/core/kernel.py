@@ -4543,6 +4543,42 @@ def ctouch(T, c, nt):
 def ccompose(S, T, count):
     # The actions of the chain of steps T[PB:PB + count] as one move (rules.compose),
     # written at the words' top: their end (-14: no room).
+    if count == 1:
+        # One step that takes pieces (in the order of their cells, each there) and
+        # moves one piece elsewhere, maybe changing it there: its words are the move's
+        # as they stand (a checkers jump), as the composition below would write them.
+        r = XW + 6 * T[PB]
+        at = XA + T[r]
+        m = T[r + 1]
+        j = 0
+        c = -1
+        while j < m and T[at + j] & 3 == {_CAPTURE}:
+            d = (T[at + j] >> 2) & 65535
+            if d <= c or S[{BOARD} + d] == 0:
+                break
+            c = d
+            j += 1
+        a = T[at + j] if j < m else 0
+        f = (a >> 2) & 65535
+        t = (a >> 18) & 65535
+        plain = j < m and a & 3 == {_SHIFT} and f != t and S[{BOARD} + f] != 0 and (
+            j + 1 == m or (j + 2 == m and T[at + j + 1] & 3 == {_CHANGE} and
+                           (T[at + j + 1] >> 2) & 65535 == t))
+        # Nor does it take the moving piece, or land on a piece it does not take.
+        free = S[{BOARD} + t] == 0
+        for i in range(j):
+            d = (T[at + i] >> 2) & 65535
+            if d == f:
+                plain = False
+            elif d == t:
+                free = True
+        if plain and free:
+            top = T[XS + 1]
+            if top + m > {_ARENA}:
+                return {Status.QUEUE:d}
+            for i in range(m):
+                T[XA + top + i] = T[at + i]
+            return top + m
     nt = 0
     for s in range(count):
         r = XW + 6 * T[PB + s]
@@ -4710,11 +4746,75 @@ def cpush(S, T, n, count, priority, firsts):
 
 
 @njit(cache=True)
+def single(S, T, H, player, n, priority, firsts, budget):
+    # The chains of the first steps of ``priority`` where none goes on (a jump that
+    # cannot jump again): each step played, the templates that go on run from its
+    # cell, the step taken back. Where none finds a step, each position the steps
+    # reach (but the start) is an end of a chain of one step, in the order first
+    # reached, by the first step to reach it: what search finds, without its graph.
+    # Whether it was so, the moves added to the n found and the budget left; else
+    # nothing changed (search then explores the chains).
+    root = S[{KEY}]
+    ends = 0
+    spent = 0
+    for ri in range(firsts):
+        r = XW + 6 * ri
+        if T[{prio} + T[r + 2]] != priority:
+            continue
+        if T[r + 3] < 0 or spent >= budget:
+            # A step that ends a chain at the start, or the bound met: search says it.
+            return False, n, budget
+        spent += 1
+        last = S[{LAST}]
+        k, after = cstep(S, T, H, 1, r, root)
+        if k == -100:
+            continue
+        if k < 0:
+            return True, k, budget
+        kind = T[r + 3]
+        at = T[{goes} + kind]
+        on = False
+        for t in range(T[{goes} + kind + 1] - at if {maxc} > 1 else 0):
+            rc = cont(S, T, T[{going_list} + at + t], player, T[r + 4])
+            if rc < 0:
+                cundo(S, H, 1, k, last)
+                T[XS + 2] = firsts
+                return True, rc, budget
+            if T[XS + 2] > firsts:
+                on = True
+                break
+        T[XS + 2] = firsts
+        cundo(S, H, 1, k, last)
+        if on:
+            return False, n, budget
+        if after == root:
+            continue
+        known = False
+        for e in range(ends):
+            if T[NK + e] == after:
+                known = True
+                break
+        if not known:
+            T[NK + ends] = after
+            T[NL + ends] = ri
+            ends += 1
+    for e in range(ends):
+        T[PB] = T[NL + e]
+        n = cpush(S, T, n, 1, priority, firsts)
+        if n < 0:
+            break
+    return True, n, budget - spent
+
+
+@njit(cache=True)
 def search(S, T, player, n, priority, firsts, budget):
     # The chains of the first steps of ``priority`` (rules.Rules._chains): their moves
     # added to the n found, and the budget of steps left. The positions met are
     # counted at T[NC] (chains frees their slots, whatever the search ends with).
     H = T[HC:HC + {_HIST * (maxc + 2)}].reshape(({maxc + 2}, {_HIST}))
+    done, n, left = single(S, T, H, player, n, priority, firsts, budget)
+    if done or n < 0:
+        return n, left
     key = S[{KEY}]
     v = node(T, key, 0, 0)
     if v < 0:
