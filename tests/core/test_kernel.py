@@ -1167,6 +1167,26 @@ def test_a_condition_both_players_meet_goes_to_the_mover():
 CONFORMANCE = Path(__file__).resolve().parents[1] / "zrf" / "conformance"
 
 
+def test_chains_of_one_step_meet_the_search_s_room_for_positions(kernel_folder, monkeypatch):
+    # Four men jump once each, from where none can jump again: four chains of one step,
+    # four positions past the start. A kernel's search has room for _NODES positions,
+    # its start among them: with room for 4 the fourth end is the search's error
+    # (written past the table's room before), with room for 5 the four moves stand.
+    jump = r.Template((r.Step("n"), r.Verify(r.ENEMY), r.CaptureHere(), r.Step("n"),
+                       r.Verify(r.EMPTY), r.Add(partial="")), ("man",), name="jump")
+    placement = {f"{f}{rank}": "X" if rank == "1" else "O" for f in "abcd" for rank in "12"}
+    for room, error in ((4, True), (5, False)):
+        monkeypatch.setattr(kernel, "_NODES", room)
+        state = make_game([jump], [], "draw", placement).initial_state()
+        assert isinstance(state, kernel.KernelPosition)
+        if error:
+            with pytest.raises(RulesError, match="chains of partial moves .* positions"):
+                state.legal_moves()
+        else:
+            assert [m.notation for m in state.legal_moves()] == [
+                "xa2 a1-a3", "xb2 b1-b3", "xc2 c1-c3", "xd2 d1-d3"]
+
+
 # Chains of partial moves: steps and jumps whose adds go on or end the chain (promoted
 # or not), at two priorities. A chain may come back to its start or to a position
 # another reached, go on from some cells only, or end at once: the kernel's chains of

@@ -4795,6 +4795,9 @@ def single(S, T, H, player, n, priority, firsts, budget):
                 known = True
                 break
         if not known:
+            if ends >= {_NODES - 1}:
+                # As many positions as search has room for (its start counts).
+                return True, {Status.CHAINS:d}, budget
             T[NK + ends] = after
             T[NL + ends] = ri
             ends += 1
