@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import random
+import threading
 from fractions import Fraction
 from pathlib import Path
 
@@ -1585,6 +1586,32 @@ def test_a_kernel_compiles_in_a_child_and_loads_from_numba_s_cache(tmp_path, mon
     assert again is not game and "_kernel_plan" not in again.__dict__
     assert kernel.plan_for(again) is not None and len(calls) == 1
     assert perft(again.initial_state(), 3) == [9, 72, 504]
+
+
+def test_builders_that_meet_a_new_kernel_at_once_compile_it_once(tmp_path, monkeypatch):
+    # Two builders at once (as a test run's workers or a server's): the second waits on
+    # the kernel's lock, then finds it in the cache. Each calls _build, past plan_for's
+    # lock of this process, as two processes would.
+    monkeypatch.setenv("BOARDLAB_KERNEL_DIR", str(tmp_path))
+    monkeypatch.setattr(kernel, "_COMPILED", set())
+    calls = _spied_runs(monkeypatch)
+    games = [boardlab.load("tic-tac-toe") for _ in range(2)]
+    start = threading.Barrier(2)
+    plans = []
+
+    def build(game):
+        written = kernel._write(game)
+        start.wait()
+        plans.append(kernel._build(game, written))
+
+    threads = [threading.Thread(target=build, args=(game,)) for game in games]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(calls) == 1 and "_compile_file" in calls[0][2]
+    assert len(plans) == 2 and all(perft(p.game.initial_state(), 3) == [9, 72, 504]
+                                   for p in plans)
 
 
 def test_a_child_that_fails_to_compile_leaves_the_game_on_the_interpreter(tmp_path,

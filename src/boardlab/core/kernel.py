@@ -6367,6 +6367,26 @@ def _compile_apart(path: Path) -> None:
         raise Unsupported(f"compiling the kernel apart failed: {last}")
 
 
+@contextlib.contextmanager
+def _compiling(path: Path) -> Iterator[None]:
+    """Hold the lock of the kernel module at ``path`` while it compiles.
+
+    Processes that meet the same game at once (a test run's workers, a server's) would
+    each compile it, minutes of CPU for a large kernel: the first compiles, the others
+    wait and then load it from numba's cache. Without ``fcntl`` (Windows) each compiles."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        yield
+        return
+    with open(path.with_suffix(".lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def _compile_file(path: str) -> None:
     """Compile the kernel module at ``path`` (in a child process: see
     :func:`_compile_apart`) into numba's cache, as a plan compiles it, then say so
@@ -6422,7 +6442,9 @@ def _build(game: PieceGame, written: tuple[_Writer, str]) -> Plan:
     # Compiled apart unless this process has it or a child put it in numba's cache (a
     # cache since removed compiles again here: slower, still right).
     if _digest(source) not in _COMPILED and not _cached_mark(path).exists():
-        _compile_apart(path)
+        with _compiling(path):
+            if not _cached_mark(path).exists():  # another process may have compiled it
+                _compile_apart(path)
     module = _load(source, path)
     table = np.concatenate([np.array(writer.table, dtype=np.int64),
                             np.zeros(writer.scratch, dtype=np.int64), _registry(REGISTRY)])
