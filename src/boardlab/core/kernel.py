@@ -9,8 +9,9 @@ key -- becomes the source of one Python module of numba functions over an ``int6
 array (the side to move, the ply, the key, the legal moves and the board, one small
 integer per piece). The module is written to a cache folder named after the hash of its
 source and compiled with ``cache=True``, so a game compiles once per machine, in a child
-process that then exits: compiling takes memory numba never gives back (shogi's kernel
-5.9 GB), and the process that plays loads the machine code from the cache
+process (one serves kernel after kernel, and leaves once its memory passes a bound):
+compiling takes memory numba never gives back (shogi's kernel 5.9 GB), and the process
+that plays loads the machine code from the cache
 (tic-tac-toe's: 120 MB at most, against 323 MB compiling it in-process, for the same CPU
 time).
 
@@ -82,6 +83,7 @@ import hashlib
 import importlib.util
 import os
 import re
+import select
 import subprocess
 import sys
 import tempfile
@@ -6341,30 +6343,139 @@ def _module_file(source: str) -> Path:
 
 
 def _compile_apart(path: Path) -> None:
-    """Compile the kernel module at ``path`` into numba's cache in a child process,
-    which then exits: this process loads the compiled code from the cache.
+    """Compile the kernel module at ``path`` into numba's cache in a child process: this
+    process then loads the compiled code from the cache.
 
     Compiling a kernel takes memory that numba and LLVM never give back, in proportion
     to its size (shogi's kernel: 5.9 GB for 190 s; loaded from the cache, its whole
     process peaks at 257 MB). A server or a test run that meets many games would keep
-    all of it. A kernel already in the cache loads as fast in the child, so a warm
-    cache costs a child's start-up."""
+    all of it. The child (:class:`_Compiler`) serves one kernel after another, which
+    spares each kernel a new process's start-up and numba's set-up (1.7 s of CPU, a
+    quarter of a small kernel's compile), and is replaced once its memory has grown
+    past :data:`_COMPILER_BYTES`."""
     from boardlab import compiled as announcer
 
     announcer.announce(f"boardlab.kernels.{path.stem}")  # not silently: it takes a while
-    command = [sys.executable, "-c",
-               "import sys; from boardlab.core.kernel import _compile_file; "
-               "_compile_file(sys.argv[1])", str(path)]
-    # The child imports what this process imported, wherever it was found.
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, env=env,
-                              timeout=_APART_SECONDS, check=False)
-    except (OSError, subprocess.TimeoutExpired) as error:
-        raise Unsupported(f"compiling the kernel apart failed: {error}") from None
-    if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
-        raise Unsupported(f"compiling the kernel apart failed: {last}")
+    _COMPILER.compile(path)
+
+
+#: A compiling child whose peak memory passed this many bytes exits after its kernel.
+_COMPILER_BYTES = 1 << 30
+
+
+def _compiler_command() -> list[str]:
+    """The command of a compiling child (:func:`_serve_compiles`)."""
+    return [sys.executable, "-c",
+            "from boardlab.core.kernel import _serve_compiles; _serve_compiles()",
+            str(_COMPILER_BYTES)]
+
+
+class _Compiler:
+    """A child process that compiles the kernel modules it is sent into numba's cache,
+    one at a time, and answers a line for each (see :func:`_serve_compiles`)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._process: subprocess.Popen[str] | None = None
+        self._errors: Any = None
+
+    def compile(self, path: Path) -> None:
+        """Compile the kernel module at ``path`` (Unsupported when the child fails,
+        dies or takes longer than :data:`_APART_SECONDS`)."""
+        with self._lock:
+            process = self._started()
+            try:
+                assert process.stdin is not None and process.stdout is not None
+                process.stdin.write(f"{path}\n")
+                process.stdin.flush()
+                ready, _, _ = select.select([process.stdout], [], [], _APART_SECONDS)
+                reply = process.stdout.readline() if ready else None
+            except OSError as error:
+                self._stop()
+                raise Unsupported(f"compiling the kernel apart failed: {error}") from None
+            if reply is None:
+                self._stop()
+                raise Unsupported("compiling the kernel apart failed: no answer in "
+                                  f"{_APART_SECONDS} s")
+            if not reply:  # the child died (its memory, a signal)
+                last = self._last_error()
+                self._stop()
+                raise Unsupported(f"compiling the kernel apart failed: {last}")
+            status, _, message = reply.rstrip("\n").partition(" ")
+            if status == "exit":  # compiled; the child left, its memory too
+                self._stop()
+            elif status != "ok":
+                raise Unsupported(f"compiling the kernel apart failed: {message}")
+
+    @property
+    def pid(self) -> int | None:
+        """The process id of the child, or None when none is running."""
+        running = self._process is not None and self._process.poll() is None
+        return self._process.pid if running else None  # type: ignore[union-attr]
+
+    def _started(self) -> subprocess.Popen[str]:
+        if self._process is not None and self._process.poll() is None:
+            return self._process
+        self._stop()
+        # The child imports what this process imported, wherever it was found.
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        self._errors = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 - the child's life
+        try:
+            self._process = subprocess.Popen(
+                _compiler_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=self._errors, text=True, env=env)
+        except OSError as error:
+            raise Unsupported(f"compiling the kernel apart failed: {error}") from None
+        return self._process
+
+    def _last_error(self) -> str:
+        """The last line the child wrote to its standard error."""
+        if self._process is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._process.wait(timeout=5)
+        self._errors.seek(0)
+        return (self._errors.read().strip().splitlines() or ["no message"])[-1]
+
+    def _stop(self) -> None:
+        process, self._process = self._process, None
+        if process is not None:
+            with contextlib.suppress(OSError):
+                process.kill()
+            process.wait()
+            for stream in (process.stdin, process.stdout):
+                with contextlib.suppress(OSError):
+                    stream.close()  # type: ignore[union-attr]
+        if self._errors is not None:
+            self._errors.close()
+            self._errors = None
+
+
+_COMPILER = _Compiler()
+
+
+def _serve_compiles() -> None:
+    """The compiling child's loop: a kernel module's path per line of the standard
+    input, compiled (:func:`_compile_file`); a line back for each: ``ok``, ``error``
+    and the message, or ``exit`` once its peak memory passed the bytes its command
+    gives (it then exits). Anything else the compile prints goes to standard error."""
+    import resource
+
+    limit = int(sys.argv[1])
+    replies = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
+    for line in sys.stdin:
+        try:
+            _compile_file(line.rstrip("\n"))
+            reply = "ok"
+        except Exception as error:  # noqa: BLE001 - every failure is told to the parent
+            text = (f"{type(error).__name__}: {error}".strip().splitlines() or ["?"])[-1]
+            reply = f"error {text}"
+        # ru_maxrss is in kibibytes on Linux.
+        done = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 > limit
+        replies.write(("exit" if done and reply == "ok" else reply) + "\n")
+        replies.flush()
+        if done:
+            return
 
 
 @contextlib.contextmanager
