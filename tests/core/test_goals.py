@@ -254,6 +254,7 @@ new_conditions = st.lists(st.builds(
     st.sampled_from(((0,), (1,), (0, 1))), new_trees), min_size=1, max_size=3)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("kernel_folder")
 @settings(max_examples=max(4, EXAMPLES // 5), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])

@@ -133,6 +133,7 @@ def test_the_reference_generator_is_splitmix64():
                        4593380528125082431, 16408922859458223821]
 
 
+@pytest.mark.slow
 @settings(max_examples=max(1, EXAMPLES // 4), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(templates=templates, conditions=conditions,

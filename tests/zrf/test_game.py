@@ -30,14 +30,6 @@ def test_breakthrough_equals_the_hand_written_game():
         perft(boardlab.load("breakthrough").initial_state(), 3) == [22, 484, 11132]
 
 
-def test_english_checkers_perft_is_published():
-    # Aart Bik's perft of English checkers (a multi-jump is one move): 7, 49, 302, 1469,
-    # 7361, 36768, 179740, ...
-    assert perft(game("checkers/english-checkers.zrf").initial_state(), 6) == \
-        [7, 49, 302, 1469, 7361, 36768]
-
-
-
 def test_international_and_brazilian_draughts_perft_is_published():
     # Rein Halbersma's and Aart Bik's perft (majority capture, flying kings, captured
     # pieces removed when the capture ends): 10x10 9, 81, 658, 4265, 27117, 167140, ...;
@@ -184,6 +176,7 @@ def test_the_corpus_loads_but_its_faulty_files():
         assert reason.startswith(f"{name}:{REFUSED[name]}"), reason
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", sorted(
     str(p.relative_to(CORPUS)) for p in CORPUS.glob("*/*.zrf"))[::23])
 def test_a_sample_of_the_corpus_plays(path):

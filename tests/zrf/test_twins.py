@@ -115,6 +115,7 @@ SKELETONS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("path", "name", "options", "theirs", "ours", "why"), SKELETONS,
                          ids=[s[0] for s in SKELETONS])
 def test_skeleton_twins_part_where_dagaz_keeps_rules_in_javascript(path, name, options,
