@@ -1563,28 +1563,39 @@ def test_rules_of_whole_moves_beyond_a_kernel_say_why():
 
 
 # --- kernels compiled in a child process ----------------------------------------------------
-def _spied_compiles(monkeypatch):
-    """The kernel modules sent to a compiling child from now on (still compiled), by a
-    compiler of this test's own."""
-    compiler = kernel._Compiler()
-    monkeypatch.setattr(kernel, "_COMPILER", compiler)
-    calls = []
-    real = compiler.compile
+@pytest.fixture
+def spied_compiles(monkeypatch):
+    """A function that gives this test a compiler of its own and the list of kernel
+    modules sent to it from then on (still compiled); its children are stopped after
+    the test, not left idle until the pipes are collected."""
+    made = []
 
-    def spy(path):
-        calls.append(Path(path))
-        return real(path)
+    def spy_on_a_new_compiler():
+        compiler = kernel._Compiler()
+        made.append(compiler)
+        monkeypatch.setattr(kernel, "_COMPILER", compiler)
+        calls = []
+        real = compiler.compile
 
-    monkeypatch.setattr(compiler, "compile", spy)
-    return calls
+        def spy(path):
+            calls.append(Path(path))
+            return real(path)
+
+        monkeypatch.setattr(compiler, "compile", spy)
+        return calls
+
+    yield spy_on_a_new_compiler
+    for compiler in made:
+        compiler._stop()
 
 
-def test_a_kernel_compiles_in_a_child_and_loads_from_numba_s_cache(tmp_path, monkeypatch):
+def test_a_kernel_compiles_in_a_child_and_loads_from_numba_s_cache(tmp_path, monkeypatch,
+                                                                  spied_compiles):
     # Compiling takes memory numba never gives back (shogi: 5.9 GB); a child process
     # compiles, this one loads the code. Tic-tac-toe's published perft holds on it.
     monkeypatch.setenv("BOARDLAB_KERNEL_DIR", str(tmp_path))
     monkeypatch.setattr(kernel, "_COMPILED", set())  # nothing compiled in this process
-    calls = _spied_compiles(monkeypatch)
+    calls = spied_compiles()
     game = boardlab.load("tic-tac-toe")
     assert kernel.plan_for(game) is not None
     assert len(calls) == 1 and kernel._COMPILER.pid not in (None, os.getpid())
@@ -1601,10 +1612,10 @@ def test_a_kernel_compiles_in_a_child_and_loads_from_numba_s_cache(tmp_path, mon
 
 
 def test_one_child_compiles_kernel_after_kernel_until_its_memory_passes_the_bound(
-        tmp_path, monkeypatch):
+        tmp_path, monkeypatch, spied_compiles):
     monkeypatch.setenv("BOARDLAB_KERNEL_DIR", str(tmp_path))
     monkeypatch.setattr(kernel, "_COMPILED", set())
-    calls = _spied_compiles(monkeypatch)
+    calls = spied_compiles()
     children = []
     for name in ("tic-tac-toe", "connect-four"):
         assert kernel.plan_for(boardlab.load(name)) is not None
@@ -1612,7 +1623,7 @@ def test_one_child_compiles_kernel_after_kernel_until_its_memory_passes_the_boun
     assert len(calls) == 2 and None not in children and children[0] == children[1] != os.getpid()
     # A child past the bound answers, then leaves; the next kernel gets a new child.
     monkeypatch.setattr(kernel, "_COMPILER_BYTES", 1)
-    calls = _spied_compiles(monkeypatch)
+    calls = spied_compiles()
     game = boardlab.load("connect-four", rows=4, columns=4)
     assert kernel.plan_for(game) is not None and kernel._COMPILER.pid is None
     assert kernel.plan_for(boardlab.load("breakthrough", rows=5, columns=4)) is not None
@@ -1620,13 +1631,14 @@ def test_one_child_compiles_kernel_after_kernel_until_its_memory_passes_the_boun
     assert perft(game.initial_state(), 2) == [4, 16]
 
 
-def test_builders_that_meet_a_new_kernel_at_once_compile_it_once(tmp_path, monkeypatch):
+def test_builders_that_meet_a_new_kernel_at_once_compile_it_once(tmp_path, monkeypatch,
+                                                                 spied_compiles):
     # Two builders at once (as a test run's workers or a server's): the second waits on
     # the kernel's lock, then finds it in the cache. Each calls _build, past plan_for's
     # lock of this process, as two processes would.
     monkeypatch.setenv("BOARDLAB_KERNEL_DIR", str(tmp_path))
     monkeypatch.setattr(kernel, "_COMPILED", set())
-    calls = _spied_compiles(monkeypatch)
+    calls = spied_compiles()
     games = [boardlab.load("tic-tac-toe") for _ in range(2)]
     start = threading.Barrier(2)
     plans = []
