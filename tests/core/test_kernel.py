@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
 import sys
 import threading
 from fractions import Fraction
@@ -1609,6 +1610,21 @@ def test_a_kernel_compiles_in_a_child_and_loads_from_numba_s_cache(tmp_path, mon
     assert again is not game and "_kernel_plan" not in again.__dict__
     assert kernel.plan_for(again) is not None and len(calls) == 1
     assert perft(again.initial_state(), 3) == [9, 72, 504]
+
+
+def test_a_child_s_peak_memory_is_its_own_not_its_large_parent_s():
+    # Linux carries ru_maxrss over fork and exec: a compiling child of a test worker or
+    # a server past the bound would leave after every kernel (CI, stop 44).
+    child = ("from boardlab.core.kernel import _peak_bytes; print(_peak_bytes())")
+    parent = ("import subprocess, sys\n"
+              "held = bytearray(1 << 30)\n"
+              "for i in range(0, len(held), 4096): held[i] = 1\n"
+              f"print(subprocess.run([sys.executable, '-c', {child!r}], check=True,"
+              " capture_output=True, text=True).stdout)")
+    out = subprocess.run([sys.executable, "-c", parent], check=True, capture_output=True,
+                         text=True).stdout
+    assert 0 < int(out) < (1 << 30) // 2  # the child imported numba, it holds no GiB
+    assert kernel._peak_bytes() > 0
 
 
 def test_one_child_compiles_kernel_after_kernel_until_its_memory_passes_the_bound(

@@ -6458,8 +6458,6 @@ def _serve_compiles() -> None:
     input, compiled (:func:`_compile_file`); a line back for each: ``ok``, ``error``
     and the message, or ``exit`` once its peak memory passed the bytes its command
     gives (it then exits). Anything else the compile prints goes to standard error."""
-    import resource
-
     limit = int(sys.argv[1])
     replies = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)
@@ -6470,12 +6468,27 @@ def _serve_compiles() -> None:
         except Exception as error:  # noqa: BLE001 - every failure is told to the parent
             text = (f"{type(error).__name__}: {error}".strip().splitlines() or ["?"])[-1]
             reply = f"error {text}"
-        # ru_maxrss is in kibibytes on Linux.
-        done = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 > limit
+        done = _peak_bytes() > limit
         replies.write(("exit" if done and reply == "ok" else reply) + "\n")
         replies.flush()
         if done:
             return
+
+
+def _peak_bytes() -> int:
+    """The peak resident memory of this process's own program, in bytes.
+
+    Not ``ru_maxrss``: Linux carries it over ``fork`` and ``exec``, so a child of a
+    large process (a test worker, a server holding many kernels) would report its
+    parent's peak and leave after every kernel. ``VmHWM`` starts again at ``exec``."""
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    import resource  # not Linux: the best there is (kibibytes, bytes on macOS)
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024
 
 
 @contextlib.contextmanager
