@@ -29,7 +29,7 @@ from boardlab.core import goals as g
 from boardlab.core import kernel
 from boardlab.core import rules as r
 from boardlab.core.board import Board
-from boardlab.core.game import perft
+from boardlab.core.game import State, perft
 from boardlab.core.move import Capture, Move, Piece, Place
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.errors import BoardError, IllegalMoveError, RulesError
@@ -400,6 +400,14 @@ def test_a_loop_met_only_after_a_move_fails_there_as_the_interpreter_fails(kerne
     fast.undo()
     assert snapshot(fast) == before
     assert play_both(game, 0, 4) == 1
+    # A perft counted in the kernel meets the loop below the move: the walk over the
+    # position's moves takes over and fails there, as the interpreter's perft does.
+    assert perft(fast, 1) == [1]
+    with pytest.raises(BoardError, match="loops forever"):
+        perft(fast, 2)
+    with kernel.disabled(), pytest.raises(BoardError, match="loops forever"):
+        perft(game.initial_state(), 2)
+    assert snapshot(fast) == before
 
 
 def _lookout(spin: bool = False) -> r.If:
@@ -1279,6 +1287,30 @@ def test_english_checkers_perft_on_the_kernel_is_published():
     state = load_game(CORPUS / "checkers/english-checkers.zrf").initial_state()
     assert isinstance(state, kernel.KernelPosition)
     assert perft(state, 7) == [7, 49, 302, 1469, 7361, 36768, 179740]
+
+
+@pytest.mark.parametrize("name", ["tic-tac-toe", "connect-four", "othello", "nine-mens-morris",
+                                  "checkers/english-checkers.zrf", "chess/chess.zrf"])
+def test_a_perft_counted_in_the_kernel_is_the_walk_over_the_position_s_moves(name):
+    # The kernel finds, makes and unmakes the moves on its arrays; the walk of State
+    # asks the position for its moves and plays them. From random positions part-way
+    # through a game (near-move goals, a history that counts repetitions, chains of
+    # partial moves, follow-up moves, king safety), both count alike and leave the
+    # position as it was.
+    game = load_game(CORPUS / name) if name.endswith(".zrf") else boardlab.load(name)
+    rng = random.Random(name)
+    for _ in range(3):
+        state = game.initial_state()
+        assert isinstance(state, kernel.KernelPosition)
+        for _ in range(rng.randrange(12)):
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal_moves()))
+        before = snapshot(state)
+        counted = state.perft(3)
+        assert snapshot(state) == before
+        assert counted == State.perft(state, 3) and counted[0] == len(state.legal_moves())
+        assert snapshot(state) == before
 
 
 def test_english_checkers_plays_on_the_kernel_as_the_interpreter_plays_it():

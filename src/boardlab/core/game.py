@@ -586,6 +586,35 @@ class State(ABC):
             for _ in range(done):
                 self.undo()
 
+    def perft(self, depth: int) -> list[int]:
+        """Leaf counts at depths 1..``depth`` below this position (terminal positions
+        are not expanded); the position is left as it was, whatever is raised.
+
+        This walks :meth:`legal_moves`, :meth:`apply` and :meth:`undo`; games may
+        count it in compiled code (a kernel game counts it whole in its kernel).
+
+        >>> from boardlab import load
+        >>> load("tic-tac-toe").initial_state().perft(3)
+        [9, 72, 504]
+        """
+        counts = [0] * max(depth, 0)
+
+        def walk(level: int) -> None:
+            moves = self.legal_moves()
+            counts[level] += len(moves)
+            if level + 1 == depth:
+                return
+            for m in moves:
+                self.apply(m)
+                try:
+                    walk(level + 1)
+                finally:  # an error below (rules that fail) leaves the position too
+                    self.undo()
+
+        if depth > 0 and not self.is_terminal():
+            walk(0)
+        return counts
+
     def playouts(self, n: int, seed: int, plies: int | None = None,
                  policy: PlayoutPolicy | None = None) -> Playouts:
         """The totals of ``n`` random playouts from here (each as :meth:`playout`
@@ -654,21 +683,7 @@ def perft(state: State, depth: int) -> list[int]:
     >>> perft(load("tic-tac-toe").initial_state(), 2)
     [9, 72]
     """
-    counts = [0] * depth
-
-    def walk(level: int) -> None:
-        moves = state.legal_moves()
-        counts[level] += len(moves)
-        if level + 1 == depth:
-            return
-        for m in moves:
-            state.apply(m)
-            walk(level + 1)
-            state.undo()
-
-    if depth > 0 and not state.is_terminal():
-        walk(0)
-    return counts
+    return state.perft(depth)
 
 
 def perft_by_depth(state: State, depth: int,
@@ -688,18 +703,6 @@ def perft_by_depth(state: State, depth: int,
         yield from (0 for _ in range(depth))
         return
     root_moves = state.legal_moves()
-
-    def leaves(level: int) -> int:
-        moves = state.legal_moves()
-        if level == 1:
-            return len(moves)
-        total = 0
-        for m in moves:
-            state.apply(m)
-            total += leaves(level - 1)
-            state.undo()
-        return total
-
     for target in range(1, depth + 1):
         count = 0
         for i, move in enumerate(root_moves):
@@ -707,8 +710,10 @@ def perft_by_depth(state: State, depth: int,
                 count += 1
             else:
                 state.apply(move)
-                count += leaves(target - 1)
-                state.undo()
+                try:
+                    count += state.perft(target - 1)[-1]
+                finally:
+                    state.undo()
             if progress is not None:
                 progress(i + 1, len(root_moves))
         yield count

@@ -427,6 +427,11 @@ class Plan:
         self._actions: list[tuple] = []
 
     @cached_property
+    def perft(self) -> Any:
+        """The kernel's perft (``perft``), compiled on first use."""
+        return _entry(self.module.perft, "vector", "matrix", "vector", "vector", "int")
+
+    @cached_property
     def run(self) -> Any:
         """The kernel's random playouts (``run``), compiled on first use: most games
         are never played out."""
@@ -5976,13 +5981,106 @@ def undo(S, H):
 {near_undo}''' + self.playouts(
             plays('_run', "@njit(cache=True, inline='always')")
             + (moves_source('moves_lazy', 'generate_lazy', "@njit(cache=True, inline='always')")
-               if self.lazy else ""))
+               if self.lazy else "")) + self.perft()
         helpers, renames = _merge_shapes("\n\n".join(
             self.helpers + [text for *_, text in self.routines.values()]))
         return _unsigned_indexes(_unliteral(_rename_calls(
             head + "\n".join(body) + "\n" + "\n".join(tail) + "\n\n\n"
             + helpers + ("\n\n" + lazy if lazy else "") + mid, renames)))
 
+
+    def perft(self) -> str:
+        """The functions of a perft counted whole in the kernel: ``perft`` and what it
+        calls (see :meth:`KernelPosition.perft`). Each position's moves are found by
+        ``moves`` and made by ``make`` as a playout's are, and unmade by ``undo``."""
+        count = self.actions_of("T[XK + k]")
+        return f'''
+
+# Perft, counted in the kernel.
+@njit(cache=True)
+def keep_moves(T, n, w, at, cnt, m):
+    # The words of the n moves just found copied to T[w:], out of the scratch the next
+    # position's moves are found in, each move's start and count to at[m + k] and
+    # cnt[m + k]; the words' new top, or -1 when T has no room left.
+    for k in range(n):
+        c = {count}
+        o = XA + T[XO + k]
+        if w + c > T.shape[0]:
+            return -1
+        for i in range(c):
+            T[w + i] = T[o + i]
+        at[m + k] = w
+        cnt[m + k] = c
+        w += c
+    return w
+
+
+@njit(cache=True)
+def perft(S, H, T, counts, room):
+    # The moves at each depth 1..len(counts) below the position S (found as the
+    # position's legal moves are), added to counts: each made on S, its history a row
+    # of H, and unmade; the moves of the positions on the way kept in T[room:]. 0, or
+    # what moves or make answered below zero, or {Status.QUEUE:d} out of room (S and H
+    # are then left where it stopped).
+    S = unmanaged(S)
+    H = unmanaged(H)
+    T = unmanaged(T)
+    counts = unmanaged(counts)
+    depth = counts.shape[0]
+    found = moves(S, T)
+    if found < 0:
+        return found
+    n = found & 16777215
+    counts[0] += n
+    if depth < 2 or n == 0:
+        return 0
+    # By depth: the moves' range in at and cnt, the next one to make, the words' top
+    # and what NEAR was once the moves were found (undo clears it).
+    last = np.empty(depth, np.int64)
+    nxt = np.empty(depth, np.int64)
+    tops = np.empty(depth, np.int64)
+    near = np.empty(depth, np.int64)
+    at = np.empty((depth - 1) * {MAX_MOVES}, np.int64)
+    cnt = np.empty((depth - 1) * {MAX_MOVES}, np.int64)
+    w = keep_moves(T, n, room, at, cnt, 0)
+    if w < 0:
+        return {Status.QUEUE:d}
+    nxt[0] = 0
+    last[0] = n
+    tops[0] = w
+    near[0] = S[{NEAR}]
+    level = 0
+    while True:
+        if nxt[level] == last[level]:
+            if level == 0:
+                return 0
+            level -= 1
+            undo(S, H)
+            S[{NEAR}] = near[level]
+            continue
+        k = nxt[level]
+        nxt[level] += 1
+        rc = make(S, H, T, S[{DEPTH}], at[k], cnt[k], -1)
+        if rc < 0:
+            return rc
+        found = moves(S, T)
+        if found < 0:
+            return found
+        n = found & 16777215
+        counts[level + 1] += n
+        if n == 0 or level + 2 == depth:
+            undo(S, H)
+            S[{NEAR}] = near[level]
+            continue
+        w = keep_moves(T, n, tops[level], at, cnt, last[level])
+        if w < 0:
+            return {Status.QUEUE:d}
+        level += 1
+        nxt[level] = last[level - 1]
+        last[level] = last[level - 1] + n
+        tops[level] = w
+        near[level] = S[{NEAR}]
+'''
 
     def playouts(self, plays: str) -> str:
         """The functions of random playouts played whole in the kernel: ``run`` and
@@ -6958,6 +7056,26 @@ class KernelPosition:
             for status, count in enumerate(totals[:-1].tolist()) if count]
         ends.append((None, int(totals[-1])))
         return Playouts.of(ends, plan.players)
+
+    def perft(self, depth: int) -> list[int]:
+        """:meth:`State.perft <boardlab.core.game.State.perft>` counted whole in the
+        kernel, on copies of this position's arrays (a table with room for the moves of
+        each position on the way); the walk of :class:`State` where the kernel stops
+        short (its errors are raised there as a move's are)."""
+        if depth <= 0 or self.is_terminal():
+            return [0] * max(depth, 0)
+        plan = self._plan
+        s = self._s.copy()
+        done = int(s[DEPTH])
+        rows = np.empty((done + depth + 1, _HIST), dtype=np.int64)
+        rows[:done] = self._h[:done]
+        # The table is copied: another thread's position may grow the registry.
+        room = len(plan.table)
+        table = np.concatenate([plan.table, np.empty((depth - 1) * _ARENA, dtype=np.int64)])
+        counts = np.zeros(depth, dtype=np.int64)
+        if plan.perft(s, rows, table, counts, room) < 0:
+            return State.perft(self, depth)
+        return counts.tolist()
 
     def _reached(self, s: np.ndarray, rows: np.ndarray, taken: list[Piece] | None
                  ) -> PieceState:
