@@ -1619,7 +1619,7 @@ def spied_compiles(monkeypatch):
 
     yield spy_on_a_new_compiler
     for compiler in made:
-        compiler._stop()
+        compiler.close()
 
 
 def test_a_kernel_compiles_in_a_child_and_loads_from_numba_s_cache(tmp_path, monkeypatch,
@@ -1642,6 +1642,28 @@ def test_a_kernel_compiles_in_a_child_and_loads_from_numba_s_cache(tmp_path, mon
     assert again is not game and "_kernel_plan" not in again.__dict__
     assert kernel.plan_for(again) is not None and len(calls) == 1
     assert perft(again.initial_state(), 3) == [9, 72, 504]
+
+
+def test_a_compiling_child_left_idle_is_stopped_and_the_next_kernel_starts_another(
+        tmp_path, monkeypatch, spied_compiles):
+    # A server meets its kernels at its start; its child must not hold its memory for
+    # the server's life.
+    monkeypatch.setenv("BOARDLAB_KERNEL_DIR", str(tmp_path))
+    monkeypatch.setattr(kernel, "_COMPILED", set())
+    monkeypatch.setattr(kernel, "_COMPILER_IDLE", 0.5)
+    calls = spied_compiles()
+    assert kernel.plan_for(boardlab.load("tic-tac-toe")) is not None
+    first = kernel._COMPILER.pid
+    assert first is not None
+    for _ in range(200):
+        if kernel._COMPILER.pid is None:
+            break
+        threading.Event().wait(0.1)
+    assert kernel._COMPILER.pid is None
+    game = boardlab.load("connect-four", rows=4, columns=4)
+    assert kernel.plan_for(game) is not None and len(calls) == 2
+    assert kernel._COMPILER.pid not in (None, first)
+    assert perft(game.initial_state(), 3) == [4, 16, 64]
 
 
 def test_a_child_s_peak_memory_is_its_own_not_its_large_parent_s():

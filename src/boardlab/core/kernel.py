@@ -6459,6 +6459,10 @@ def _compile_apart(path: Path) -> None:
 
 #: A compiling child whose peak memory passed this many bytes exits after its kernel.
 _COMPILER_BYTES = 1 << 30
+#: Seconds a compiling child waits for another kernel before it is stopped: a server
+#: meets its games' kernels at its start, then seldom a new one, and an idle child
+#: would hold its memory (up to the bound above) for the server's life.
+_COMPILER_IDLE = 300.0
 
 
 def _compiler_command() -> list[str]:
@@ -6476,34 +6480,65 @@ class _Compiler:
         self._lock = threading.Lock()
         self._process: subprocess.Popen[str] | None = None
         self._errors: Any = None
+        self._timer: threading.Timer | None = None
 
     def compile(self, path: Path) -> None:
         """Compile the kernel module at ``path`` (Unsupported when the child fails,
-        dies or takes longer than :data:`_APART_SECONDS`)."""
+        dies or takes longer than :data:`_APART_SECONDS`). The child is stopped once
+        it has waited :data:`_COMPILER_IDLE` seconds for the next."""
         with self._lock:
-            process = self._started()
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
             try:
-                assert process.stdin is not None and process.stdout is not None
-                process.stdin.write(f"{path}\n")
-                process.stdin.flush()
-                ready, _, _ = select.select([process.stdout], [], [], _APART_SECONDS)
-                reply = process.stdout.readline() if ready else None
-            except OSError as error:
+                self._compile(path)
+            finally:
+                if self._process is not None:
+                    self._timer = threading.Timer(_COMPILER_IDLE, self._idle)
+                    self._timer.daemon = True
+                    self._timer.start()
+
+    def close(self) -> None:
+        """Stop the child now, if one runs (the next compile starts another)."""
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            self._stop()
+
+    def _idle(self) -> None:
+        with self._lock:
+            # Only the latest timer stops the child (an earlier one may have fired
+            # while a compile held the lock).
+            if self._timer is threading.current_thread():
+                self._timer = None
                 self._stop()
-                raise Unsupported(f"compiling the kernel apart failed: {error}") from None
-            if reply is None:
-                self._stop()
-                raise Unsupported("compiling the kernel apart failed: no answer in "
-                                  f"{_APART_SECONDS} s")
-            if not reply:  # the child died (its memory, a signal)
-                last = self._last_error()
-                self._stop()
-                raise Unsupported(f"compiling the kernel apart failed: {last}")
-            status, _, message = reply.rstrip("\n").partition(" ")
-            if status == "exit":  # compiled; the child left, its memory too
-                self._stop()
-            elif status != "ok":
-                raise Unsupported(f"compiling the kernel apart failed: {message}")
+
+    def _compile(self, path: Path) -> None:
+        """One compile in the child (see :meth:`compile`), under the lock."""
+        process = self._started()
+        try:
+            assert process.stdin is not None and process.stdout is not None
+            process.stdin.write(f"{path}\n")
+            process.stdin.flush()
+            ready, _, _ = select.select([process.stdout], [], [], _APART_SECONDS)
+            reply = process.stdout.readline() if ready else None
+        except OSError as error:
+            self._stop()
+            raise Unsupported(f"compiling the kernel apart failed: {error}") from None
+        if reply is None:
+            self._stop()
+            raise Unsupported("compiling the kernel apart failed: no answer in "
+                              f"{_APART_SECONDS} s")
+        if not reply:  # the child died (its memory, a signal)
+            last = self._last_error()
+            self._stop()
+            raise Unsupported(f"compiling the kernel apart failed: {last}")
+        status, _, message = reply.rstrip("\n").partition(" ")
+        if status == "exit":  # compiled; the child left, its memory too
+            self._stop()
+        elif status != "ok":
+            raise Unsupported(f"compiling the kernel apart failed: {message}")
 
     @property
     def pid(self) -> int | None:
