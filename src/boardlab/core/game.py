@@ -677,7 +677,9 @@ def zobrist_table(size: int, seed: str | int) -> list[int]:
 
 
 def perft(state: State, depth: int) -> list[int]:
-    """Leaf counts at depths 1..``depth`` (terminal positions are not expanded).
+    """Leaf counts at depths 1..``depth`` (terminal positions are not expanded), as
+    :meth:`State.perft` counts them (in one kernel call for a kernel game: for a count
+    that shows its progress and can be interrupted, see :func:`perft_by_depth`).
 
     >>> from boardlab import load
     >>> perft(load("tic-tac-toe").initial_state(), 2)
