@@ -1313,6 +1313,26 @@ def test_a_perft_counted_in_the_kernel_is_the_walk_over_the_position_s_moves(nam
         assert snapshot(state) == before
 
 
+def test_a_kernel_perft_short_of_room_for_its_path_doubles_it_and_counts_again(monkeypatch):
+    # Room for two words and one move: each shortage doubles it and the count starts
+    # again in the kernel, which reaches the published counts; the walk is not asked.
+    monkeypatch.setattr(kernel, "_PERFT_ROOM", 2)
+    monkeypatch.setattr(State, "perft", lambda self, depth: pytest.fail("walked"))
+    game = boardlab.load("connect-four")
+    plan = kernel.plan_for(game)
+    counted, calls = plan.perft, []
+
+    def count(*args):
+        calls.append(len(args[2]) - args[4])  # the room for the path's words
+        return counted(*args)
+
+    plan.__dict__["perft"] = count
+    assert perft(game.initial_state(), 5) == [7, 49, 343, 2401, 16807]
+    # The path keeps four positions' 7 drops, a word each: 28 words and 28 moves, the
+    # moves' room a quarter of the words' at first (1, 2, ... 32).
+    assert calls == [2, 4, 8, 16, 32, 64]
+
+
 def test_english_checkers_plays_on_the_kernel_as_the_interpreter_plays_it():
     game = load_game(CORPUS / "checkers/english-checkers.zrf")
     assert sum(play_both(game, seed, 120) for seed in (3, 4)) > 100

@@ -161,6 +161,9 @@ _HIST = 5 + 2 * _TOUCH + 6
 #: moves of one position together.
 _QUEUE = 1024
 _ARENA = 1 << 16
+#: Words a kernel's perft first keeps the moves of the positions on its path in (and a
+#: quarter as many moves): a chess game's path of ten positions takes about 800.
+_PERFT_ROOM = 1 << 14
 #: Changes of type and owner one run may ask for.
 _CHANGES = 256
 # A chain of partial steps (ZRF add-partial) is one move whose words are its steps'
@@ -429,7 +432,8 @@ class Plan:
     @cached_property
     def perft(self) -> Any:
         """The kernel's perft (``perft``), compiled on first use."""
-        return _entry(self.module.perft, "vector", "matrix", "vector", "vector", "int")
+        return _entry(self.module.perft, "vector", "matrix", "vector", "vector", "int",
+                      "vector", "vector")
 
     @cached_property
     def run(self) -> Any:
@@ -6001,7 +6005,9 @@ def undo(S, H):
 def keep_moves(T, n, w, at, cnt, m):
     # The words of the n moves just found copied to T[w:], out of the scratch the next
     # position's moves are found in, each move's start and count to at[m + k] and
-    # cnt[m + k]; the words' new top, or -1 when T has no room left.
+    # cnt[m + k]; the words' new top, or -1 when T or at has no room left.
+    if m + n > at.shape[0]:
+        return -1
     for k in range(n):
         c = {count}
         o = XA + T[XO + k]
@@ -6016,12 +6022,12 @@ def keep_moves(T, n, w, at, cnt, m):
 
 
 @njit(cache=True)
-def perft(S, H, T, counts, room):
+def perft(S, H, T, counts, room, at, cnt):
     # The moves at each depth 1..len(counts) below the position S (found as the
     # position's legal moves are), added to counts: each made on S, its history a row
-    # of H, and unmade; the moves of the positions on the way kept in T[room:]. 0, or
-    # what moves or make answered below zero, or {Status.QUEUE:d} out of room (S and H
-    # are then left where it stopped).
+    # of H, and unmade; the moves of the positions on the way kept in T[room:], their
+    # starts in at and counts in cnt. 0, or what moves or make answered below zero, or
+    # {Status.ROOM:d} out of room (S and H are then left where it stopped).
     S = unmanaged(S)
     H = unmanaged(H)
     T = unmanaged(T)
@@ -6040,11 +6046,9 @@ def perft(S, H, T, counts, room):
     nxt = np.empty(depth, np.int64)
     tops = np.empty(depth, np.int64)
     near = np.empty(depth, np.int64)
-    at = np.empty((depth - 1) * {MAX_MOVES}, np.int64)
-    cnt = np.empty((depth - 1) * {MAX_MOVES}, np.int64)
     w = keep_moves(T, n, room, at, cnt, 0)
     if w < 0:
-        return {Status.QUEUE:d}
+        return {Status.ROOM:d}
     nxt[0] = 0
     last[0] = n
     tops[0] = w
@@ -6074,7 +6078,7 @@ def perft(S, H, T, counts, room):
             continue
         w = keep_moves(T, n, tops[level], at, cnt, last[level])
         if w < 0:
-            return {Status.QUEUE:d}
+            return {Status.ROOM:d}
         level += 1
         nxt[level] = last[level - 1]
         last[level] = last[level - 1] + n
@@ -7095,22 +7099,30 @@ class KernelPosition:
     def perft(self, depth: int) -> list[int]:
         """:meth:`State.perft <boardlab.core.game.State.perft>` counted whole in the
         kernel, on copies of this position's arrays (a table with room for the moves of
-        each position on the way); the walk of :class:`State` where the kernel stops
-        short (its errors are raised there as a move's are)."""
+        the positions on the way, doubled while it runs short, up to the most a path
+        of ``depth`` positions may hold); the walk of :class:`State` where the kernel
+        stops short (its errors are raised there as a move's are)."""
         if depth <= 0 or self.is_terminal():
             return [0] * max(depth, 0)
         plan = self._plan
-        s = self._s.copy()
-        done = int(s[DEPTH])
+        done = int(self._s[DEPTH])
         rows = np.empty((done + depth + 1, _HIST), dtype=np.int64)
         rows[:done] = self._h[:done]
-        # The table is copied: another thread's position may grow the registry.
-        room = len(plan.table)
-        table = np.concatenate([plan.table, np.empty((depth - 1) * _ARENA, dtype=np.int64)])
-        counts = np.zeros(depth, dtype=np.int64)
-        if plan.perft(s, rows, table, counts, room) < 0:
-            return State.perft(self, depth)
-        return counts.tolist()
+        words, moves = _PERFT_ROOM, max(1, _PERFT_ROOM // 4)
+        while True:
+            s = self._s.copy()
+            # The table is copied: another thread's position may grow the registry.
+            room = len(plan.table)
+            table = np.concatenate([plan.table, np.empty(words, dtype=np.int64)])
+            counts = np.zeros(depth, dtype=np.int64)
+            code = plan.perft(s, rows, table, counts, room, np.empty(moves, dtype=np.int64),
+                              np.empty(moves, dtype=np.int64))
+            if code >= 0:
+                return counts.tolist()
+            if code != Status.ROOM or (words >= (depth - 1) * _ARENA
+                                       and moves >= (depth - 1) * MAX_MOVES):
+                return State.perft(self, depth)
+            words, moves = 2 * words, 2 * moves
 
     def _reached(self, s: np.ndarray, rows: np.ndarray, taken: list[Piece] | None
                  ) -> PieceState:
