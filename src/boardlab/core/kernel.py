@@ -6491,9 +6491,7 @@ class _Compiler:
         dies or takes longer than :data:`_APART_SECONDS`). The child is stopped once
         it has waited :data:`_COMPILER_IDLE` seconds for the next."""
         with self._lock:
-            if self._timer is not None:
-                self._timer.cancel()
-                self._timer = None
+            self._cancel_idle()
             try:
                 self._compile(path)
             finally:
@@ -6505,10 +6503,13 @@ class _Compiler:
     def close(self) -> None:
         """Stop the child now, if one runs (the next compile starts another)."""
         with self._lock:
-            if self._timer is not None:
-                self._timer.cancel()
-                self._timer = None
+            self._cancel_idle()
             self._stop()
+
+    def _cancel_idle(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
     def _idle(self) -> None:
         with self._lock:
