@@ -567,12 +567,80 @@ def test_a_pass_plays_as_the_interpreter_plays_it(kernel_folder, rule):
     # three men, men outside mills first (priorities), a limit of turns, no move judged
     # first; three men's morris's lines of three along two or four axes.
     ("nine-mens-morris", {}), ("three-mens-morris", {}),
-    ("three-mens-morris", {"diagonals": False, "max_moves": 30})])
+    ("three-mens-morris", {"diagonals": False, "max_moves": 30}),
+    # Footprints of stones that move as one and stop on what they cover, rings as goals.
+    ("gess", {"move_limit": 60})])
 def test_language_games_play_on_their_kernel_as_the_interpreter_plays_them(name, options):
     game = boardlab.load(name, **options)
     assert kernel.why_not(game) is None
     plies = sum(play_both(game, seed, 400) for seed in range(4))
     assert plies > 40
+
+
+def footprint_game(placement):
+    """A game of footprint templates on a 6x6 board whose directions turn for o: men
+    move in 3x3 footprints (centres in a zone of each player's own, at most two
+    cells, any distance with a man in the centre), kings in L-shaped ones of three
+    cells (one cell at a time, never south); a king also steps west, a man north."""
+    board = Board.square(6, 6).rotated_for(1) \
+        .with_zone("inside", 0, [f"{f}{k}" for f in "bcde" for k in "2345"]) \
+        .with_zone("inside", 1, [f"{f}{k}" for f in "abcdef" for k in "2345"])
+    rules = r.Rules([
+        r.Footprint((), ("man",), name="men", zone="inside", reach=2),
+        r.Footprint((), ("king",), name="kings", zone="inside", reach=1,
+                    shape=("", "n", "e"), directions=("n", "e", "s", "w")),
+        r.Template((r.Step("w"), r.Verify(r.EMPTY), r.Add()), ("king",), name="step"),
+        r.Template((r.Step("n"), r.Verify(r.EMPTY), r.Add()), ("man",), name="walk")])
+
+    class Footprints(PieceGame):
+        name = "footprint-kernel-game"
+        description = "test game"
+        player_names = ("x", "o")
+        pieces = PIECES
+
+        def make_board(self) -> Board:
+            return board
+
+        def initial_placement(self):
+            return {cell: PIECES[s] for cell, s in placement.items()}
+
+        def make_rules(self) -> r.Rules:
+            return rules
+
+        def end_goals(self) -> g.Goals:
+            return g.Goals((), 2, "loss")
+
+    return Footprints()
+
+
+def test_footprints_play_on_the_kernel_as_the_interpreter_plays_them(kernel_folder):
+    # Random starts, x's pieces on rows 1-3 and o's on rows 4-6: footprints that hold
+    # other pieces are no pieces, those holding a king and a man belong to neither
+    # template, moves stop on covered pieces (own ones too) and carry pieces out of a
+    # zone that differs by player; a footprint's move stands beside a step that does
+    # the same. One kernel for all (the placement is not in its source).
+    rng = random.Random(7)
+    plies = captures = 0
+    for seed in range(12):
+        placement = {}
+        for rows, symbols in (("123", "XXXK"), ("456", "OOOQ")):
+            cells = [f"{f}{k}" for f in "abcdef" for k in rows]
+            placement.update({c: rng.choice(symbols)
+                              for c in rng.sample(cells, rng.randint(3, 8))})
+        game = footprint_game(placement)
+        assert kernel.why_not(game) is None
+        plies += play_both(game, seed, 40)
+        state = game.initial_state()
+        captures += sum(any(type(a) is Capture for a in m.actions) for m in state.legal_moves())
+    assert plies > 100 and captures > 20
+    # A move's notation and tag are the centres before and after, on both engines.
+    game = footprint_game({"c3": "X", "c4": "X", "e5": "O"})
+    moves = game.initial_state().legal_moves()
+    with kernel.disabled():
+        assert [(m.notation, m.tag) for m in game.initial_state().legal_moves()] == \
+            [(m.notation, m.tag) for m in moves]
+    assert ("c3-c5", (game.board.cell("c3"), game.board.cell("c5"))) in \
+        [(m.notation, m.tag) for m in moves]
 
 
 def test_pushes_off_the_board_on_the_kernel_as_the_interpreter_pushes_them():

@@ -175,6 +175,10 @@ _STEP_MARK = 1 << 41
 # and the kept group's first cell: its notation's note.
 _NOTE_MARK = 1 << 42
 _NOTE = _STEP_MARK | _NOTE_MARK
+# A footprint's move (rules.Footprint) has, after its actions, a word with this mark (and
+# the step mark) and the footprint's centre before and after: its notation and tag.
+_FOOT_MARK = 1 << 43
+_FOOT = _STEP_MARK | _FOOT_MARK
 #: Steps (partial or last) one position's search of chains may find, positions it may
 #: reach and steps between them it may keep (a search that needs more says so).
 _STEPS = 1 << 14
@@ -504,6 +508,7 @@ class Plan:
         objects, ids = self.objects, self.ids
         spellings, names, pieces = self._spellings, self._names, self.pieces
         game = self.game
+        cell_name = game.board.cell_name
         new = tuple.__new__  # what Move() does, without a Python call
         metas = t[meta_at + known:meta_at + count].tolist()
         first = metas[0] >> 27
@@ -517,6 +522,12 @@ class Plan:
             self._actions.append(actions)
             if template == self._pass:
                 move = Move("pass", ())  # as the interpreter writes it
+            elif len(actions) < len(mine) and mine[len(actions)] & _FOOT_MARK:
+                # A footprint's move: its centre before and after (see _FOOT).
+                note = mine[len(actions)]
+                origin, centre = note & 0xFFFF, (note >> 16) & 0xFFFF
+                move = new(Move, (f"{cell_name(origin)}-{cell_name(centre)}", actions,
+                                  (origin, centre)))
             elif len(actions) < len(mine) and mine[len(actions)] & _NOTE_MARK:
                 # The group a capture keeps, where the mover chose it (see _NOTE).
                 note = r.KeepLargestGroup.note(game.board, mine[len(actions)] & 0xFFFF)
@@ -717,6 +728,9 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
                 raise Unsupported(f"drop template {t.name!r} moves a piece in hand")
         elif type(t) is r.Line:
             _check_line(t, game)
+        elif type(t) is r.Footprint:
+            _check_footprint(t, game)
+            continue
         elif type(t) is not r.Template:
             raise Unsupported(f"template {t.name!r} is a {type(t).__name__}")
         _check_program(t.program, game)
@@ -773,6 +787,26 @@ def _check_line(t: r.Line, game: Any) -> None:
                           "or history")
     _check_direction(game, t.line)
     _check_direction(game, t.direction)
+
+
+def _check_footprint(t: r.Footprint, game: Any) -> None:
+    """A footprint template the kernel plays: its shape and directions on the board, a
+    zone the board has, starting moves of the mover's pieces, room in the scratch for
+    its cells twice and the pieces it covers."""
+    if not t.top_level or t.shared or t.reads_history or t.program or t.reach < 0:
+        raise Unsupported(f"footprint template {t.name!r} with a program, shared pieces "
+                          "or history")
+    if t.zone not in game.board.zones:
+        raise Unsupported(f"zone {t.zone!r} is not on the board")
+    rules = game.move_rules
+    if rules.cut_off is not None or rules.protect:
+        raise Unsupported(f"footprint template {t.name!r} with captures that cut off "
+                          "groups or pieces to protect")
+    if len(t.shape) != len(set(t.shape)) or 3 * len(t.shape) > 2 * game.board.size:
+        raise Unsupported(f"footprint template {t.name!r} repeats a cell or covers more "
+                          "than two thirds of the board")
+    for d in (*(o for o in t.shape if o), *t.directions):
+        _check_direction(game, d)
 
 
 def _check_group(t: r.Group, game: Any) -> None:
@@ -1766,7 +1800,8 @@ class _Writer:
         #: Whether a found move's words may go on past its actions (a chain's steps, or
         #: the note of the group a capture keeps: see _NOTE): T[XK] then holds the
         #: count of its actions, and of the words after them above bit 16.
-        self.noted = bool(self.partial_types) or self.cut_off is not None
+        self.noted = bool(self.partial_types) or self.cut_off is not None or any(
+            type(t) is r.Footprint for t in templates)
         #: The tests of the mover's group (rules.Connected) by their directions, each
         #: read once as generate starts (T[XCN + slot]).
         self.connections: dict[tuple[str, ...] | None, int] = {}
@@ -3141,6 +3176,115 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
                 "        w += 1\n"
                 "    return push(T, n, top, w, index, priority)\n")
 
+    # --- footprint templates ----------------------------------------------------------
+    def footprint(self, index: int, t: r.Footprint) -> None:
+        """The moves of a footprint template, in the interpreter's order: from each
+        centre of the mover's zone (in cell order) whose footprint holds pieces of the
+        mover's (of its kinds) and no other, in each direction whose cell holds one,
+        the footprint one cell further at a time while the centre stays in the zone,
+        up to the first that covers another piece. XG[k] holds the cell of shape
+        ``k`` that moves (-1: none), XG[K + k] where it lands, and XG[2K:] the pieces
+        covered; ``fpush`` writes each move."""
+        size, e, k_all = self.size, self.emit, len(t.shape)
+        zone = self.board.zones[t.zone]
+        listed = self.put(("zone list", t.zone), [
+            v for pl in range(self.players)
+            for v in (len(zone.get(pl, ())), *sorted(zone.get(pl, ())),
+                      *([0] * (size - len(zone.get(pl, ())))))])
+        inside = self.put(("zone", t.zone), [1 if c in zone.get(pl, ()) else 0
+                                             for pl in range(self.players)
+                                             for c in range(size)])
+        mask = self.kinds_mask(t.kinds) if t.kinds else None
+
+        def at(centre: str, k: int) -> str:
+            return centre if t.shape[k] == "" else self.direction(t.shape[k]).format(centre)
+
+        e(1, f"# template {index}: footprint {t.name or '(unnamed)'}")
+        e(1, f"for _z in range(T[{listed} + player * {size + 1}]):")
+        e(2, f"origin = T[{listed} + player * {size + 1} + 1 + _z]")
+        e(2, "held = 0")
+        for k in range(k_all):
+            e(2, f"c = {at('origin', k)}")
+            e(2, f"T[XG + {k}] = -1")
+            e(2, f"if c >= 0 and S[{BOARD} + c] != 0:")
+            mine = f"T[{self.owner} + S[{BOARD} + c]] == player"
+            if mask is not None:
+                mine += f" and T[{mask} + S[{BOARD} + c]] != 0"
+            e(3, f"if not ({mine}): continue")
+            e(3, f"held |= {1 << k}")
+            e(3, f"T[XG + {k}] = c")
+        e(2, "if held == 0: continue")
+        far = t.shape.index("") if "" in t.shape else None
+        for d in t.directions:
+            if d not in t.shape:
+                continue  # no cell of the footprint's there to hold a piece
+            e(2, f"if held & {1 << t.shape.index(d)}:")
+            e(3, "cen = origin")
+            reach = str(t.reach) if far is None else f"{size} if held & {1 << far} else {t.reach}"
+            e(3, f"for _r in range({reach}):")
+            e(4, f"cen = {self.direction(d).format('cen')}")
+            e(4, f"if cen < 0 or T[{inside} + player * {size} + cen] == 0: break")
+            e(4, "nh = 0")
+            for k in range(k_all):
+                e(4, f"c = {at('cen', k)}")
+                e(4, f"T[XG + {k_all + k}] = c")
+                e(4, f"if c >= 0 and S[{BOARD} + c] != 0:")
+                e(5, "own = False")
+                e(5, f"for _j in range({k_all}):")
+                e(6, "if T[XG + _j] == c: own = True")
+                e(5, "if not own:")
+                e(6, f"T[XG + {2 * k_all} + nh] = c")
+                e(6, "nh += 1")
+            e(4, f"n = fpush(T, n, player, origin, cen, nh, {k_all}, {inside}, {index}, "
+                 f"{t.priority})")
+            e(4, "if n < 0: return n")
+            e(4, "if nh > 0: break")
+        if "fpush" not in self.offsets:
+            self.offsets["fpush"] = -1  # written once
+            self.helpers.append(f"""@njit(cache=True)
+def fpush(T, n, player, origin, cen, nh, kk, inside, index, priority):
+    # The move of the footprint at origin to cen: the nh pieces covered (XG[2kk:])
+    # taken in cell order, then the piece of each of its kk cells (XG[k] >= 0)
+    # shifted to XG[kk + k] or, out of the zone (the table's row at inside), taken
+    # off; then its note, the two centres (see _FOOT).
+    if n >= {MAX_MOVES}: return {Status.MOVES:d}
+    top = T[XS + 1]
+    if top + nh + kk + 1 > {_ARENA}: return {Status.QUEUE:d}
+    for i in range(1, nh):
+        x = T[XG + 2 * kk + i]
+        j = i
+        while j > 0 and T[XG + 2 * kk + j - 1] > x:
+            T[XG + 2 * kk + j] = T[XG + 2 * kk + j - 1]
+            j -= 1
+        T[XG + 2 * kk + j] = x
+    w = top
+    for i in range(nh):
+        T[XA + w] = {_CAPTURE} | (T[XG + 2 * kk + i] << 2)
+        w += 1
+    for k in range(kk):
+        src = T[XG + k]
+        if src >= 0:
+            tg = T[XG + kk + k]
+            if tg >= 0 and T[inside + player * {size} + tg] != 0:
+                T[XA + w] = {_SHIFT} | (src << 2) | (tg << 18)
+            else:
+                T[XA + w] = {_CAPTURE} | (src << 2)
+            w += 1
+    na = w - top
+    T[XA + w] = {_FOOT} | origin | (cen << 16)
+    w += 1
+    h = 0x51ED270B27
+    for i in range(top, w):
+        h = mix(h, T[XA + i])
+    T[XN + n] = h
+    T[XP + n] = priority
+    T[XO + n] = top
+    T[XK + n] = na | (1 << 16)
+    T[XT + n] = index
+    T[XS + 1] = w
+    return n + 1
+""")
+
     # --- rules of whole moves -------------------------------------------------------
     def group_links(self, directions: tuple[str, ...] | None) -> int:
         """Where the table lists each cell's neighbours along ``directions`` (board
@@ -3600,6 +3744,8 @@ def stays(S, T, player, at, count, nb, base, before):
                 self.group(index, t)
             elif type(t) is r.Line:
                 self.line(index, t)
+            elif type(t) is r.Footprint:
+                self.footprint(index, t)
             else:
                 self.run_lines(index, t)
             if guard != "True":

@@ -36,6 +36,8 @@ invariants               :attr:`Rules.invariants`: a generated move that breaks 
                          test :class:`Connected` (the mover's pieces one group), what a
                          capture cuts off (:class:`KeepLargestGroup`), a second move
                          in one turn (:class:`FollowUp`)
+(GESS)                   :class:`Footprint` templates (patterns of pieces round a
+                         centre moved as one)
 =======================  ==============================================================
 
 Predicates (``EMPTY``, ``FRIEND``, ``ENEMY``, ``ON_BOARD``, :func:`piece_is`,
@@ -59,7 +61,7 @@ import itertools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from boardlab.core.groups import (
     cells_after,
@@ -349,6 +351,84 @@ class Line(Template):
                         kinds and p.kind not in kinds) or nxt in line:
                     break
                 line.append(nxt)
+        return out
+
+
+class Footstep(NamedTuple):
+    """A move of a :class:`Footprint` template: its actions, and the centre of the
+    footprint before and after it (the move's notation and tag)."""
+
+    actions: tuple[Action, ...]
+    origin: int
+    centre: int
+
+
+@dataclass(frozen=True)
+class Footprint(Template):
+    """Moves of patterns of pieces (GESS's pieces). A *footprint* is a centre cell of
+    ``zone`` and the cells in the directions of ``shape`` from it (``""``: the centre
+    itself). A footprint holding at least one piece of the mover's (of ``kinds``) and
+    no other piece is a piece of the mover's, which moves as a unit, one cell at a
+    time, in each direction of ``directions`` whose cell of the footprint holds one of
+    its pieces: at most ``reach`` cells, or any distance when its centre holds one. The
+    centre stays in ``zone``. The footprint stops on the first cell where it covers
+    any other piece: those are captured. A piece carried out of ``zone`` (or off the
+    board) is taken off.
+
+    A move's actions are its captures in cell order, then each of its pieces' shifts
+    (or removal) in the order of ``shape``; the moves come by centre (in cell order),
+    direction, then distance. Each footprint makes moves of its own, even where
+    another move (of a footprint or not) does the same to the board: its notation names the
+    centre before and after (``l3-l6``), and its tag is that pair of cells. Directions
+    are the mover's (the board's symmetry applies, as to a step)."""
+
+    shape: tuple[str, ...] = ("nw", "n", "ne", "w", "", "e", "sw", "s", "se")
+    directions: tuple[str, ...] = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
+    zone: str = ""
+    reach: int = 3
+
+    def generate(self, state: PieceState, player: int) -> list[Footstep]:  # type: ignore[override]
+        board = state.game.board
+        links = board.player_links(player)
+        zone = board.zones[self.zone].get(player, frozenset())
+        cells, kinds, shape = state.cells, self.kinds, self.shape
+        around = [None if o == "" else links[o] for o in shape]
+
+        def at(centre: int, k: int) -> int:
+            row = around[k]
+            return centre if row is None else row[centre]
+
+        out: list[Footstep] = []
+        for origin in sorted(zone):
+            own: list[tuple[int, int]] = []  # (index in shape, cell) of its pieces
+            for k in range(len(shape)):
+                c = at(origin, k)
+                if c < 0 or (p := cells[c]) is None:
+                    continue
+                if p.owner != player or (kinds and p.kind not in kinds):
+                    break
+                own.append((k, c))
+            else:
+                held = {shape[k] for k, _ in own}
+                sources = {c for _, c in own}
+                for d in self.directions:
+                    if d not in held:
+                        continue
+                    ahead, centre = links[d], origin
+                    for _ in range(board.size if "" in held else self.reach):
+                        centre = ahead[centre]
+                        if centre < 0 or centre not in zone:
+                            break
+                        hits = sorted({c for k in range(len(shape)) if (c := at(centre, k)) >= 0
+                                       and cells[c] is not None and c not in sources})
+                        actions: list[Action] = [Capture(c) for c in hits]
+                        for k, source in own:
+                            target = at(centre, k)
+                            actions.append(Shift(source, target) if target in zone
+                                           else Capture(source))
+                        out.append(Footstep(tuple(actions), origin, centre))
+                        if hits:
+                            break
         return out
 
 
@@ -691,15 +771,19 @@ class Rules:
         cut_off = self.cut_off
 
         def keep(actions: tuple[Action, ...], steps: tuple[tuple[Action, ...], ...] | None,
-                 tag: str, priority: int, kept: int | None = None) -> None:
+                 tag: Any, priority: int, kept: int | None = None,
+                 spelled: str | None = None) -> None:
             """Add the move of ``actions`` (a chain of ``steps``) to its priority's class
             unless it is there already or a check of the position after it refuses
             it; ``kept``: the first cell of the group a capture keeps, where the mover
-            chose it (see :class:`KeepLargestGroup`)."""
-            seen = seen_in[priority]
-            if actions in seen:
-                return
-            seen.add(actions)
+            chose it (see :class:`KeepLargestGroup`). A move ``spelled`` (a
+            :class:`Footstep`'s) is one of its own even where another does the same:
+            it neither is dropped for one found before nor drops one found after."""
+            if spelled is None:
+                seen = seen_in[priority]
+                if actions in seen:
+                    return
+                seen.add(actions)
             if again is not None and again.follows(game.board, player, actions):
                 return
             if safety is not None and not safety.safe(actions):
@@ -710,7 +794,9 @@ class Rules:
                         not self._keeps(state, bare, player):
                     return
             # The notation is built only for the moves the invariants keep.
-            if steps is not None:
+            if spelled is not None:
+                text = spelled
+            elif steps is not None:
                 text = game.chain_notation(state, steps)
             else:
                 text = spelling if notation is None else notation(state, actions)
@@ -752,6 +838,17 @@ class Rules:
                 seen_in[priority] = set()
             seen = seen_in[priority]
             tag = template.name
+            if type(template) is Footprint:
+                name = game.board.cell_name
+                for actions, origin, centre in items:
+                    if cut_off is None:
+                        keep(actions, None, (origin, centre), priority,
+                             spelled=f"{name(origin)}-{name(centre)}")
+                    else:
+                        for cut, kept in cut_off.expand(state, player, actions):
+                            keep(cut, None, (origin, centre), priority, kept,
+                                 spelled=f"{name(origin)}-{name(centre)}")
+                continue
             if safety is None and not self.invariants and not _may_go_on(template) \
                     and cut_off is None and again is None:
                 # The common case, without chains or checks on the position after.
@@ -991,7 +1088,7 @@ class Rules:
         if attackers is None:
             attackers = cache[key] = _Attackers(board.size)
             for template in self.templates:
-                if isinstance(template, Drop | Group | Line):
+                if isinstance(template, Drop | Group | Line | Footprint):
                     continue
                 if move_type is not None and template.move_type != move_type:
                     continue

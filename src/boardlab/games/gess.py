@@ -33,11 +33,12 @@ published rules have no draw; to make every game finite, option ``move_limit``
 (default 400 plies) draws a game that reaches it.
 
 Moves are written with the footprint's centre before and after, ``l3-l6``; the
-move's ``tag`` is the pair of centre cells. The moves are generated in plain Python
-(GESS moves patterns, not pieces, which the move language does not describe); the
-end is goals, and the state is the generic
-:class:`~boardlab.core.position.PieceState`, so the text form is the 20 rows from
-the top (``b`` Black, ``w`` White, ``.`` empty), the side to move and the ply count.
+move's ``tag`` is the pair of centre cells. The rules are the move language's: one
+:class:`~boardlab.core.rules.Footprint` template (GESS moves patterns, not pieces), and
+the end is goals, so the game plays on its kernel (:mod:`boardlab.core.kernel`); the
+state is the generic :class:`~boardlab.core.position.PieceState`, so the text form is
+the 20 rows from the top (``b`` Black, ``w`` White, ``.`` empty), the side to move and
+the ply count.
 Selecting stones in a UI selects the whole piece: the closure of a selection under a
 move adds every own stone of that move's footprint.
 
@@ -48,23 +49,20 @@ force in tests/games/test_gess.py).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import cached_property
 
 from boardlab.core.board import Board
 from boardlab.core.game import Option, State
 from boardlab.core.goals import AllOf, Condition, Goals, NotGoal, RelativeConfig, ToMove
-from boardlab.core.move import Action, Capture, Move, Piece, Shift
+from boardlab.core.move import Move, Piece
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.core.registry import register
-from boardlab.core.rules import Rules
+from boardlab.core.rules import Footprint, Rules
 from boardlab.errors import NotationError
 
 SIZE = 20  # the grid, outer ring included
 BLACK, WHITE = Piece(0, "stone"), Piece(1, "stone")
 OFFSETS = tuple((dx, dy) for dy in (1, 0, -1) for dx in (-1, 0, 1))
-#: The eight directions a footprint may move, each named by its outer square.
-DIRECTIONS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
 SHORT_RANGE = 3
 
 # Black's stones in the start position, rows 2, 3, 4 and 7 of columns b..s.
@@ -75,15 +73,6 @@ _PAWNS = ".X..X..X..X..X..X."
 def inner(x: int, y: int) -> bool:
     """Whether ``(x, y)`` is on the 18x18 playing area."""
     return 1 <= x <= SIZE - 2 and 1 <= y <= SIZE - 2
-
-
-def _leading_edge(dx: int, dy: int) -> tuple[tuple[int, int], ...]:
-    """Offsets of the squares a footprint newly covers after one step in (dx, dy)."""
-    return tuple((ox, oy) for ox, oy in OFFSETS
-                 if not (-1 <= ox + dx <= 1 and -1 <= oy + dy <= 1))
-
-
-_EDGES = {d: _leading_edge(*d) for d in DIRECTIONS}
 
 
 def footprint(centre: int) -> list[int]:
@@ -112,63 +101,6 @@ def count_rings(cells: Sequence[Piece | None], player: int) -> int:
     return n
 
 
-@dataclass(frozen=True)
-class FootprintRules(Rules):
-    """GESS's moves, in plain Python behind the :class:`Rules` interface."""
-
-    templates: Sequence = ()
-
-    def generate(self, state: PieceState) -> list[Move]:
-        game = state.game
-        player = state.to_move
-        cells = state.cells
-        name = game.board.cell_name
-        moves: list[Move] = []
-        for cy in range(1, SIZE - 1):
-            for cx in range(1, SIZE - 1):
-                centre = cy * SIZE + cx
-                stones: list[tuple[int, int]] = []
-                for dx, dy in OFFSETS:
-                    p = cells[centre + dy * SIZE + dx]
-                    if p is not None:
-                        if p.owner != player:
-                            break
-                        stones.append((dx, dy))
-                else:
-                    if not stones:
-                        continue
-                    reach = SIZE if (0, 0) in stones else SHORT_RANGE
-                    for d in DIRECTIONS:
-                        if d in stones:
-                            moves.extend(self._slides(cells, cx, cy, d, stones, reach, name))
-        return moves
-
-    @staticmethod
-    def _slides(cells: Sequence[Piece | None], cx: int, cy: int, d: tuple[int, int],
-                stones: list[tuple[int, int]], reach: int, name) -> Iterable[Move]:  # noqa: ANN001
-        dx, dy = d
-        origin = cy * SIZE + cx
-        own = {origin + oy * SIZE + ox for ox, oy in stones}
-        for k in range(1, reach + 1):
-            x, y = cx + k * dx, cy + k * dy
-            if not inner(x, y):
-                return
-            centre = y * SIZE + x
-            hits = [c for ox, oy in _EDGES[d]
-                    if (c := centre + oy * SIZE + ox) not in own and cells[c] is not None]
-            actions: list[Action] = [Capture(c) for c in sorted(hits)]
-            for ox, oy in stones:
-                tx, ty = x + ox, y + oy
-                source = origin + oy * SIZE + ox
-                if inner(tx, ty):
-                    actions.append(Shift(source, ty * SIZE + tx))
-                else:
-                    actions.append(Capture(source))
-            yield Move(f"{name(origin)}-{name(centre)}", tuple(actions), tag=(origin, centre))
-            if hits:
-                return
-
-
 @register
 class Gess(PieceGame):
     """GESS: move 3x3 patterns of stones; keep a ring, destroy the opponent's."""
@@ -185,12 +117,17 @@ class Gess(PieceGame):
                minimum=10, maximum=100_000),
     )
     #: Computed by this module and by the independent brute force of tests/games/test_gess.py
-    #: (depth 3: 445 s and 1,102 s; the tests check depths 1-2, benchmarks/perft.py all).
+    #: (depth 3: 445 s and 1,102 s in Python, about 2 s on the kernel, which the tests
+    #: check; the brute force checks depths 1-2 there, benchmarks/perft_reference.py all).
     known_perft = (416, 132704, 41429344)
 
     def make_board(self) -> Board:
-        """The 20x20 grid, outer ring included (footprints overlap it)."""
-        return Board.square(SIZE, SIZE)
+        """The 20x20 grid, outer ring included (footprints overlap it); zone
+        ``inner``, the 18x18 playing area, for both players."""
+        board = Board.square(SIZE, SIZE)
+        inside = [board.cell_name(y * SIZE + x) for y in range(SIZE) for x in range(SIZE)
+                  if inner(x, y)]
+        return board.with_zone("inner", 0, inside).with_zone("inner", 1, inside)
 
     def initial_placement(self) -> dict[str, Piece]:
         """Black on rows 2-4 and 7, White on the mirror image (rows 19-17 and 14)."""
@@ -204,8 +141,9 @@ class Gess(PieceGame):
         return out
 
     def make_rules(self) -> Rules:
-        """Footprint moves (plain Python)."""
-        return FootprintRules()
+        """One :class:`~boardlab.core.rules.Footprint` template: the 3x3 footprints
+        centred on the inner board, three cells at most without a centre stone."""
+        return Rules((Footprint((), name="footprint", zone="inner", reach=SHORT_RANGE),))
 
     def parse_state(self, text: str) -> PieceState:
         """The text form; stones on the outer ring are refused."""
