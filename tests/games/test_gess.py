@@ -11,6 +11,7 @@ import pytest
 import boardlab
 from boardlab.core import kernel
 from boardlab.core.game import DRAW, perft, win_for
+from boardlab.core.move import Capture
 from boardlab.games import gess
 from boardlab.games.gess import OFFSETS, SIZE
 from tests.games.conftest import ends_as_reference
@@ -165,6 +166,35 @@ def test_the_third_count_on_the_kernel():
     state = boardlab.load("gess").initial_state()
     assert isinstance(state, kernel.KernelPosition)
     assert perft(state, 3) == list(boardlab.load("gess").known_perft)
+
+
+def test_the_kernel_plays_as_the_interpreter_along_random_games():
+    # At every position of random games on the kernel (captures avoided nine times in
+    # ten, so that rings last), the interpreted rules give the same moves, in order,
+    # with their notation and tags, and the same outcome; then the game is taken back.
+    game = boardlab.load("gess", move_limit=80)
+    rng = random.Random("kernel")
+    positions = 0
+    for _ in range(12):
+        state = game.initial_state()
+        assert isinstance(state, kernel.KernelPosition)
+        played = 0
+        while not state.is_terminal():
+            with kernel.disabled():
+                plain = game.parse_state(str(state))
+                want = [(m.notation, m.actions, m.tag) for m in plain.legal_moves()]
+                outcome = plain.outcome()
+            assert [(m.notation, m.actions, m.tag) for m in state.legal_moves()] == want
+            assert state.outcome() == outcome
+            positions += 1
+            moves = state.legal_moves()
+            quiet = [m for m in moves if not any(type(a) is Capture for a in m.actions)]
+            state.apply(rng.choice(quiet if quiet and rng.random() < 0.9 else moves))
+            played += 1
+        for _ in range(played):
+            state.undo()
+        assert str(state) == str(game.initial_state())
+    assert positions > 50
 
 
 def test_random_positions_match_brute_force():

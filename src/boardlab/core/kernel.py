@@ -3176,6 +3176,31 @@ def gmove(S, T, n, player, a, b, c, capture, index, priority):
                 "        w += 1\n"
                 "    return push(T, n, top, w, index, priority)\n")
 
+    def noted_push(self) -> str:
+        """The function that adds a found move whose words go on past its ``na``
+        actions (see ``noted``): written once, where the first such move is."""
+        if "npush" in self.offsets:
+            return ""
+        self.offsets["npush"] = -1
+        return """@njit(cache=True)
+def npush(T, n, top, na, w, index, priority):
+    # The n-th move found: the words T[XA + top:XA + w], na of them its actions, by
+    # template ``index``, in no chain of duplicates (none can equal it).
+    h = 0x51ED270B27
+    for i in range(top, w):
+        h = mix(h, T[XA + i])
+    T[XN + n] = h
+    T[XP + n] = priority
+    T[XO + n] = top
+    T[XK + n] = na | ((w - top - na) << 16)
+    T[XT + n] = index
+    T[XL + n] = 0
+    T[XS + 1] = w
+    return n + 1
+
+
+"""
+
     # --- footprint templates ----------------------------------------------------------
     def footprint(self, index: int, t: r.Footprint) -> None:
         """The moves of a footprint template, in the interpreter's order: from each
@@ -3272,18 +3297,9 @@ def fpush(T, n, player, origin, cen, nh, kk, inside, index, priority):
             w += 1
     na = w - top
     T[XA + w] = {_FOOT} | origin | (cen << 16)
-    w += 1
-    h = 0x51ED270B27
-    for i in range(top, w):
-        h = mix(h, T[XA + i])
-    T[XN + n] = h
-    T[XP + n] = priority
-    T[XO + n] = top
-    T[XK + n] = na | (1 << 16)
-    T[XT + n] = index
-    T[XS + 1] = w
-    return n + 1
+    return npush(T, n, top, na, w + 1, index, priority)
 """)
+            self.helpers.append(self.noted_push())
 
     # --- rules of whole moves -------------------------------------------------------
     def group_links(self, directions: tuple[str, ...] | None) -> int:
@@ -4546,7 +4562,7 @@ def maximal(S, T, n):
                 "    T[DB + i] = a"))
         else:
             deferred = "    at = XA + T[r]\n"
-        return f'''{parts}@njit(cache=True)
+        return f'''{self.noted_push()}{parts}@njit(cache=True)
 def cont(S, T, index, player, start):
     row = {table} + index * {width}
 {dispatch}    return 0
@@ -4889,17 +4905,7 @@ def cpush(S, T, n, count, priority, firsts):
             break
     if n >= {MAX_MOVES}:
         return {Status.MOVES:d}
-    h = 0x51ED270B27
-    for i in range(top, w):
-        h = mix(h, T[XA + i])
-    T[XN + n] = h
-    T[XP + n] = priority
-    T[XO + n] = top
-    T[XK + n] = na | ((w - top - na) << 16)
-    T[XT + n] = template
-    T[XL + n] = 0
-    T[XS + 1] = w
-    return n + 1
+    return npush(T, n, top, na, w, template, priority)
 
 
 @njit(cache=True)
