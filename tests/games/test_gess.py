@@ -329,6 +329,32 @@ def test_group_moves_are_the_moves_of_footprints_holding_exactly_the_group():
     assert all(game.closure(state, pair[:1], m) == pair for m in game.group_moves(state, pair))
 
 
+def test_ring_counts_are_the_brute_force_s():
+    # Random scatters of stones and of whole rings (touching and overlapping ones too):
+    # the one-pass count of both colours' rings is the reference's, square by square.
+    rng = random.Random("rings")
+    inner = [(x, y) for x in range(1, N - 1) for y in range(1, N - 1)]
+    game = boardlab.load("gess")
+    several = 0
+    for _ in range(60):
+        stones = {c: rng.randrange(2) for c in rng.sample(inner, rng.randint(0, 120))}
+        for _ in range(rng.randint(0, 6)):
+            cx, cy = rng.randint(2, N - 3), rng.randint(2, N - 3)
+            colour = rng.randrange(2)
+            stones.pop((cx, cy), None)
+            stones.update({(cx + dx, cy + dy): colour for dx, dy in DIRS})
+        want = [sum(1 for x in range(1, N - 1) for y in range(1, N - 1)
+                    if (x, y) not in stones and all(stones.get((x + dx, y + dy)) == player
+                                                    for dx, dy in DIRS)) for player in (0, 1)]
+        rows = [["."] * N for _ in range(N)]
+        for (x, y), owner in stones.items():
+            rows[N - 1 - y][x] = "bw"[owner]
+        state = game.parse_state("/".join("".join(r) for r in rows) + " black")
+        assert gess.ring_counts(state.cells) == tuple(want)
+        several += max(want) > 1
+    assert several > 5
+
+
 def test_evaluation():
     game = boardlab.load("gess")
     assert game.evaluate(game.initial_state(), 0) == 0
