@@ -995,8 +995,21 @@ def test_games_beyond_a_kernel_say_why():
     assert kernel.why_not(boardlab.load("hex-column-checkers")) == \
         "not a game of the move language"
     assert kernel.plan_for(boardlab.load("hex-column-checkers")) is None
-    assert kernel.why_not(boardlab.load("gess")) == "moves generated in Python, not by templates"
-    assert not isinstance(boardlab.load("gess").initial_state(), kernel.KernelPosition)
+    # Rules whose moves a Python method makes (as GESS's were before its footprints).
+    class HandWritten(r.Rules):
+        def generate(self, state):
+            return [Move("pass", ())]
+
+    base = type(make_game([r.Template((r.Step("n"), r.Add()))], [], "loss", {"a1": "X"}))
+
+    class ByHand(base):
+        def make_rules(self) -> r.Rules:
+            return HandWritten([])
+
+    assert kernel.why_not(ByHand()) == "moves generated in Python, not by templates"
+    state = ByHand().initial_state()
+    assert not isinstance(state, kernel.KernelPosition)
+    assert [m.notation for m in state.legal_moves()] == ["pass"]
     with kernel.disabled():
         assert type(boardlab.load("breakthrough").initial_state()) is PieceState
 
