@@ -575,7 +575,7 @@ def test_language_games_play_on_their_kernel_as_the_interpreter_plays_them(name,
     assert plies > 40
 
 
-def footprint_game(placement):
+def footprint_game(placement, cut_off=None):
     """A game of footprint templates on a 6x6 board whose directions turn for o: men
     move in 3x3 footprints (centres in a zone of each player's own, at most two
     cells, any distance with a man in the centre), kings in L-shaped ones of three
@@ -588,7 +588,8 @@ def footprint_game(placement):
         r.Footprint((), ("king",), name="kings", zone="inside", reach=1,
                     shape=("", "n", "e"), directions=("n", "e", "s", "w")),
         r.Template((r.Step("w"), r.Verify(r.EMPTY), r.Add()), ("king",), name="step"),
-        r.Template((r.Step("n"), r.Verify(r.EMPTY), r.Add()), ("man",), name="walk")])
+        r.Template((r.Step("n"), r.Verify(r.EMPTY), r.Add()), ("man",), name="walk")],
+        cut_off=cut_off)
 
     class Footprints(PieceGame):
         name = "footprint-kernel-game"
@@ -639,6 +640,24 @@ def test_footprints_play_on_the_kernel_as_the_interpreter_plays_them(kernel_fold
             [(m.notation, m.tag) for m in moves]
     assert ("c3-c5", (game.board.cell("c3"), game.board.cell("c5"))) in \
         [(m.notation, m.tag) for m in moves]
+
+
+def test_a_footprint_s_capture_cuts_off_groups_on_the_interpreter():
+    # x's man on c3 moves in the footprint centred on c2 to c3's, covering o's c4: o's
+    # men left, a6 and f6, are two groups as large, so the mover keeps either (one
+    # move each, noted). The kernel says it does not play the two rules together.
+    game = footprint_game({"c3": "X", "c4": "O", "a6": "O", "f6": "O"},
+                          cut_off=r.KeepLargestGroup())
+    assert "cut off" in kernel.why_not(game)
+    state = game.initial_state()
+    assert not isinstance(state, kernel.KernelPosition)
+    cut = [m for m in state.legal_moves() if str(m.notation).startswith("c2-c3")]
+    c = game.board.cell
+    assert [(str(m.notation), m.tag) for m in cut] == [
+        ("c2-c3/a6", (c("c2"), c("c3"))), ("c2-c3/f6", (c("c2"), c("c3")))]
+    assert [set(m.actions) for m in cut] == [
+        {Capture(c("c4")), Capture(c("f6")), r.Shift(c("c3"), c("c4"))},
+        {Capture(c("c4")), Capture(c("a6")), r.Shift(c("c3"), c("c4"))}]
 
 
 def test_pushes_off_the_board_on_the_kernel_as_the_interpreter_pushes_them():
