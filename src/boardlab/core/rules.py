@@ -841,13 +841,11 @@ class Rules:
             if type(template) is Footprint:
                 name = game.board.cell_name
                 for actions, origin, centre in items:
-                    if cut_off is None:
-                        keep(actions, None, (origin, centre), priority,
-                             spelled=f"{name(origin)}-{name(centre)}")
-                    else:
-                        for cut, kept in cut_off.expand(state, player, actions):
-                            keep(cut, None, (origin, centre), priority, kept,
-                                 spelled=f"{name(origin)}-{name(centre)}")
+                    spelled = f"{name(origin)}-{name(centre)}"
+                    ways = [(actions, None)] if cut_off is None else \
+                        cut_off.expand(state, player, actions)
+                    for made, kept in ways:
+                        keep(made, None, (origin, centre), priority, kept, spelled=spelled)
                 continue
             if safety is None and not self.invariants and not _may_go_on(template) \
                     and cut_off is None and again is None:

@@ -114,11 +114,6 @@ def ring_counts(cells: Sequence[Piece | None]) -> tuple[int, int]:
     return counts[0], counts[1]
 
 
-def count_rings(cells: Sequence[Piece | None], player: int) -> int:
-    """How many rings ``player`` has."""
-    return ring_counts(cells)[player]
-
-
 @register
 class Gess(PieceGame):
     """GESS: move 3x3 patterns of stones; keep a ring, destroy the opponent's."""
