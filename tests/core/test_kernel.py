@@ -691,6 +691,29 @@ def test_pushes_off_the_board_on_the_kernel_as_the_interpreter_pushes_them():
 EXAMPLE_RULES = Path(__file__).resolve().parents[2] / "examples" / "zrf"
 
 
+def test_a_change_of_owner_and_of_type_together_are_one_change(kernel_folder):
+    # A change of owner to the mover and one of type on the same cell, in either order,
+    # are queued as one (Othello's flips); a flip to the next player, or a change of
+    # another cell, stays apart. On a piece the move takes, on the mover's own
+    # destination and on pieces that already are what they become, the kernel's moves
+    # are still the interpreter's.
+    templates = [
+        r.Template((r.ChangeType("king", direction="n"), r.ChangeOwner(direction="n"),
+                    r.Step("e"), r.Verify(r.EMPTY), r.Add()), ("man",), name="turn"),
+        r.Template((r.Step("e"), r.ChangeOwner(), r.ChangeType("man"), r.Add()),
+                   ("king",), name="land"),
+        r.Template((r.Step("s"), r.ChangeOwner(flip=True), r.ChangeType("king"),
+                    r.ChangeOwner(direction="w"), r.ChangeType("man"), r.Add()),
+                   ("king", "man"), name="flip")]
+    game = make_game(templates, [], "draw", {"b2": "X", "b3": "O", "c1": "K", "c3": "Q",
+                                            "a4": "O", "d2": "X"})
+    assert kernel.why_not(game) is None
+    writer, _ = kernel._write(game)
+    assert {name for name in writer.offsets if name[0] == "settled"} == \
+        {("settled", "king"), ("settled", "man")}
+    assert sum(play_both(game, seed, 30) for seed in range(12)) > 60
+
+
 @pytest.mark.parametrize("name", ["connect-four", "reversi", "tic-tac-toe"])
 def test_drop_games_play_on_their_kernel_as_the_interpreter_plays_them(kernel_folder, name):
     # Their drops are written out with no search for equal moves (each lands apart),
