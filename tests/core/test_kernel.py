@@ -50,19 +50,21 @@ NAMES = [BOARD.cell_name(c) for c in range(BOARD.size)]
 
 
 def make_game(templates, conditions, stalemate, placement, pass_turn=None, recycle="",
-              moves_first=False, follow_up=None):
+              moves_first=False, follow_up=None, pieces=None):
     """An unregistered game with a kernel: these templates, these end conditions, this
     pass rule. ``recycle`` names "captures" (a piece taken goes to its owner's hand)
     and "promotions" (a promotion takes its piece from the hand): the hand then counts
     every piece from the start, a king each. ``moves_first``: a player without a move
-    is judged first; ``follow_up``: a rules.FollowUp."""
+    is judged first; ``follow_up``: a rules.FollowUp; ``pieces``: the game's pieces by
+    symbol (:data:`PIECES`, with every attribute a run may set, when None)."""
     goals = g.Goals(tuple(conditions), 2, stalemate, moves_first=moves_first)
+    symbols = PIECES if pieces is None else pieces
 
     class Random(PieceGame):
         name = "random-kernel-game"
         description = "test game"
         player_names = ("x", "o")
-        pieces = PIECES
+        pieces = symbols
         recycle_captures = "captures" in recycle
         recycle_promotions = "promotions" in recycle
 
@@ -75,7 +77,7 @@ def make_game(templates, conditions, stalemate, placement, pass_turn=None, recyc
             return BOARD
 
         def initial_placement(self):
-            return {cell: PIECES[s] for cell, s in placement.items()}
+            return {cell: symbols[s] for cell, s in placement.items()}
 
         def make_rules(self) -> r.Rules:
             return r.Rules(list(templates), pass_turn=pass_turn, follow_up=follow_up)
@@ -734,16 +736,35 @@ def test_a_line_of_pieces_a_player_never_has_is_not_looked_for(kernel_folder):
     # each for both players as their own ("self"): x never owns an o disc, so half of
     # each player's lines can never hold. They are not looked for after each move; the
     # others are, near the disc just dropped, by the run of the player's one disc code
-    # through it (two walks in each of 8 functions), and the games end as the
-    # interpreter's.
+    # through it along each direction: one loop over the four (two walks in a function
+    # for each player), in after and in the copy a playout inlines; and the games end
+    # as the interpreter's.
     game = boardlab.load("connect-four", rows=5, columns=5)
     source = kernel.source(game)
-    after = source[source.index("def after("):source.index("def stuck_conditions(")]
+    after = source[source.index("def after("):source.index("def after_run(")]
     for player in (0, 1):
-        assert after.count(f"_near(S, T, np.int64({player}))") == 4
-    assert source.count(" == code:") == 16
+        assert after.count(f"_near(S, T, np.int64({player}))") == 1
+    assert source.count(" == code:") == 4
+    assert "@njit(cache=True, inline='always')\ndef after_run(S, T):" in source
+    assert "status = after_run(S, T)" in source
     plies = sum(play_both(game, seed, 30) for seed in range(8))
     assert plies > 60
+    # Lines of one piece alike along three directions and one of another length: the
+    # three are tested in one loop, the other by a walk of its own; the games end as
+    # the interpreter's.
+    rows = g.AnyOf(tuple(
+        g.RelativeConfig((("self", "man"), d, ("self", "man"), d, ("self", "man")))
+        for d in ("n", "e", "ne")) + (g.RelativeConfig((("self", "king"), "n",
+                                                         ("self", "king"))),))
+    drop = r.Drop((r.Verify(r.EMPTY), r.Add()), kinds=("man",),
+                  unlimited_for=frozenset({0, 1}))
+    plain = {symbol: PIECES[symbol] for symbol in "XKOQ"}
+    game = make_game([drop], [g.Condition("win", (0, 1), rows)], "draw", {"b2": "K"},
+                     pieces=plain)
+    source = kernel.source(game)
+    after = source[source.index("def after("):source.index("def after_run(")]
+    assert after.count("_near(S, T, np.int64(0))") == 2 and "for k in range(3):" in source
+    assert sum(play_both(game, seed, 20) for seed in range(10)) > 40
 
 
 def test_drops_that_can_land_on_one_cell_are_not_taken_as_distinct(kernel_folder):

@@ -1108,6 +1108,10 @@ def _check_goal(goal: g.Goal, game: Any) -> None:
 #: The most adds of plain templates whose moves generate writes out (see _Writer.inline).
 _INLINE_ADDS = 32
 
+#: The most lines of after (a line of it may be a call of an inlined test) that a
+#: playout inlines in its loop (see _Writer.resolve).
+_INLINED_AFTER = 40
+
 #: The most lines of the templates that generate holds itself; more are written as
 #: functions it calls (see _Writer.split): numba's compile time grows faster than a
 #: function's length (Stratego's 100 templates, 2,300 lines in one function: 165 s),
@@ -1618,6 +1622,9 @@ class _Writer:
                               for p in range(1, self.players))
         self.lines: list[str] = []
         self.helpers: list[str] = []
+        #: The function a playout's moves judge the position by: after, or its copy
+        #: inlined in run (see resolve).
+        self.after_run = "after"
         self.loops = 0
         #: The locals of the runs' flags and counters, by name.
         self.variables: dict[str, str] = {}
@@ -2746,9 +2753,13 @@ class _Writer:
         if isinstance(goal, g.AllOf | g.AnyOf):
             joint = " and " if isinstance(goal, g.AllOf) else " or "
             inner = near and isinstance(goal, g.AnyOf)
+            children = list(goal.goals)
+            lines = self.lines_near(children, player) if inner else None
+            if lines is not None:
+                children = [c for c in children if not any(c is x for x in lines[1])]
             # A part that never decides (always false in an or, true in an and) goes.
-            parts = [part for part in (self.goal(child, player, inner)
-                                       for child in goal.goals)
+            parts = [part for part in ([lines[0]] if lines is not None else []) + [
+                self.goal(child, player, inner) for child in children]
                      if part != ("True" if isinstance(goal, g.AllOf) else "False")]
             return "(" + (joint.join(parts) or ("True" if isinstance(goal, g.AllOf)
                                                 else "False")) + ")"
@@ -2766,12 +2777,7 @@ class _Writer:
         if isinstance(goal, g.Captured):
             bit = self.taken.index(frozenset(goal.kinds)) * self.players
             return f"(((S[{TAKEN}] >> ({bit} + {player})) & 1) != 0)"
-        if isinstance(goal, g.RelativeConfig) and player.isdigit() and not all(
-                any(g._fits(piece, item, int(player))  # type: ignore[arg-type]
-                    for piece in self.pieces) for item in goal.pattern[0::2]):
-            # An item no piece the kernel knows (nor an empty cell) fits for this
-            # player: never true (Connect Four's lines of the other's discs for each
-            # player), so not looked for at every position.
+        if self.never(goal, player):
             return "False"
         name = f"goal{len(self.helpers)}"
         if isinstance(goal, g.AbsoluteConfig):
@@ -2865,10 +2871,86 @@ class _Writer:
             f"            return False\n"
             f"    return True\n")
 
-    def relative_config(self, name: str, goal: g.RelativeConfig, near: bool) -> None:
+    def never(self, goal: g.Goal, player: str) -> bool:
+        """Whether ``goal`` is a relative configuration with an item that no piece the
+        kernel knows (nor an empty cell) fits for ``player`` (a number): never true
+        (Connect Four's lines of the other's discs for each player), so not looked for
+        at every position."""
+        return isinstance(goal, g.RelativeConfig) and player.isdigit() and not all(
+            any(g._fits(piece, item, int(player))  # type: ignore[arg-type]
+                for piece in self.pieces) for item in goal.pattern[0::2])
+
+    def lines_near(self, goals: Sequence[g.Goal], player: str
+                   ) -> tuple[str, list[g.Goal]] | None:
+        """Where two or more of ``goals`` (the parts of an or tested near the last
+        move) are lines of one piece alike, n long, in various directions (Connect
+        Four's four, a tic-tac-toe's): the test of them all and those goals. Near the
+        last move it is one loop over their directions (a table), not a walk written
+        out for each: small enough to inline in a playout's loop (see resolve), a
+        tenth of the code of the walks and as fast. None where fewer are."""
+        links = [self.board.player_links(pl) for pl in range(self.players)]
+        found: dict[tuple[Any, int], list[tuple[g.RelativeConfig, list[int]]]] = {}
+        for goal in goals:
+            if not isinstance(goal, g.RelativeConfig):
+                continue
+            items, steps = goal.pattern[0::2], goal.pattern[1::2]
+            if len(items) < 2 or len(set(items)) != 1 or len(set(steps)) != 1:
+                continue
+            codes = tuple(tuple(code for code, piece in enumerate(self.pieces)
+                                if g._fits(piece, items[0], pl))  # type: ignore[arg-type]
+                          for pl in range(self.players))
+            if not all(len(row) <= 1 and 0 not in row for row in codes) or \
+                    self.never(goal, player):
+                continue
+            found.setdefault((codes, len(items)), []).append((goal, []))
+        best = max(found.items(), key=lambda kv: len(kv[1]), default=None)
+        if best is None or len(best[1]) < 2:
+            return None
+        (codes, length), members = best
+        name = f"goal{len(self.helpers)}"
+        rows, whole = [], []
+        for goal, _ in members:
+            part = f"goal{len(self.helpers)}"
+            self.relative_config(part, goal, near=True, twin=False)
+            whole.append(f"{part}(S, T, {player})")
+            line = self.line_lengths(part, goal.pattern[0::2], goal.pattern[1::2], links)
+            assert line is not None  # one item, one direction
+            rows.extend(line)
+        single = self.put(("relative-code", name), [row[0] if row else -1 for row in codes])
+        ways = self.put(("line-ways", name), rows)
+        size = self.size
+        self.helpers.append("\n".join([
+            f"@njit(cache=True, inline='always')\ndef {name}_near(S, T, p):",
+            "    # The lines through each cell the last move changed, along each",
+            "    # direction (its row of steps ahead and back in the table).",
+            f"    code = T[{single} + p]",
+            f"    for j in range(S[{NEAR}]):",
+            f"        cell = S[{NEAR + 1} + j]",
+            f"        if S[{BOARD} + cell] != code:",
+            "            continue",
+            f"        for k in range({len(members)}):",
+            f"            ahead = T[{ways} + 2 * k] + p * {size}",
+            f"            behind = T[{ways} + 2 * k + 1] + p * {size}",
+            "            run = 1",
+            "            c = T[ahead + cell]",
+            f"            while run < {length} and c >= 0 and S[{BOARD} + c] == code:",
+            "                run += 1",
+            "                c = T[ahead + c]",
+            "            c = T[behind + cell]",
+            f"            while run < {length} and c >= 0 and S[{BOARD} + c] == code:",
+            "                run += 1",
+            "                c = T[behind + c]",
+            f"            if run >= {length}: return True",
+            "    return False"]) + "\n")
+        self.near = True
+        return (f"({name}_near(S, T, {player}) if near else ({' or '.join(whole)}))",
+                [goal for goal, _ in members])
+
+    def relative_config(self, name: str, goal: g.RelativeConfig, near: bool,
+                        twin: bool = True) -> None:
         """The helper of a :class:`~boardlab.core.goals.RelativeConfig` goal: from each
         cell whose walk stays on the board (per player), the items in turn, unrolled;
-        and where ``near``, its ``_near`` twin (see :meth:`goal`)."""
+        and where ``near`` (and ``twin``), its ``_near`` twin (see :meth:`goal`)."""
         items = goal.pattern[0::2]
         steps = goal.pattern[1::2]
         links = [self.board.player_links(pl) for pl in range(self.players)]
@@ -2907,7 +2989,7 @@ class _Writer:
                  "        c = T[base + 1 + i]",
                  *("        " + line for line in walk_lines),
                  "    return False"]
-        if near:
+        if near and twin:
             lines += ["", "", *self.relative_near(name, items, steps, links, starts,
                                                   walk_lines)]
         self.helpers.append("\n".join(lines) + "\n")
@@ -3030,6 +3112,13 @@ class _Writer:
         lines.append("    if best == 1 << 30: return -1")
         lines.append(f"    return (best // {2 * n}) * {n} + best % {n}")
         self.helpers.append("\n".join(lines) + "\n")
+        if name == "after" and len(lines) <= _INLINED_AFTER:
+            # A playout's copy, inlined in run's loop: a call of after (which inlines
+            # the tests near the last move) was half of a Connect Four playout's time.
+            self.helpers.append("\n".join([
+                "@njit(cache=True, inline='always')\ndef after_run(S, T):", *lines[1:]])
+                + "\n")
+            self.after_run = "after_run"
 
     # --- group templates ------------------------------------------------------------
     def group(self, index: int, t: r.Group) -> None:
@@ -5803,8 +5892,10 @@ def compose(S, T, pos, hand, hf, q, nc, becomes, copy, rsv):
 {group_move}{parts}{whole}{checks}{chain_source}{open_generate("generate")}'''
         limit = self.offsets["ply limit"]
 
-        def moves_source(name: str, generate: str, decorator: str) -> str:
-            # moves, by the name given, finding the moves by ``generate``
+        def moves_source(name: str, generate: str, decorator: str, after: str = "after"
+                         ) -> str:
+            # moves, by the name given, finding the moves by ``generate`` and judging
+            # the position by ``after``
             if goals.moves_first:
                 # A player to move without a move is judged first (Goals.moves_first),
                 # then the conditions and the ply limit where there are moves.
@@ -5823,7 +5914,7 @@ def {name}(S, T):
         if status < 0:
             status = {stalemate * n} + player
         return (status + 2) << 24
-    status = after(S, T)
+    status = {after}(S, T)
 {near_moves}    if status < 0 and T[{limit}] > 0 and S[{PLY}] >= T[{limit}]:
         status = {2 * n}  # a draw when the game reaches its ply limit
     if status >= 0:
@@ -5836,7 +5927,7 @@ def {name}(S, T):
 def {name}(S, T):
     # The position's status and moves (in T[XN:XN + n], unregistered): n | (status + 2)
     # << 24, or -1 and -2 as generate says them.
-    status = after(S, T)
+    status = {after}(S, T)
 {near_moves}    if status < 0 and T[{limit}] > 0 and S[{PLY}] >= T[{limit}]:
         status = {2 * n}  # a draw when the game reaches its ply limit
     player = S[{TO_MOVE}]
@@ -6167,8 +6258,13 @@ def undo(S, H):
     S[{DEPTH}] = h
 {near_undo}''' + self.playouts(
             plays('_run', "@njit(cache=True, inline='always')")
-            + (moves_source('moves_lazy', 'generate_lazy', "@njit(cache=True, inline='always')")
-               if self.lazy else "")) + self.perft()
+            + (moves_source('moves_lazy', 'generate_lazy', "@njit(cache=True, inline='always')",
+                            self.after_run) if self.lazy else "")
+            # Without lazy moves, the copy of moves in run's loop (see playouts) judges
+            # by the inlined copy of after.
+            + (moves_source('moves_run', 'generate', "@njit(cache=True, inline='always')",
+                            self.after_run) if not self.lazy and self.after_run != "after"
+               else "")) + self.perft()
         helpers, renames = _merge_shapes("\n\n".join(
             self.helpers + [text for *_, text in self.routines.values()]))
         return _unsigned_indexes(_unliteral(_rename_calls(
@@ -6348,7 +6444,8 @@ def final(S, T, status):
 # A playout's ply calls moves, make and choose inlined in run's loop (numba inlines
 # them as it compiles run; a call passes each array as seven words and costs a fifth
 # of a Connect Four ply); scan and play keep the shared compiled ones.
-moves_run = njit(inline='always')(moves.py_func)
+{"" if not self.lazy and self.after_run != "after" else
+   "moves_run = njit(inline='always')(moves.py_func)"}
 {plays}
 
 @njit(cache=True)
