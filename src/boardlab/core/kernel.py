@@ -2886,10 +2886,10 @@ class _Writer:
         move) are lines of one piece alike, n long, in various directions (Connect
         Four's four, a tic-tac-toe's): the test of them all and those goals. Near the
         last move it is one loop over their directions (a table), not a walk written
-        out for each: small enough to inline in a playout's loop (see resolve), a
-        tenth of the code of the walks and as fast. None where fewer are."""
+        out for each: small enough to inline in a playout's loop (see resolve). None
+        where fewer are."""
         links = [self.board.player_links(pl) for pl in range(self.players)]
-        found: dict[tuple[Any, int], list[tuple[g.RelativeConfig, list[int]]]] = {}
+        found: dict[tuple[Any, int], list[g.RelativeConfig]] = {}
         for goal in goals:
             if not isinstance(goal, g.RelativeConfig):
                 continue
@@ -2902,14 +2902,14 @@ class _Writer:
             if not all(len(row) <= 1 and 0 not in row for row in codes) or \
                     self.never(goal, player):
                 continue
-            found.setdefault((codes, len(items)), []).append((goal, []))
+            found.setdefault((codes, len(items)), []).append(goal)
         best = max(found.items(), key=lambda kv: len(kv[1]), default=None)
         if best is None or len(best[1]) < 2:
             return None
         (codes, length), members = best
         name = f"goal{len(self.helpers)}"
         rows, whole = [], []
-        for goal, _ in members:
+        for goal in members:
             part = f"goal{len(self.helpers)}"
             self.relative_config(part, goal, near=True, twin=False)
             whole.append(f"{part}(S, T, {player})")
@@ -2944,7 +2944,7 @@ class _Writer:
             "    return False"]) + "\n")
         self.near = True
         return (f"({name}_near(S, T, {player}) if near else ({' or '.join(whole)}))",
-                [goal for goal, _ in members])
+                members)
 
     def relative_config(self, name: str, goal: g.RelativeConfig, near: bool,
                         twin: bool = True) -> None:
