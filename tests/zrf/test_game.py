@@ -59,6 +59,7 @@ def test_a_flying_king_cannot_pass_a_piece_it_took_twice():
     assert str(after).startswith("a7=White.King,f4=Black.Man ")
 
 
+@pytest.mark.slow  # stavropol-checkers.zrf's kernel, used by no other test: 35 s to compile
 def test_a_piece_taken_in_a_chain_is_not_taken_again():
     # stavropol-checkers.zrf recognises a man to jump by its type ((piece? BlackMan)),
     # which a piece already taken (deferred captures) keeps: the chain must still not
@@ -366,6 +367,7 @@ def test_a_position_read_back_keeps_the_repetitions_it_came_from(tmp_path):
         g.parse_state(str(twice).replace("seen:", "seen:xyz,"))
 
 
+@pytest.mark.slow  # genesis-chess.zrf's kernel, used by no other test: 60 s to compile
 def test_a_king_dropped_where_it_is_attacked_is_no_move():
     # genesis-chess.zrf: White starts with its pieces in hand and a checkmated goal, so
     # the King may not come down on the sixth rank, where Black's pawns take it.

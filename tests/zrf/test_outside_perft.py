@@ -212,11 +212,14 @@ def compulsory_perft(board, depth: int) -> list[int]:
     return chess_perft(board, depth, compulsory)
 
 
+# chess-compulsory.zrf's and minishogi.zrf's tests are slow: each game's kernel is used by
+# no other test and takes 70 s to compile in a loaded run (CI's second Python skips them).
 @pytest.fixture(scope="module")
 def compulsory_game():
     return _load("chess-compulsory.zrf")
 
 
+@pytest.mark.slow
 def test_compulsory_chess_perft_from_the_start(compulsory_game):
     # Its capture moves look whether their King is attacked, inside the attack tests of
     # the checkmated goal: before boardlab answered those with false, depth 4 recursed
@@ -233,6 +236,7 @@ def test_compulsory_chess_perft_at_depth_four(compulsory_game):
         compulsory_perft(chess.Board(), 4) == [20, 400, 8067, 152955]
 
 
+@pytest.mark.slow
 def test_compulsory_chess_random_games_move_as_python_chess(compulsory_game):
     stats: Counter = Counter()
     for seed in range(6):
@@ -812,6 +816,7 @@ def minishogi_perft(sf, fen: str, depth: int) -> list[int]:
     return counts
 
 
+@pytest.mark.slow
 def test_minishogi_translation(sf, minishogi):
     start = sf.start_fen("minishogi")
     assert minishogi_position(minishogi.initial_state()) == minishogi_fen_position(start)
@@ -820,6 +825,7 @@ def test_minishogi_translation(sf, minishogi):
     assert minishogi_uci("d1-a4=Horse") == "d1a4+"
 
 
+@pytest.mark.slow
 def test_minishogi_perft(sf, minishogi):
     start = sf.start_fen("minishogi")
     assert perft(minishogi.initial_state(), 3) == minishogi_perft(sf, start, 3) == \
@@ -834,6 +840,7 @@ def test_minishogi_perft_to_depth_four(sf, minishogi):
         [14, 181, 2512, 35401]
 
 
+@pytest.mark.slow
 def test_minishogi_random_games_move_as_fairy_stockfish(sf, minishogi):
     stats: Counter = Counter()
     for seed in range(5):

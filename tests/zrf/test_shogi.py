@@ -106,6 +106,8 @@ def reference_position(board) -> tuple[dict[str, str], Counter, str]:
     return cells, hands, "bw"[board.turn]
 
 
+# The tests of the game are slow: its kernel, the largest of the suite, takes 160 s and
+# 5.9 GB to compile (CI's second Python skips them; its first runs them all).
 @pytest.fixture(scope="module")
 def game():
     return load_game(SHOGI, name="shogi.zrf")
@@ -126,6 +128,7 @@ def test_perft_is_published(game):
     assert perft(game.initial_state(), 4) == [30, 900, 25470, 719731]
 
 
+@pytest.mark.slow
 def test_promotion_captures_and_drops(game):
     # A Pawn reaching the last rank must promote; one step earlier it may.
     state = game.parse_state("e8=Black.Pawn,c6=Black.Pawn,a1=Black.King,i9=White.King Black")
@@ -142,6 +145,7 @@ def test_promotion_captures_and_drops(game):
     assert all(d.startswith("WR2-") for d in drops)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("sfen", "forbidden"), [
     # Nifu: no Pawn on the file of an unpromoted Pawn of the dropper (a +P does not count).
     ("4k4/9/9/9/9/4P4/3+P5/9/4K4 b P 1", {"P*5a", "P*5b", "P*5c", "P*5d", "P*5e", "P*5g",
@@ -180,6 +184,7 @@ UCHIFUZUME = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("sfen", "drop", "here", "there"), UCHIFUZUME)
 def test_uchifuzume(game, sfen, drop, here, there):
     state = game.parse_state(state_text(sfen))
@@ -223,6 +228,7 @@ def _compare(game, seed: int, plies: int, stats: Counter) -> None:
         board.push_usi(choice)
 
 
+@pytest.mark.slow
 def test_random_games_move_as_python_shogi(game):
     stats: Counter = Counter()
     for seed in range(8):

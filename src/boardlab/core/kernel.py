@@ -2931,16 +2931,8 @@ class _Writer:
             f"        for k in range({len(members)}):",
             f"            ahead = T[{ways} + 2 * k] + p * {size}",
             f"            behind = T[{ways} + 2 * k + 1] + p * {size}",
-            "            run = 1",
-            "            c = T[ahead + cell]",
-            f"            while run < {length} and c >= 0 and S[{BOARD} + c] == code:",
-            "                run += 1",
-            "                c = T[ahead + c]",
-            "            c = T[behind + cell]",
-            f"            while run < {length} and c >= 0 and S[{BOARD} + c] == code:",
-            "                run += 1",
-            "                c = T[behind + c]",
-            f"            if run >= {length}: return True",
+            *("            " + line for line in self.run_through(
+                length, "ahead", "behind", f"S[{BOARD} + c] == code")),
             "    return False"]) + "\n")
         self.near = True
         return (f"({name}_near(S, T, {player}) if near else ({' or '.join(whole)}))",
@@ -3029,17 +3021,9 @@ class _Writer:
                  "            continue"]
         if line is not None:
             # n alike in a row: the run of fitting cells through the cell, both ways.
-            ahead, behind = line
-            lines += ["        run = 1",
-                      f"        c = T[{ahead} + p * {self.size} + cell]",
-                      f"        while run < {len(items)} and c >= 0 and {fits}:",
-                      "            run += 1",
-                      f"            c = T[{ahead} + p * {self.size} + c]",
-                      f"        c = T[{behind} + p * {self.size} + cell]",
-                      f"        while run < {len(items)} and c >= 0 and {fits}:",
-                      "            run += 1",
-                      f"            c = T[{behind} + p * {self.size} + c]",
-                      f"        if run >= {len(items)}: return True"]
+            ahead, behind = (f"{row} + p * {self.size}" for row in line)
+            lines += ["        " + line
+                      for line in self.run_through(len(items), ahead, behind, fits)]
         else:
             # For each player and cell, the starts whose walk crosses the cell: where
             # the pattern can newly match once the cell changes.
@@ -3066,6 +3050,20 @@ class _Writer:
                       *("            " + line for line in walk_lines)]
         lines.append("    return False")
         return lines
+
+    @staticmethod
+    def run_through(length: int, ahead: str, behind: str, fits: str) -> list[str]:
+        """The lines that count the run of cells ``fits`` (a test of cell ``c``)
+        through ``cell`` along a direction, by the table rows ``ahead`` and ``behind``
+        (of its steps and its steps back), and return True where it is ``length``
+        long."""
+        lines = ["run = 1"]
+        for row in (ahead, behind):
+            lines += [f"c = T[{row} + cell]",
+                      f"while run < {length} and c >= 0 and {fits}:",
+                      "    run += 1",
+                      f"    c = T[{row} + c]"]
+        return [*lines, f"if run >= {length}: return True"]
 
     def line_lengths(self, name: str, items: Sequence[Any], steps: Sequence[str],
                      links: Sequence[Any]) -> tuple[int, int] | None:
