@@ -164,6 +164,13 @@ class Template:
     reads_history: bool = False
     #: The mover may move other players' pieces too (Dagaz's ``shared pieces``).
     shared: bool = False
+    #: Whether the program may make partial moves (an ``add-partial``): derived from
+    #: it, once, as the template is made.
+    may_go_on: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "may_go_on", any(
+            isinstance(i, Add) and i.partial is not None for i in _instructions(self.program)))
 
     def generate(self, state: PieceState, player: int,
                  cells: Iterable[int] | None = None,
@@ -430,17 +437,6 @@ class Footprint(Template):
                         if hits:
                             break
         return out
-
-
-def _may_go_on(template: Template) -> bool:
-    """Whether ``template`` may make partial moves (an ``add-partial``), known once per
-    template."""
-    found = template.__dict__.get("_may_go_on")
-    if found is None:
-        found = template.__dict__["_may_go_on"] = any(
-            isinstance(i, Add) and i.partial is not None
-            for i in _instructions(template.program))
-    return found
 
 
 def _instructions(program: Sequence[Instruction]) -> Iterable[Instruction]:
@@ -717,6 +713,14 @@ class Rules:
     cut_off: KeepLargestGroup | None = None
     follow_up: FollowUp | None = None
     _cache: dict[int, list[Move]] = field(default_factory=dict, compare=False, repr=False)
+    #: The invariants' ``before`` methods, when all of them have one (see _keeps).
+    _before: tuple[Callable[..., bool], ...] | None = field(init=False, compare=False,
+                                                            repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_before", tuple(
+            inv.before for inv in self.invariants  # type: ignore[attr-defined]
+        ) if all(hasattr(inv, "before") for inv in self.invariants) else None)
 
     def generate(self, state: PieceState) -> list[Move]:
         """The legal moves of ``state``'s side to move, deterministic, without duplicates."""
@@ -847,7 +851,7 @@ class Rules:
                     for made, kept in ways:
                         keep(made, None, (origin, centre), priority, kept, spelled=spelled)
                 continue
-            if safety is None and not self.invariants and not _may_go_on(template) \
+            if safety is None and not self.invariants and not template.may_go_on \
                     and cut_off is None and again is None:
                 # The common case, without chains or checks on the position after.
                 for actions in items:
@@ -1022,11 +1026,7 @@ class Rules:
     def _keeps(self, state: PieceState, move: Move, player: int) -> bool:
         # Invariants that can answer from the position before the move (a ``before``
         # method, of the same meaning) spare playing it.
-        before = self.__dict__.get("_before", False)
-        if before is False:
-            before = self.__dict__["_before"] = None if not all(
-                hasattr(inv, "before") for inv in self.invariants) else \
-                tuple(inv.before for inv in self.invariants)  # type: ignore[attr-defined]
+        before = self._before
         if before is not None:
             actions = move.actions
             return all(b(state, actions, player) for b in before)
