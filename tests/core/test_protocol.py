@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from fractions import Fraction
 
 import pytest
@@ -89,6 +92,29 @@ def test_registry_and_load():
     g = boardlab.load("breakthrough", rows=6, columns=5)
     assert g.options == {"rows": 6, "columns": 5} and g != boardlab.load("breakthrough")
     assert g.initial_state().legal_moves()[0].notation == "a2-a3"
+
+
+def test_threads_that_ask_a_fresh_registry_at_once_all_see_every_game():
+    # A fresh process (this one's registry is filled): before, the first thread marked
+    # the registry found before importing the games, and the others saw it empty (a
+    # server's first requests answered "unknown game").
+    script = """
+import json, threading
+from boardlab.core import registry
+barrier = threading.Barrier(8)
+seen = []
+def ask():
+    barrier.wait()
+    seen.append(len(registry.names()))
+threads = [threading.Thread(target=ask) for _ in range(8)]
+for t in threads: t.start()
+for t in threads: t.join()
+print(json.dumps([seen, len(registry.names())]))
+"""
+    for _ in range(3):
+        seen, total = json.loads(subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout)
+        assert total >= 17 and seen == [total] * 8
 
 
 def test_play_parse_and_errors():

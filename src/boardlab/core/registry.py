@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
+import threading
 from typing import Any
 
 from boardlab.core.game import Game
@@ -17,6 +18,7 @@ from boardlab.errors import BoardlabError, UnknownGameError
 
 _GAMES: dict[str, type[Game]] = {}
 _DISCOVERED = False
+_DISCOVERING = threading.RLock()
 _NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
@@ -36,14 +38,20 @@ def register(cls: type[Game]) -> type[Game]:
 
 
 def _discover() -> None:
+    # Done once under a lock, and marked done only when every module is in: threads
+    # that ask at once (a server's first requests) all wait for the whole registry,
+    # and a module that fails to import is tried again, not left out for good.
     global _DISCOVERED
     if _DISCOVERED:
         return
-    _DISCOVERED = True
-    import boardlab.games as package
+    with _DISCOVERING:
+        if _DISCOVERED:
+            return
+        import boardlab.games as package
 
-    for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
-        importlib.import_module(info.name)
+        for info in pkgutil.iter_modules(package.__path__, package.__name__ + "."):
+            importlib.import_module(info.name)
+        _DISCOVERED = True
 
 
 def names() -> list[str]:
