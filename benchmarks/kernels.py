@@ -38,6 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the tests' comparison of both positions
 
 from boardlab.core import kernel  # noqa: E402
+from boardlab.core.engine import Engine  # noqa: E402
 from boardlab.errors import BoardlabError  # noqa: E402
 from boardlab.zrf.game import load_game  # noqa: E402
 from tests.core.test_kernel import play_both  # noqa: E402
@@ -52,10 +53,8 @@ def plies_per_second(game: object, kernels: bool, seconds: float) -> float:
     rng = random.Random(1)
 
     def start() -> object:
-        if kernels:
-            return game.initial_state()  # type: ignore[attr-defined]
-        with kernel.disabled():
-            return game.initial_state()  # type: ignore[attr-defined]
+        engine = Engine.KERNEL if kernels else Engine.INTERPRETER
+        return game.using(engine).initial_state()  # type: ignore[attr-defined]
 
     state, plies = start(), 0
     if state.is_terminal():  # type: ignore[attr-defined]

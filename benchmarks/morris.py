@@ -19,7 +19,7 @@ import time
 
 from boardlab import load
 from boardlab.ai.mcts import search
-from boardlab.core import kernel
+from boardlab.core.engine import Engine
 from boardlab.core.game import State, perft
 
 
@@ -67,9 +67,8 @@ def report(name: str, games: int, depth: int) -> None:
     batch = per_cpu_second(lambda n: state.playouts(n, seed=1), games)
     print(f"  kernel batch      {batch:10,.0f}")
     print(f"  loop over kernel  {per_cpu_second(lambda n: loop(state, n), games // 20):10,.0f}")
-    with kernel.disabled():
-        plain = game.initial_state()
-        print(f"  interpreter       {per_cpu_second(lambda n: loop(plain, n), 30):10,.0f}")
+    plain = game.using(Engine.INTERPRETER).initial_state()
+    print(f"  interpreter       {per_cpu_second(lambda n: loop(plain, n), 30):10,.0f}")
     if name == "nine-mens-morris":
         try:
             print(f"  OpenSpiel (C++)   {per_cpu_second(spiel_games, games // 20):10,.0f}")

@@ -50,6 +50,7 @@ from types import ModuleType
 
 import boardlab
 from boardlab.core import kernel
+from boardlab.core.engine import Engine
 from boardlab.core.game import Game, State
 from boardlab.zrf.game import load_game
 
@@ -137,15 +138,10 @@ def boardlab_loop(name: str, rng: random.Random, kernels: bool = True
     ``is_terminal`` from Python (no rollout override, no batch kernel). Without
     ``kernels``, a game that has one (:mod:`boardlab.core.kernel`) plays on plain
     positions, played by the interpreter, instead."""
-    game = boardlab.load(name)
+    game = boardlab.load(name, engine=Engine.KERNEL if kernels else Engine.INTERPRETER)
 
     def play() -> int:
-        if kernels:
-            state = game.initial_state()
-        else:
-            with kernel.disabled():
-                state = game.initial_state()
-        return random_game(state, rng)
+        return random_game(game.initial_state(), rng)
     return play
 
 

@@ -13,6 +13,7 @@ from boardlab.ai.arena import arena
 from boardlab.ai.bots import BotError, RandomBot
 from boardlab.ai.mcts import AUTO_PLAYOUT_DEPTH, MCTSBot, search
 from boardlab.core import kernel
+from boardlab.core.engine import Engine
 from boardlab.core.game import PlayoutPolicy
 from boardlab.errors import OptionError
 
@@ -118,8 +119,7 @@ def test_long_games_get_capped_playouts_scored_by_the_heuristic():
     assert end.ply == 6 and not end.is_terminal()
     assert points[0] == pytest.approx((1 + game.evaluate(end, 0)) / 2)
     # Without the kernel the plies are drawn one by one from the generator itself.
-    with kernel.disabled():
-        plain = game.initial_state()
+    plain = game.using(Engine.INTERPRETER).initial_state()
     points = _playout(plain, random.Random(1), 6)
     probe = plain.clone()
     rng = random.Random(1)
@@ -201,8 +201,8 @@ def test_playout_options_are_checked_and_used():
         MCTSBot(playout="smart")
     with pytest.raises(BotError, match="epsilon"):
         MCTSBot(epsilon=1.5)
-    with kernel.disabled():  # plain positions: no compiled playouts
-        state = load("breakthrough", rows=5, columns=4).initial_state()
+    # Plain positions: no compiled playouts.
+    state = load("breakthrough", rows=5, columns=4, engine="interpreter").initial_state()
     mast_bot, random_bot = MCTSBot(iterations=50, seed=1), MCTSBot(iterations=50, seed=1,
                                                                     playout="random")
     mast_bot.choose(state)
@@ -375,7 +375,6 @@ def test_a_capture_weight_weighs_the_random_playouts(kernel_runs):
     assert len(calls) == 30 and all(policy == PlayoutPolicy(capture=5)
                                     for *_, policy in calls)
     # Without a kernel, "auto" plays the weighted random playouts too, not MAST.
-    with kernel.disabled():
-        plain = load("breakthrough", rows=5, columns=4).initial_state()
+    plain = load("breakthrough", rows=5, columns=4, engine="interpreter").initial_state()
     bot = MCTSBot(iterations=30, seed=1, capture=5)
     assert bot.choose(plain) in plain.legal_moves() and bot._mast is None

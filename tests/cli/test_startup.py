@@ -12,22 +12,19 @@ from pathlib import Path
 import boardlab
 
 ROOT = Path(__file__).parents[2]
-# Runs each command of argv[1] (a JSON list; "no-kernel" first: with game kernels off;
-# "import": a module) in one process and says, after each, whether it failed and whether
-# numba is loaded.
+#: A game of the move language played on the interpreter.
+PLAIN = ["--engine", "interpreter"]
+# Runs each command of argv[1] (a JSON list; "import": a module) in one process and
+# says, after each, whether it failed and whether numba is loaded.
 SCRIPT = """
 import importlib, json, sys
 from typer.testing import CliRunner
 from boardlab.cli.main import app
-from boardlab.core import kernel
 runner = CliRunner()
 for args in json.loads(sys.argv[1]):
     if args[0] == "import":
         importlib.import_module(args[1])
         status = 0
-    elif args[0] == "no-kernel":
-        with kernel.disabled():
-            status = runner.invoke(app, args[1:]).exit_code
     else:
         status = runner.invoke(app, args).exit_code
     print(json.dumps([args, status, "numba" in sys.modules]), flush=True)
@@ -44,18 +41,18 @@ def test_commands_without_a_kernel_do_not_import_numba(tmp_path):
         ["perft", "hex-column-checkers", "2"], ["perft", "quantum-tic-tac-toe", "1"],
         ["arena", "hex-column-checkers", "random", "random", "-n", "1", "--seed", "1"],
         ["pipes", "solve", str(level)],
-        # Breakthrough's, tic-tac-toe's, Connect Four's and Othello's positions without
-        # their kernel are plain positions (all are written in the move language).
-        ["no-kernel", "perft", "breakthrough", "2"],
-        ["no-kernel", "perft", "connect-four", "2"],
-        ["no-kernel", "arena", "connect-four", "random", "random", "-n", "1", "--seed", "1"],
-        ["no-kernel", "perft", "othello", "2"],
-        ["no-kernel", "arena", "othello", "random", "random", "-n", "1", "--seed", "1"],
-        ["no-kernel", "perft", "tic-tac-toe", "3"],
-        ["no-kernel", "replay", "tic-tac-toe", "--moves", "a1 b2 a2 b1 a3"],
-        ["no-kernel", "arena", "tic-tac-toe", "alphabeta", "random", "-n", "1", "--seed", "1"],
+        # Breakthrough's, tic-tac-toe's, Connect Four's and Othello's positions on the
+        # interpreter are plain positions (all are written in the move language).
+        ["perft", "breakthrough", "2", *PLAIN],
+        ["perft", "connect-four", "2", *PLAIN],
+        ["arena", "connect-four", "random", "random", "-n", "1", "--seed", "1", *PLAIN],
+        ["perft", "othello", "2", *PLAIN],
+        ["arena", "othello", "random", "random", "-n", "1", "--seed", "1", *PLAIN],
+        ["perft", "tic-tac-toe", "3", *PLAIN],
+        ["replay", "tic-tac-toe", "--moves", "a1 b2 a2 b1 a3", *PLAIN],
+        ["arena", "tic-tac-toe", "alphabeta", "random", "-n", "1", "--seed", "1", *PLAIN],
         # So is a ZRF game's (tic-tac-toe.zrf has a kernel: drops from an unlimited supply).
-        ["no-kernel", "perft", str(ROOT / "examples" / "zrf" / "tic-tac-toe.zrf"), "2"],
+        ["perft", str(ROOT / "examples" / "zrf" / "tic-tac-toe.zrf"), "2", *PLAIN],
         # `boardlab serve`: the web app loads numba when a request needs a kernel.
         ["import", "boardlab.web.app"],
     ]

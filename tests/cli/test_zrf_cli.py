@@ -60,10 +60,10 @@ def test_perft_of_a_variant_by_number_and_by_title():
     # variant's kernel takes 40 s to compile in a loaded run (international checkers'
     # kernel is checked against the interpreter in tests/core/test_kernel.py).
     path = CORPUS / "checkers" / "international-checkers.zrf"
-    with kernel.disabled():
-        assert as_json("perft", path, "3", "--variant", "0")["nodes"] == [9, 81, 658]
-        assert as_json("perft", path, "3", "--variant", "Brazilian Checkers")["nodes"] == \
-            [7, 49, 302]
+    interpreted = ("--engine", "interpreter")
+    assert as_json("perft", path, "3", "--variant", "0", *interpreted)["nodes"] == [9, 81, 658]
+    assert as_json("perft", path, "3", "--variant", "Brazilian Checkers",
+                   *interpreted)["nodes"] == [7, 49, 302]
 
 
 def test_rules_of_a_rule_file():
@@ -280,7 +280,6 @@ def test_zrf_check_a_kernel_compiled_past_its_time_is_loaded(tmp_path, monkeypat
 
 
 def test_zrf_check_counts_the_files_on_a_kernel_and_says_why_the_others_are_not(tmp_path):
-    from boardlab.core import kernel
     from boardlab.zrf.game import load_game
 
     # Every file of the corpus has a kernel: nine players (a kernel holds eight) keep

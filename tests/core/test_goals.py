@@ -18,6 +18,7 @@ import boardlab
 from boardlab.core import goals as g
 from boardlab.core import kernel
 from boardlab.core import rules as r
+from boardlab.core.engine import Engine
 from boardlab.core.game import draw, win_for
 from boardlab.core.move import Piece
 from tests.core.test_kernel import (
@@ -184,8 +185,7 @@ def test_relative_config_agrees_with_brute_force_on_random_positions():
             pattern += [rng.choice(("n", "s", "e", "w", "ne", "sw")), rng.choice(items)]
         placement = {c: rng.choice(sorted(PIECES))
                      for c in rng.sample(NAMES, rng.randint(0, 14))}
-        with kernel.disabled():
-            state = make_game([], [], "loss", placement).initial_state()
+        state = make_game([], [], "loss", placement).using(Engine.INTERPRETER).initial_state()
         for player in (0, 1):
             found = g.RelativeConfig(tuple(pattern)).holds(state, player)
             assert found == _brute_relative(pattern, state, player), (pattern, str(state))
@@ -279,9 +279,8 @@ def test_moves_first_judges_a_player_without_a_move_before_the_conditions(first)
         state = game.initial_state()
         assert isinstance(state, kernel.KernelPosition)
         assert state.outcome() == want and state.legal_moves() == []
-        with kernel.disabled():
-            plain = game.initial_state()
-            assert plain.outcome() == want and plain.legal_moves() == []
+        plain = game.using(Engine.INTERPRETER).initial_state()
+        assert plain.outcome() == want and plain.legal_moves() == []
 
 
 def test_turns_played_and_fewer_pieces_remaining():

@@ -29,6 +29,7 @@ from boardlab.core import goals as g
 from boardlab.core import kernel
 from boardlab.core import rules as r
 from boardlab.core.board import Board
+from boardlab.core.engine import Engine
 from boardlab.core.game import State, perft
 from boardlab.core.move import Capture, Move, Piece, Place
 from boardlab.core.position import PieceGame, PieceState
@@ -265,15 +266,13 @@ def play_both(game, seed: int, plies: int, pick=None) -> int:
     random); returns the plies played."""
     fast = game.initial_state()
     assert isinstance(fast, kernel.KernelPosition), kernel.why_not(game)
-    with kernel.disabled():
-        slow = game.initial_state()
+    slow = game.using(Engine.INTERPRETER).initial_state()
     assert not isinstance(slow, kernel.KernelPosition)
     rng = random.Random(seed)
     seen = []
     for _ in range(plies):
         got = snapshot(fast)
-        with kernel.disabled():
-            want = snapshot(slow)
+        want = snapshot(slow)
         assert got == want, kernel.source(game)
         if got[0] == "error" or fast.is_terminal():
             break
@@ -281,8 +280,7 @@ def play_both(game, seed: int, plies: int, pick=None) -> int:
         moves = fast.legal_moves()
         i = rng.randrange(len(moves)) if pick is None else pick(moves, rng)
         fast.apply(moves[i])
-        with kernel.disabled():
-            slow.apply(slow.legal_moves()[i])
+        slow.apply(slow.legal_moves()[i])
     for before in reversed(seen):
         fast.undo()
         assert snapshot(fast) == before
@@ -408,8 +406,8 @@ def test_a_loop_met_only_after_a_move_fails_there_as_the_interpreter_fails(kerne
     assert perft(fast, 1) == [1]
     with pytest.raises(BoardError, match="loops forever"):
         perft(fast, 2)
-    with kernel.disabled(), pytest.raises(BoardError, match="loops forever"):
-        perft(game.initial_state(), 2)
+    with pytest.raises(BoardError, match="loops forever"):
+        perft(game.using(Engine.INTERPRETER).initial_state(), 2)
     assert snapshot(fast) == before
 
 
@@ -506,14 +504,13 @@ def test_a_priority_s_chains_are_searched_as_it_ends_within_the_position_s_bound
 
     def moves(bound, fast):
         game = make_game([jump, slide, north], [], "draw", placement)
+        if not fast:
+            game = game.using(Engine.INTERPRETER)
         game.move_rules = dataclasses.replace(game.move_rules, max_chains=bound)
         try:
-            if fast:
-                state = game.initial_state()
-                assert isinstance(state, kernel.KernelPosition)
-                return [m.notation for m in state.legal_moves()]
-            with kernel.disabled():
-                return [m.notation for m in game.initial_state().legal_moves()]
+            state = game.initial_state()
+            assert isinstance(state, kernel.KernelPosition) == fast
+            return [m.notation for m in state.legal_moves()]
         except RulesError as error:
             assert "more than" in str(error)
             return None
@@ -638,9 +635,9 @@ def test_footprints_play_on_the_kernel_as_the_interpreter_plays_them(kernel_fold
     # A move's notation and tag are the centres before and after, on both engines.
     game = footprint_game({"c3": "X", "c4": "X", "e5": "O"})
     moves = game.initial_state().legal_moves()
-    with kernel.disabled():
-        assert [(m.notation, m.tag) for m in game.initial_state().legal_moves()] == \
-            [(m.notation, m.tag) for m in moves]
+    assert [(m.notation, m.tag)
+            for m in game.using(Engine.INTERPRETER).initial_state().legal_moves()] == \
+        [(m.notation, m.tag) for m in moves]
     assert ("c3-c5", (game.board.cell("c3"), game.board.cell("c5"))) in \
         [(m.notation, m.tag) for m in moves]
 
@@ -670,21 +667,18 @@ def test_pushes_off_the_board_on_the_kernel_as_the_interpreter_pushes_them():
     game = boardlab.load("abalone", start="belgian-daisy")
     fast = game.initial_state()
     assert isinstance(fast, kernel.KernelPosition)
-    with kernel.disabled():
-        slow = game.initial_state()
+    slow = game.using(Engine.INTERPRETER).initial_state()
     rng, off = random.Random(3), 0
     for _ in range(400):
         got = snapshot(fast)
-        with kernel.disabled():
-            assert got == snapshot(slow)
+        assert got == snapshot(slow)
         moves = fast.legal_moves()
         pushes = [k for k, m in enumerate(moves)
                   if any(type(a).__name__ == "Capture" for a in m.actions)]
         k = rng.choice(pushes) if pushes else rng.randrange(len(moves))
         off += bool(pushes)
         fast.apply(moves[k])
-        with kernel.disabled():
-            slow.apply(slow.legal_moves()[k])
+        slow.apply(slow.legal_moves()[k])
         if fast.is_terminal():
             break
     # Six marbles of one side off: the game is over, the same way on both.
@@ -917,8 +911,8 @@ def test_clone_and_with_turn_are_independent_positions():
     state.apply(state.legal_moves()[0])
     assert copy.ply == 0 and str(copy) != str(state)
     turned = state.with_turn(0)
-    with kernel.disabled():
-        plain = boardlab.load("breakthrough").parse_state(str(state)).with_turn(0)
+    plain = boardlab.load("breakthrough", engine="interpreter").parse_state(
+        str(state)).with_turn(0)
     assert [m.notation for m in turned.legal_moves()] == [m.notation for m in plain.legal_moves()]
     assert turned.key() == plain.key()
 
@@ -930,7 +924,7 @@ def test_many_moves_and_a_small_registry_grow_as_needed(monkeypatch):
     game = _kings_game()
     assert len(game.initial_state().legal_moves()) > kernel._ROOM
     play_both(game, 1, 30)
-    assert game._kernel_plan.table[game._kernel_plan.registry + 1] > 64
+    assert kernel.plan_for(game).table[kernel.plan_for(game).registry + 1] > 64
 
 
 def test_a_grown_registry_finds_its_moves_of_no_words(monkeypatch):
@@ -947,7 +941,7 @@ def test_a_grown_registry_finds_its_moves_of_no_words(monkeypatch):
             moves = state.legal_moves()
             passes += moves[0].notation == "pass"
             state.apply(moves[rng.randrange(len(moves))])
-    plan = game._kernel_plan
+    plan = kernel.plan_for(game)
     count = int(plan.table[plan.registry])
     assert passes > 0 and plan.table[plan.registry + 1] >= 1024
     assert len(plan.objects) == count  # every registered move has been spelled
@@ -980,8 +974,7 @@ def test_positions_of_one_game_played_from_several_threads(monkeypatch):
     import threading
 
     monkeypatch.setattr(kernel, "REGISTRY", 64)
-    with kernel.disabled():
-        want = [_walk(_kings_game(), seed) for seed in range(8)]
+    want = [_walk(_kings_game().using(Engine.INTERPRETER), seed) for seed in range(8)]
     for _ in range(10):
         game = _kings_game()
         got: list = [None] * 8
@@ -1003,7 +996,7 @@ def test_a_call_in_read_mode_registers_nothing():
     # must leave the shared registry as it was and ask for write mode instead.
     game = _kings_game()
     start = game.initial_state()
-    plan = game._kernel_plan
+    plan = kernel.plan_for(game)
     count = int(plan.table[plan.registry])
     s = start._s.copy()
     s[kernel.TO_MOVE], s[kernel.NMOVES] = 1, -1  # the other side: moves not met yet
@@ -1074,8 +1067,8 @@ def test_games_beyond_a_kernel_say_why():
     state = ByHand().initial_state()
     assert not isinstance(state, kernel.KernelPosition)
     assert [m.notation for m in state.legal_moves()] == ["pass"]
-    with kernel.disabled():
-        assert type(boardlab.load("breakthrough").initial_state()) is PieceState
+    assert type(boardlab.load("breakthrough", engine="interpreter").initial_state()) \
+        is PieceState
 
 
 def test_recycled_promotions_take_the_new_piece_from_the_hand_on_the_kernel():
@@ -1133,8 +1126,7 @@ def test_with_turn_on_a_zrf_kernel_position_keys_as_a_plain_one():
     rng = random.Random(5)
     for _ in range(7):
         state.apply(rng.choice(state.legal_moves()))
-    with kernel.disabled():
-        plain = game.parse_state(str(state))
+    plain = game.using(Engine.INTERPRETER).parse_state(str(state))
     assert not isinstance(plain, kernel.KernelPosition)
     for player in (0, 1):
         assert state.with_turn(player).key() == plain.with_turn(player).key()
@@ -1151,8 +1143,7 @@ def test_a_zrf_position_read_with_its_last_move_plays_it_on_the_kernel(last, en_
     text += f" last:{last}" if last else ""
     state = game.parse_state(text)
     assert isinstance(state, kernel.KernelPosition)
-    with kernel.disabled():
-        plain = game.parse_state(text)
+    plain = game.using(Engine.INTERPRETER).parse_state(text)
     assert snapshot(state) == snapshot(plain)
     assert ("e5-d6 xd5" in [m.notation for m in state.legal_moves()]) == en_passant
     # The last move is part of the position: its key and its text.
@@ -1183,8 +1174,7 @@ def test_a_repetition_ends_a_game_on_the_kernel_as_on_the_interpreter():
     text = str(state)
     assert text.count(",") > 60 and " seen:" in text
     read = game.parse_state(text)
-    with kernel.disabled():
-        plain = game.parse_state(text)
+    plain = game.using(Engine.INTERPRETER).parse_state(text)
     assert isinstance(read, kernel.KernelPosition) and not isinstance(plain, kernel.KernelPosition)
     for move in played[60:]:
         assert snapshot(read) == snapshot(plain)
@@ -1223,22 +1213,19 @@ def test_a_captured_goal_ends_a_game_on_the_kernel_as_on_the_interpreter(tmp_pat
     # c1xd1 takes a man (the game goes on); after f1-e1, d1xe1 takes B's King (A wins).
     for moves, outcome in ((["c1xd1"], None), (["c1xd1", "f1-e1", "d1xe1"], (1, 0))):
         state = game.initial_state().play_all(moves)
-        with kernel.disabled():
-            plain = game.initial_state().play_all(moves)
+        plain = game.using(Engine.INTERPRETER).initial_state().play_all(moves)
         assert isinstance(state, kernel.KernelPosition)
         assert state.outcome() == outcome and snapshot(state) == snapshot(plain)
         # What the last move took stays with a copy and the text, not a change of side.
         text = str(state)
         assert " taken:" in text
-        with kernel.disabled():
-            read_plain = game.parse_state(text)
-            copied_plain = plain.clone()
-            turned_plain = plain.with_turn(0)
+        read_plain = plain.game.parse_state(text)
+        copied_plain = plain.clone()
+        turned_plain = plain.with_turn(0)
         for got, want in ((game.parse_state(text), read_plain),
                           (state.clone(), copied_plain), (state.with_turn(0), turned_plain)):
             assert isinstance(got, kernel.KernelPosition)
-            with kernel.disabled():
-                assert snapshot(got) == snapshot(want)
+            assert snapshot(got) == snapshot(want)
         assert game.parse_state(text).outcome() == outcome
 
 
@@ -1256,15 +1243,13 @@ def test_a_position_after_a_capture_repeats_on_the_kernel_as_on_the_interpreter(
     shuffle = ["f1-e1", "a1-b1", "e1-f1", "b1-a1"]
     moves = ["c1xd1", *shuffle, *shuffle]
     fast = game.initial_state()
-    with kernel.disabled():
-        slow = game.initial_state()
+    slow = game.using(Engine.INTERPRETER).initial_state()
     assert isinstance(fast, kernel.KernelPosition) and not isinstance(slow, kernel.KernelPosition)
     for ply, move in enumerate(moves, 1):
         # Played in place: a copy keeps the past as keys alone, counted whole.
         fast.apply(fast.parse_move(move))
-        with kernel.disabled():
-            slow.apply(slow.parse_move(move))
-            want = (slow.occurrences(), slow.outcome())
+        slow.apply(slow.parse_move(move))
+        want = (slow.occurrences(), slow.outcome())
         assert (fast.occurrences(), fast.outcome()) == want == \
             (1 + (ply - 1) // 4, (0, 1) if ply == len(moves) else None)
 
@@ -1282,8 +1267,7 @@ def test_chess_keeps_its_king_out_of_check_on_the_kernel():
     assert mate.legal_moves() == [] and mate.outcome() == (0, 1)
     text = "e1=White.King,e2=White.Rook,e8=Black.Rook,a8=Black.King White"
     pinned = game.parse_state(text)
-    with kernel.disabled():
-        plain = game.parse_state(text)
+    plain = game.using(Engine.INTERPRETER).parse_state(text)
     assert snapshot(pinned) == snapshot(plain)
     assert {m.notation for m in pinned.legal_moves() if m.notation.startswith("e2")} == \
         {"e2-e3", "e2-e4", "e2-e5", "e2-e6", "e2-e7", "e2xe8"}
@@ -1299,13 +1283,13 @@ def test_in_the_background_a_game_plays_on_the_interpreter_until_its_kernel_is_c
                      {"a1": "X", "d4": "O", "c1": "K"})
     digest = kernel._digest(kernel.source(game))
     assert digest not in kernel._COMPILED
-    with kernel.background():
-        first = game.initial_state()
-        assert not isinstance(first, kernel.KernelPosition)
-        give_up = time.monotonic() + 300
-        while digest not in kernel._COMPILED and time.monotonic() < give_up:
-            time.sleep(0.05)
-        later = game.initial_state()
+    game = game.using(Engine.BACKGROUND)
+    first = game.initial_state()
+    assert not isinstance(first, kernel.KernelPosition)
+    give_up = time.monotonic() + 300
+    while digest not in kernel._COMPILED and time.monotonic() < give_up:
+        time.sleep(0.05)
+    later = game.initial_state()
     assert isinstance(later, kernel.KernelPosition)
     assert snapshot(first) == snapshot(later)
     assert play_both(game, 3, 10) > 0
@@ -1380,8 +1364,8 @@ def test_a_chain_of_one_step_is_composed_in_the_order_of_its_cells(kernel_folder
                          {"b1": "X", "b2": "O", "c1": "O", "d3": "O"})
         fast = game.initial_state()
         assert isinstance(fast, kernel.KernelPosition)
-        with kernel.disabled():
-            slow = [(m.notation, m.actions) for m in game.initial_state().legal_moves()]
+        slow = [(m.notation, m.actions)
+                for m in game.using(Engine.INTERPRETER).initial_state().legal_moves()]
         assert [(m.notation, m.actions) for m in fast.legal_moves()] == slow
         return slow[0][1]
 
@@ -1496,9 +1480,10 @@ def test_a_chain_search_past_the_rules_bound_fails_and_leaves_the_position():
     with pytest.raises(RulesError, match="more than 1 steps"):
         state.legal_moves()
     assert str(state) == before
-    with kernel.disabled(), pytest.raises(RulesError,
-                                                                  match="more than 1 steps"):
-        game.parse_state(text).legal_moves()
+    plain = game.using(Engine.INTERPRETER)
+    plain.move_rules = game.move_rules
+    with pytest.raises(RulesError, match="more than 1 steps"):
+        plain.parse_state(text).legal_moves()
     wide = load_game(CORPUS / "checkers/english-checkers.zrf").parse_state(text)
     assert [m.notation for m in wide.legal_moves()] == ["c3-e5-g7 xd4 xf6"]
 
@@ -1637,8 +1622,7 @@ def test_rules_of_whole_moves_play_on_the_kernel_as_the_interpreter_plays_them(
 def _both(game: PieceGame, to_move: int = 0):
     """The game's start with ``to_move`` to move, on the kernel and interpreted."""
     fast = game.initial_state()
-    with kernel.disabled():
-        slow = game.initial_state()
+    slow = game.using(Engine.INTERPRETER).initial_state()
     if to_move:
         fast, slow = fast.with_turn(to_move), slow.with_turn(to_move)
     assert isinstance(fast, kernel.KernelPosition)
@@ -1803,7 +1787,7 @@ def test_a_kernel_compiles_in_a_child_and_loads_from_numba_s_cache(tmp_path, mon
     # the cache says it is there, nothing is sent to the child.
     monkeypatch.setattr(kernel, "_COMPILED", set())
     again = boardlab.load("tic-tac-toe")
-    assert again is not game and "_kernel_plan" not in again.__dict__
+    assert again is not game and again.kernel_found is None
     assert kernel.plan_for(again) is not None and len(calls) == 1
     assert perft(again.initial_state(), 3) == [9, 72, 504]
 

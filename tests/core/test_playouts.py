@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 import boardlab
 from boardlab.core import kernel
 from boardlab.core import rules as r
+from boardlab.core.engine import Engine
 from boardlab.core.game import PlayoutPolicy, Playouts, State
 from boardlab.errors import BoardError, OptionError, RulesError
 from boardlab.zrf.game import load_game
@@ -149,16 +150,14 @@ def test_random_games_play_out_as_the_interpreter_plays_them(
     game = make_game(templates, conditions, stalemate, placement, pass_turn)
     fast = game.initial_state()
     assert isinstance(fast, kernel.KernelPosition)
-    with kernel.disabled():
-        slow = game.initial_state()
+    slow = game.using(Engine.INTERPRETER).initial_state()
     policy = PlayoutPolicy(capture=capture, tags={"a": 3, "b": 0})
     for plies in (0, 3, 30):
         for chosen in (None, policy):
             for s in range(seed, seed + 3):
                 kernel_seed = random.Random(s).getrandbits(63)
                 got = attempt(kernel_end, 0, fast, s, plies, chosen)
-                with kernel.disabled():
-                    want = attempt(reference, 1, slow, kernel_seed, plies, chosen)
+                want = attempt(reference, 1, slow, kernel_seed, plies, chosen)
                 assert got == want, kernel.source(game)
 
 
@@ -242,7 +241,7 @@ def test_a_registry_that_grows_meanwhile_changes_no_playout(monkeypatch):
     monkeypatch.setattr(kernel, "REGISTRY", 64)
     game = boardlab.load("taacoca", group="any")
     state = game.initial_state()
-    plan = game._kernel_plan
+    plan = kernel.plan_for(game)
     registered, slots = (int(v) for v in plan.table[plan.registry:plan.registry + 2])
     first = state.playouts(30, 8)
     # Nothing registered (the start's moves were, when it was scanned).
@@ -305,8 +304,8 @@ def test_policies_weigh_moves_and_refuse_bad_weights():
 
 def test_games_without_a_kernel_play_out_in_python():
     # Plain positions (no kernel): the generic loop, seeded, by Python's generator.
-    with kernel.disabled():
-        plain = boardlab.load("breakthrough", rows=5, columns=4).initial_state()
+    plain = boardlab.load("breakthrough", rows=5, columns=4,
+                          engine="interpreter").initial_state()
     assert not isinstance(plain, kernel.KernelPosition)
     totals = plain.playouts(200, 5)
     assert totals == plain.playouts(200, 5)

@@ -4,12 +4,10 @@ the games' rules, independently of the interpreter."""
 
 from __future__ import annotations
 
-from contextlib import nullcontext
-
 import pytest
 
-from boardlab.core import kernel
 from boardlab.core.board import Board
+from boardlab.core.engine import Engine
 from boardlab.core.move import Capture, Change, Piece, Place, Shift
 from boardlab.core.rules import (
     EMPTY,
@@ -633,32 +631,31 @@ def _row_game(follow=True):
 
 
 def test_a_follow_up_is_a_second_move_of_the_same_player_in_one_turn():
-    for mode in (nullcontext, kernel.disabled):
-        with mode():
-            game = _row_game()
-            state = game.initial_state().play_all(["X@a1", "O@a3", "X@b1", "O@b3"])
-            assert (state.to_move, state.ply, state.turns, state.follow) == (0, 4, 4, None)
-            key = state.key()
-            state = state.play("X@c1")  # a1 b1 c1: a row
-            assert (state.to_move, state.ply, state.turns, state.follow) == (0, 5, 4, "take")
-            # Only the move due: a take, of either of O's men (the template is no turn's).
-            assert [m.notation for m in state.legal_moves()] == ["xa3", "xb3"]
-            assert str(state) == "OO./.../XXX x ply:5 reserve:X=0,O=1 turns:4 follow:take"
-            back = game.parse_state(str(state))
-            assert back == state and back.key() == state.key() == state._full_key()
-            after = state.play("xb3")
-            assert (after.to_move, after.ply, after.turns, after.follow) == (1, 6, 5, None)
-            # The take put no man down: it is followed by nothing, though c1 is in a row.
-            assert after.legal_moves() and all(m.tag == "drop" for m in after.legal_moves())
-            after.undo()
-            assert after == state and after.key() == state.key()
-            state.undo()
-            assert state.key() == key and state.follow is None and state.turns == 4
-            # Without the rule, the turn passes, and a take is never made.
-            plain = _row_game(follow=False).initial_state().play_all(
-                ["X@a1", "O@a3", "X@b1", "O@b3", "X@c1"])
-            assert plain.to_move == 1 and plain.turns == 5
-            assert all(m.tag == "drop" for m in plain.legal_moves())
+    for engine in (Engine.KERNEL, Engine.INTERPRETER):
+        game = _row_game().using(engine)
+        state = game.initial_state().play_all(["X@a1", "O@a3", "X@b1", "O@b3"])
+        assert (state.to_move, state.ply, state.turns, state.follow) == (0, 4, 4, None)
+        key = state.key()
+        state = state.play("X@c1")  # a1 b1 c1: a row
+        assert (state.to_move, state.ply, state.turns, state.follow) == (0, 5, 4, "take")
+        # Only the move due: a take, of either of O's men (the template is no turn's).
+        assert [m.notation for m in state.legal_moves()] == ["xa3", "xb3"]
+        assert str(state) == "OO./.../XXX x ply:5 reserve:X=0,O=1 turns:4 follow:take"
+        back = game.parse_state(str(state))
+        assert back == state and back.key() == state.key() == state._full_key()
+        after = state.play("xb3")
+        assert (after.to_move, after.ply, after.turns, after.follow) == (1, 6, 5, None)
+        # The take put no man down: it is followed by nothing, though c1 is in a row.
+        assert after.legal_moves() and all(m.tag == "drop" for m in after.legal_moves())
+        after.undo()
+        assert after == state and after.key() == state.key()
+        state.undo()
+        assert state.key() == key and state.follow is None and state.turns == 4
+        # Without the rule, the turn passes, and a take is never made.
+        plain = _row_game(follow=False).using(engine).initial_state().play_all(
+            ["X@a1", "O@a3", "X@b1", "O@b3", "X@c1"])
+        assert plain.to_move == 1 and plain.turns == 5
+        assert all(m.tag == "drop" for m in plain.legal_moves())
 
 
 def test_a_follow_up_is_given_one_way_and_names_what_is_due():

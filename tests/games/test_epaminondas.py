@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 import random
-from contextlib import contextmanager, nullcontext
 
 import pytest
 
 from boardlab import load
 from boardlab.core import kernel
+from boardlab.core.engine import Engine
 from boardlab.core.game import DRAW, perft, win_for
 from boardlab.core.move import Capture, Shift
 from boardlab.errors import IllegalMoveError, OptionError
@@ -324,30 +324,23 @@ def test_black_wins_by_crossing_too():
     assert after.to_move == 1 and after.outcome() == win_for(1)
 
 
-@contextmanager
-def interpreter():
-    """Positions made inside are plain ones, their templates interpreted."""
-    with kernel.disabled():
-        yield
-
-
-@pytest.mark.parametrize("engine", [interpreter, nullcontext], ids=["interpreter", "kernel"])
+@pytest.mark.parametrize("engine", [Engine.INTERPRETER, Engine.KERNEL],
+                         ids=["interpreter", "kernel"])
 def test_copycat_crossing_is_illegal(engine):
-    with engine():
-        # White crossed on c8; Black's mirror answer c2-c1 would make the position
-        # symmetric between the home rows with colours swapped, so it is not allowed;
-        # b1 and d1 are.
-        mirror = position({"c8": "W", "d7": "W", "c2": "B", "d2": "B"}, side="black")
-        # Without the mirror image (e5 has no Black twin on e4) the same crossing is
-        # legal.
-        free = position({"c8": "W", "e5": "W", "c2": "B"}, side="black")
-        # Moves that do not enter the far row may leave a symmetric position.
-        quiet = position({"c7": "W", "c3": "B"}, side="black")
-        # A phalanx whose head alone enters the far row, making the mirror image:
-        # refused; its head alone may go.
-        line = position({"c8": "W", "c7": "W", "f5": "W", "c3": "B", "c2": "B", "f4": "B"},
-                        side="black")
-    assert isinstance(mirror, kernel.KernelPosition) == (engine is nullcontext)
+    # White crossed on c8; Black's mirror answer c2-c1 would make the position
+    # symmetric between the home rows with colours swapped, so it is not allowed;
+    # b1 and d1 are.
+    mirror = position({"c8": "W", "d7": "W", "c2": "B", "d2": "B"}, side="black",
+                      engine=engine)
+    # Without the mirror image (e5 has no Black twin on e4) the same crossing is legal.
+    free = position({"c8": "W", "e5": "W", "c2": "B"}, side="black", engine=engine)
+    # Moves that do not enter the far row may leave a symmetric position.
+    quiet = position({"c7": "W", "c3": "B"}, side="black", engine=engine)
+    # A phalanx whose head alone enters the far row, making the mirror image: refused;
+    # its head alone may go.
+    line = position({"c8": "W", "c7": "W", "f5": "W", "c3": "B", "c2": "B", "f4": "B"},
+                    side="black", engine=engine)
+    assert isinstance(mirror, kernel.KernelPosition) == (engine is Engine.KERNEL)
     assert "c2-c1" not in notations(mirror)
     assert {"c2-b1", "c2-d1"} <= notations(mirror)
     assert not mirror.play("c2-d1").is_terminal()  # 1 against 1

@@ -10,6 +10,7 @@ import pytest
 
 import boardlab
 from boardlab.core import kernel
+from boardlab.core.engine import Engine
 from boardlab.core.game import DRAW, perft, win_for
 from boardlab.core.move import Capture
 from boardlab.games import gess
@@ -153,11 +154,10 @@ def test_perft_matches_brute_force():
 
 def test_the_interpreter_s_perft_matches_brute_force_too():
     # The footprint template interpreted (the reference the kernel is compared with).
-    game = boardlab.load("gess")
-    with kernel.disabled():
-        state = game.initial_state()
-        assert not isinstance(state, kernel.KernelPosition)
-        assert perft(state, 2) == list(game.known_perft[:2])
+    game = boardlab.load("gess", engine="interpreter")
+    state = game.initial_state()
+    assert not isinstance(state, kernel.KernelPosition)
+    assert perft(state, 2) == list(game.known_perft[:2])
 
 
 def test_the_third_count_on_the_kernel():
@@ -173,6 +173,7 @@ def test_the_kernel_plays_as_the_interpreter_along_random_games():
     # ten, so that rings last), the interpreted rules give the same moves, in order,
     # with their notation and tags, and the same outcome; then the game is taken back.
     game = boardlab.load("gess", move_limit=80)
+    interpreted = game.using(Engine.INTERPRETER)
     rng = random.Random("kernel")
     positions = 0
     for _ in range(12):
@@ -180,10 +181,9 @@ def test_the_kernel_plays_as_the_interpreter_along_random_games():
         assert isinstance(state, kernel.KernelPosition)
         played = 0
         while not state.is_terminal():
-            with kernel.disabled():
-                plain = game.parse_state(str(state))
-                want = [(m.notation, m.actions, m.tag) for m in plain.legal_moves()]
-                outcome = plain.outcome()
+            plain = interpreted.parse_state(str(state))
+            want = [(m.notation, m.actions, m.tag) for m in plain.legal_moves()]
+            outcome = plain.outcome()
             assert [(m.notation, m.actions, m.tag) for m in state.legal_moves()] == want
             assert state.outcome() == outcome
             positions += 1

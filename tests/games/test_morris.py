@@ -12,6 +12,7 @@ import pytest
 
 from boardlab import load
 from boardlab.core import kernel
+from boardlab.core.engine import Engine
 from boardlab.core.game import DRAW, PlayoutPolicy, perft, win_for
 from boardlab.errors import IllegalMoveError, NotationError, OptionError
 from boardlab.games.morris import NINE, NineMensMorrisState, values
@@ -432,8 +433,8 @@ def test_both_games_are_written_in_the_move_language_and_played_by_their_kernels
         assert type(state).legal_moves is kernel.KernelPosition.legal_moves
         assert type(state).playouts is kernel.KernelPosition.playouts
         assert isinstance(game.parse_state(str(state)), kernel.KernelPosition)
-        with kernel.disabled():
-            assert not isinstance(game.initial_state(), kernel.KernelPosition)
+        assert not isinstance(game.using(Engine.INTERPRETER).initial_state(),
+                              kernel.KernelPosition)
 
 
 def snapshot(state) -> tuple:
@@ -449,8 +450,7 @@ def play_three_ways(game, seed: int, policy: str, plies: int = 260) -> Counter:
     moves and ends were met."""
     fast = game.initial_state()
     assert isinstance(fast, kernel.KernelPosition)
-    with kernel.disabled():
-        plain = game.initial_state()
+    plain = game.using(Engine.INTERPRETER).initial_state()
     rng = random.Random(seed)
     seen, met = [], Counter()
     for _ in range(plies):
@@ -502,27 +502,24 @@ def test_positions_read_from_text_play_on_the_kernel_as_on_the_interpreter():
                  "b../.../.../....../.../.../ww. w - 1/2 30"]:
         fast = game.parse_state(text)
         assert isinstance(fast, kernel.KernelPosition)
-        with kernel.disabled():
-            slow = game.parse_state(text)
-            assert snapshot(slow) == snapshot(fast), text
-            for move in slow.legal_moves():
-                after = slow.play(move)
-                assert snapshot(after) == snapshot(fast.play(move.notation)), text
+        slow = game.using(Engine.INTERPRETER).parse_state(text)
+        assert snapshot(slow) == snapshot(fast), text
+        for move in slow.legal_moves():
+            after = slow.play(move)
+            assert snapshot(after) == snapshot(fast.play(move.notation)), text
 
 
 def test_perft_to_depth_4_on_the_kernel_and_the_interpreter():
     nine = load("nine-mens-morris")
     assert perft(nine.initial_state(), 4) == list(nine.known_perft[:4])
-    with kernel.disabled():
-        assert perft(nine.initial_state(), 3) == list(nine.known_perft[:3])
-    three = load("three-mens-morris")
-    with kernel.disabled():
-        assert perft(three.initial_state(), 6) == list(three.known_perft[:6])
+    plain_nine = nine.using(Engine.INTERPRETER)
+    assert perft(plain_nine.initial_state(), 3) == list(nine.known_perft[:3])
+    three = load("three-mens-morris", engine="interpreter")
+    assert perft(three.initial_state(), 6) == list(three.known_perft[:6])
     # Past the placements, with removals and flights: a position's perft both ways.
     state = nine.parse_state("b.b/.../b../w....w/..w/.w./.w. w - 0/0 80")
-    with kernel.disabled():
-        plain = nine.parse_state(str(state))
-        want = perft(plain, 3)
+    plain = plain_nine.parse_state(str(state))
+    want = perft(plain, 3)
     assert perft(state, 3) == want and want[0] > 0
 
 

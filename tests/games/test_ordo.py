@@ -10,6 +10,7 @@ import pytest
 
 import boardlab
 from boardlab.core import kernel
+from boardlab.core.engine import Engine
 from boardlab.core.game import DRAW, perft, win_for
 from boardlab.core.move import Capture
 from boardlab.core.selection import moved_pieces
@@ -396,8 +397,8 @@ def test_the_connection_rule_answers_the_same_before_and_after_the_move(name):
     rng = random.Random(name)
     asked = refused = 0
     for _ in range(4):
-        with kernel.disabled():  # a position that plays the moves the invariant refuses
-            state = game.initial_state()
+        # A plain position, which plays the moves the invariant refuses.
+        state = game.using(Engine.INTERPRETER).initial_state()
         for _ in range(30):
             if state.is_terminal():
                 break

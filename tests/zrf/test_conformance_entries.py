@@ -38,8 +38,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -47,6 +46,7 @@ from pathlib import Path
 import pytest
 
 from boardlab.core import kernel
+from boardlab.core.engine import Engine
 from boardlab.core.game import perft
 from boardlab.errors import ZrfError
 from boardlab.zrf.game import ZrfGame, load_game
@@ -100,9 +100,6 @@ PENDING: frozenset[str] = frozenset()
 KNOWN_WRONG: dict[str, str] = {}
 
 STATUSES = ("supported", "approximated", "ignored", "refused")
-
-#: How the games run where not on their kernels: through the interpreter.
-MODES: dict[str, Callable[[], AbstractContextManager[None]]] = {"interpreted": nullcontext}
 
 
 # --- reading a file's header --------------------------------------------------------------
@@ -208,18 +205,19 @@ def strip(node: Node, names: frozenset[str]) -> Node | None:
 
 
 def check(path: Path, expectation: Expectation, tmp_path: Path,
-          variant: int | None = None) -> None:
-    """Assert one expectation of the file at ``path`` (of its ``variant``)."""
+          variant: int | None = None, engine: Engine = Engine.INTERPRETER) -> None:
+    """Assert one expectation of the file at ``path`` (of its ``variant``), played on
+    ``engine``."""
     if expectation.kind == "error":
         place, message = expectation.value.split(": ", 1)
         with pytest.raises(ZrfError) as error:
-            load_game(path, variant, name=path.name).initial_state().legal_moves()
+            load_game(path, variant, name=path.name, engine=engine).initial_state().legal_moves()
         found = error.value
         assert f"{found.line}:{found.column}" == place and found.file == path.name, \
             f"{expectation}: the error is at {found.file}:{found.line}:{found.column}: {found}"
         assert message in str(found), f"{expectation}: got {found}"
         return
-    game = load_game(path, variant, name=path.name)
+    game = load_game(path, variant, name=path.name, engine=engine)
     if expectation.kind == "text":
         found = display_text(game.spec.description)
         assert found == expectation.value.replace("\\n", "\n"), \
@@ -232,7 +230,7 @@ def check(path: Path, expectation: Expectation, tmp_path: Path,
         assert stripped != forms, f"{expectation}: the file has no such form"
         plain = tmp_path / path.name
         plain.write_text("\n".join(str(f) for f in stripped), encoding="utf-8")
-        other = load_game(plain, variant, name=path.name)
+        other = load_game(plain, variant, name=path.name, engine=engine)
         assert _play_tree(game, 3) == _play_tree(other, 3), expectation
         return
     state = game.initial_state()
@@ -274,16 +272,14 @@ def failures(path: Path, tmp_path: Path, on_kernel: bool = False) -> Iterator[st
     """What goes wrong with the file's expectations (one message each), in each mode;
     ``on_kernel``: played on the game's kernel instead."""
     found = header(path)
-    modes = {"kernel": nullcontext} if on_kernel else MODES
-    for mode, context in modes.items():
-        with (nullcontext() if on_kernel else kernel.disabled()), context():
-            for expectation in found.expectations:
-                try:
-                    check(path, expectation, tmp_path, found.variant)
-                except AssertionError as e:
-                    yield f"{path.name} ({mode}): {e}"
-                except Exception as e:  # noqa: BLE001 - a crash is a failure to report
-                    yield f"{path.name} ({mode}): {expectation}: {type(e).__name__}: {e}"
+    engine = Engine.KERNEL if on_kernel else Engine.INTERPRETER
+    for expectation in found.expectations:
+        try:
+            check(path, expectation, tmp_path, found.variant, engine)
+        except AssertionError as e:
+            yield f"{path.name} ({engine.value}): {e}"
+        except Exception as e:  # noqa: BLE001 - a crash is a failure to report
+            yield f"{path.name} ({engine.value}): {expectation}: {type(e).__name__}: {e}"
 
 
 @pytest.mark.parametrize("path", [p for p in rule_files() if p.stem not in KNOWN_WRONG],

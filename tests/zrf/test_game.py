@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import boardlab
-from boardlab.core import kernel
 from boardlab.core.conformance import check_random_game
+from boardlab.core.engine import Engine
 from boardlab.core.game import perft
 from boardlab.errors import ZrfError
 from boardlab.zrf.game import load_game
@@ -372,8 +372,7 @@ def test_a_king_dropped_where_it_is_attacked_is_no_move():
     # genesis-chess.zrf: White starts with its pieces in hand and a checkmated goal, so
     # the King may not come down on the sixth rank, where Black's pawns take it.
     state = game("chess/genesis-chess.zrf").initial_state()
-    with kernel.disabled():
-        plain = game("chess/genesis-chess.zrf").initial_state()
+    plain = game("chess/genesis-chess.zrf").using(Engine.INTERPRETER).initial_state()
     for position in (state, plain):
         drops = {m.notation for m in position.legal_moves()}
         assert len(drops) == 40 and "King@e5" in drops and "King@e6" not in drops

@@ -20,7 +20,9 @@ import typer
 import boardlab
 from boardlab.cli.common import MAX_SEED, echo_json, is_rule_file, new_app, progress, working
 from boardlab.cli.common import edge as _edge
+from boardlab.core.engine import Engine
 from boardlab.core.game import Game, State
+from boardlab.core.position import PieceGame
 from boardlab.core.registry import game_class, names
 from boardlab.errors import BoardlabError, BotError, OptionError
 
@@ -55,6 +57,11 @@ VariantOption = Annotated[str | None, typer.Option(
 OptionList = Annotated[list[str] | None, typer.Option(
     "--option", "-o", metavar="KEY=VALUE", help="A game option; repeat for several.")]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+EngineOption = Annotated[Engine | None, typer.Option(
+    "--engine", case_sensitive=False,
+    help="What plays a game of the move language: its compiled kernel (the default), "
+         "background (the interpreter until the kernel is compiled) or "
+         "the interpreter, the reference (no compilation).")]
 SeedOption = Annotated[int | None, typer.Option(
     min=0, max=MAX_SEED,
     help="Seed of the bots (bot i gets SEED + i); omit for fresh randomness.")]
@@ -87,9 +94,11 @@ def main() -> None:
 
 
 # --- helpers ----------------------------------------------------------------------
-def _load(name: str, options: Sequence[str] | None, variant: str | None = None) -> Game:
+def _load(name: str, options: Sequence[str] | None, variant: str | None = None,
+          engine: Engine | None = None) -> Game:
     """The game ``name`` (a registered game, or a ``.zrf`` rule file and its ``variant``)
-    with ``key=value`` options read by each option's parser."""
+    with ``key=value`` options read by each option's parser, on ``engine`` (None: the
+    default)."""
     if is_rule_file(name):
         from boardlab.zrf.game import load_game
 
@@ -110,6 +119,11 @@ def _load(name: str, options: Sequence[str] | None, variant: str | None = None) 
         option = schema.get(key)
         # Unknown keys go through unparsed so the game reports them with its options.
         values[key] = option.parse(value.strip()) if option is not None else value
+    if engine is not None:
+        if not issubclass(cls, PieceGame):
+            raise OptionError(f"--engine applies to games of the move language; {cls.name} "
+                              "is written in Python")
+        values["engine"] = engine
     return cls(**values)
 
 
@@ -280,6 +294,7 @@ def perft(
     depth: Annotated[int, typer.Argument(min=0, max=MAX_PERFT_DEPTH, help="Plies to count.")],
     option: OptionList = None,
     variant: VariantOption = None,
+    engine: EngineOption = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Count the leaves of the game tree at depths 1..DEPTH.
@@ -294,7 +309,7 @@ def perft(
     from boardlab.core.game import perft_by_depth
 
     with _edge():
-        loaded = _load(game, option, variant)
+        loaded = _load(game, option, variant, engine)
         console = Console()
         nodes: list[int] = []
         started = time.perf_counter()
@@ -356,6 +371,7 @@ def play(
         help="human or a bot kind; also plays seats 3 and up.")] = "mcts",
     option: OptionList = None,
     variant: VariantOption = None,
+    engine: EngineOption = None,
     seed: SeedOption = None,
     depth: DepthOption = None,
     seconds: TimeOption = None,
@@ -373,7 +389,7 @@ def play(
     from boardlab.ai.bots import draw_move
 
     with _edge():
-        loaded = _load(game, option, variant)
+        loaded = _load(game, option, variant, engine)
         from boardlab.ai.bots import bot_names
 
         chance = loaded.chance_players
@@ -431,6 +447,7 @@ def replay(
     ] = None,
     option: OptionList = None,
     variant: VariantOption = None,
+    engine: EngineOption = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Play a list of moves and show the position reached.
@@ -438,7 +455,7 @@ def replay(
     Shows the final position, whose turn it is, the legal moves and the outcome.
     """
     with _edge():
-        loaded = _load(game, option, variant)
+        loaded = _load(game, option, variant, engine)
         start = loaded.initial_state() if position is None else loaded.parse_state(position)
         state = start.play_all(_split_moves(moves))
         outcome = state.outcome()
@@ -486,6 +503,7 @@ def arena(
                                         help="Games to play.")] = 10,
     option: OptionList = None,
     variant: VariantOption = None,
+    engine: EngineOption = None,
     seed: SeedOption = None,
     depth: DepthOption = None,
     seconds: TimeOption = None,
@@ -504,7 +522,7 @@ def arena(
     from boardlab.ai.arena import arena as run_arena
 
     with _edge():
-        loaded = _load(game, option, variant)
+        loaded = _load(game, option, variant, engine)
         bots = _make_bots({0: bot1, 1: bot2}, seed, depth, seconds, iterations, workers)
         first, second = bots[0], bots[1]
         tally = {"win": 0, "draw": 0, "loss": 0}
@@ -540,6 +558,7 @@ def solve(
     game: GameName,
     option: OptionList = None,
     variant: VariantOption = None,
+    engine: EngineOption = None,
     moves: Annotated[str, typer.Option(
         help="Solve the position after these moves (spaces, commas or semicolons).")] = "",
     position: Annotated[str | None, typer.Option(
@@ -573,7 +592,7 @@ def solve(
     from boardlab.ai.exact import solve_position
 
     with _edge():
-        loaded = _load(game, option, variant)
+        loaded = _load(game, option, variant, engine)
         start = loaded.initial_state() if position is None else loaded.parse_state(position)
         state = start.play_all(_split_moves(moves))
         began = time.perf_counter()

@@ -70,8 +70,9 @@ written in Python (no ZRF file has them). The game's positions are then kernel p
 (their ``cells`` are read from the array when asked), so everything that reads positions
 works unchanged; a position the kernel cannot hold (a piece it does not know, a piece in
 hand the game's start does not count) is a plain one. The interpreter stays the
-reference: :func:`disabled` or ``BOARDLAB_KERNELS=0`` give plain positions, and the
-tests compare both, move for move, along random games.
+reference: a game made with :attr:`~boardlab.core.engine.Engine.INTERPRETER` (or
+``BOARDLAB_KERNELS=0``) has plain positions, and the tests compare both, move for move,
+along random games.
 """
 
 from __future__ import annotations
@@ -102,6 +103,7 @@ import numpy as np
 from boardlab.core import goals as g
 from boardlab.core import ir
 from boardlab.core import rules as r
+from boardlab.core.engine import Engine
 from boardlab.core.game import PlayoutPolicy, Playouts, Returns, State
 from boardlab.core.goals import Goals
 from boardlab.core.move import (
@@ -115,13 +117,12 @@ from boardlab.core.move import (
     Shift,
     Spelling,
 )
+from boardlab.core.position import PieceGame, PieceState
 from boardlab.core.rules import Template
 from boardlab.errors import BoardError, IllegalMoveError, OptionError, RulesError
 
 if TYPE_CHECKING:
     import random
-
-    from boardlab.core.position import PieceGame
 
 # The layout of a position's array S: the fields, then the board, then the moves.
 # DEPTH counts the rows of the history H, of which the first BASE are earlier positions
@@ -260,27 +261,6 @@ _AFTER = {Status.REGISTRY: Status.REGISTRY_AFTER, Status.ROOM: Status.ROOM_AFTER
 #: Hash slots of a new game's registry of moves (it doubles when a quarter is used).
 REGISTRY = 1 << 12
 _MASK64 = (1 << 64) - 1
-
-_enabled = os.environ.get("BOARDLAB_KERNELS", "1") not in ("0", "")
-
-
-@contextlib.contextmanager
-def disabled() -> Iterator[None]:
-    """Positions made inside the ``with`` block are plain positions (no kernel)."""
-    global _enabled
-    before = _enabled
-    _enabled = False
-    try:
-        yield
-    finally:
-        _enabled = before
-
-
-def active() -> bool:
-    """Whether new positions may use kernels (not inside :func:`disabled`, nor turned
-    off in the environment)."""
-    return _enabled
-
 
 class Unsupported(Exception):
     """What keeps a game from a kernel (the reason is the message)."""
@@ -591,50 +571,33 @@ def _registry(cap: int) -> np.ndarray:
 
 def plan_for(game: PieceGame) -> Plan | None:
     """The game's kernel (built once per game instance and kept on it, so that it goes
-    with the game), or None when it has none."""
-    known = game.__dict__.get("_kernel_plan", False)
-    if known is not False:
-        return known
+    with the game), or None when it has none (as a game not of the move language)."""
+    if not isinstance(game, PieceGame):
+        return None
+    known = game.kernel_found
+    if known is not None:
+        return known[0]
     # One plan per game even when several threads ask at once: positions of one game
     # must share its registry of moves.
     with _BUILDING:
-        known = game.__dict__.get("_kernel_plan", False)
-        if known is not False:
-            return known
+        known = game.kernel_found
+        if known is not None:
+            return known[0]
         try:
             written = _write(game)
-            if _BACKGROUND[0] and not _compiled_here(game, written):
+            if game.engine is Engine.BACKGROUND and not _compiled_here(game, written):
                 return None  # a thread compiles it; the interpreter plays meanwhile
-            found: Plan | None = _build(game, written)
+            game.kernel_found = (_build(game, written), None)
         except Unsupported as e:
-            found = None
-            game.__dict__["_kernel_reason"] = str(e)
-        game.__dict__["_kernel_plan"] = found
-    return found
+            game.kernel_found = (None, str(e))
+    return game.kernel_found[0]
 
 
 _BUILDING = threading.RLock()
-#: How many callers asked for kernels compiled in the background (see background).
-_BACKGROUND = [0]
 #: The kernel modules (by their source's digest) compiled in this process, and those
 #: a thread compiles now.
 _COMPILED: set[str] = set()
 _COMPILING: set[str] = set()
-
-
-@contextlib.contextmanager
-def background() -> Iterator[None]:
-    """Within, a game whose kernel this process has not compiled yet plays on the
-    interpreter while a thread compiles it (numba takes seconds to minutes, from
-    numba's cache well under one): the web server's first game of a rule set does not
-    wait for it; its later games play on the kernel."""
-    with _BUILDING:
-        _BACKGROUND[0] += 1
-    try:
-        yield
-    finally:
-        with _BUILDING:
-            _BACKGROUND[0] -= 1
 
 
 def _compiled_here(game: PieceGame, written: tuple[_Writer, str]) -> bool:
@@ -668,9 +631,9 @@ def why_not(game: PieceGame) -> str | None:
     """Why ``game`` gets no kernel (None when it gets one): what its rules have that a
     kernel does not run, or what writing its kernel met (its source is written, not
     compiled)."""
-    known = game.__dict__.get("_kernel_plan", False)
-    if known is not False:
-        return None if known is not None else game.__dict__.get("_kernel_reason")
+    known = game.kernel_found if isinstance(game, PieceGame) else None
+    if known is not None:
+        return known[1]
     try:
         _write(game)
     except Unsupported as e:
@@ -679,8 +642,6 @@ def why_not(game: PieceGame) -> str | None:
 
 
 def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
-    from boardlab.core.position import PieceGame
-
     if not isinstance(game, PieceGame):
         raise Unsupported("not a game of the move language")
     if "kernel_fields" not in game.state_class.__dict__:
@@ -7003,8 +6964,6 @@ def source(game: PieceGame) -> str:
 
 # --------------------------------------------------------------------------------------
 # The position.
-
-from boardlab.core.position import PieceState  # noqa: E402 - position imports this module
 
 #: Room for this many legal moves in a new position's array (it grows when needed).
 _ROOM = 256

@@ -26,6 +26,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from boardlab.core.board import Board
+from boardlab.core.engine import Engine
 from boardlab.core.game import Game, Returns, State, draw, win_for, zobrist_table
 from boardlab.core.move import Capture, Change, Move, Piece, Place, Shift, format_actions, in_hand
 from boardlab.errors import NotationError
@@ -50,6 +51,36 @@ class PieceGame(Game):
     #: The class of the game's positions: a game may subclass :class:`PieceState`
     #: (to read extra notations or draw its board), and clones keep the subclass.
     state_class: ClassVar[type[PieceState]]
+
+    def __init__(self, *, engine: Engine | str | None = None, **options: Any):
+        """The game with ``options``, played by ``engine`` (see
+        :mod:`boardlab.core.engine`; by default :meth:`Engine.default`)."""
+        super().__init__(**options)
+        #: The backend that plays the game's positions.
+        self.engine: Engine = Engine.named(engine)
+        #: Once :func:`boardlab.core.kernel.plan_for` looked: the game's kernel (None
+        #: when it has none) and why it has none. Kept with the game so that all its
+        #: positions share one kernel and one registry of moves.
+        self.kernel_found: tuple[Any, str | None] | None = None
+
+    def using(self, engine: Engine | str) -> PieceGame:
+        """The same game (same class, same options) played by ``engine``.
+
+        >>> from boardlab import load
+        >>> game = load("breakthrough", rows=6).using("interpreter")
+        >>> game.engine.value, game.options["rows"], game == load("breakthrough", rows=6)
+        ('interpreter', 6, True)
+        """
+        return type(self)(engine=engine, **self.options)
+
+    def recipe(self) -> tuple[Callable[..., Game], tuple[Any, ...], dict[str, Any]] | None:
+        """How another process builds this game again, on the same engine (see
+        :meth:`~boardlab.core.game.Game.recipe`)."""
+        made = super().recipe()
+        if made is None:
+            return None
+        build, args, kwargs = made
+        return build, args, {**kwargs, "engine": self.engine}
 
     @abstractmethod
     def make_board(self) -> Board:
@@ -112,25 +143,33 @@ class PieceGame(Game):
     def new_state(self, cells: list[Piece | None], to_move: int,
                   reserves: dict[Piece, int], ply: int, *, follow: str | None = None,
                   turns: int | None = None) -> PieceState:
-        """A position of this game: a kernel position when the game has a kernel (and
-        kernels are on), else one of :attr:`state_class`. ``follow``: the name of
-        the move due in this turn (see :class:`~boardlab.core.rules.FollowUp`); ``turns``: the
+        """A position of this game: a kernel position when its engine compiles and it
+        has a kernel, else one of :attr:`state_class`. ``follow``: the name of the move
+        due in this turn (see :class:`~boardlab.core.rules.FollowUp`); ``turns``: the
         turns played (by default ``ply``)."""
-        from boardlab.core import kernel
-
         more: dict[str, Any] = {}
         if follow is not None:
             more["follow"] = follow
         if turns is not None:
             more["turns"] = turns
-        if kernel.active():
-            plan = kernel.plan_for(self)
-            if plan is not None:
-                try:
-                    return plan.state_class(self, cells, to_move, reserves, ply, plan, **more)
-                except kernel.Unsupported:
-                    pass  # a piece or a reserve the kernel does not hold
+        plan = self._compiled_plan()
+        if plan is not None:
+            from boardlab.core.kernel import Unsupported
+
+            try:
+                return plan.state_class(self, cells, to_move, reserves, ply, plan, **more)
+            except Unsupported:
+                pass  # a piece or a reserve the kernel does not hold
         return self.state_class(self, cells, to_move, reserves, ply, **more)
+
+    def _compiled_plan(self) -> Any:
+        """The game's kernel when its engine compiles and it has one, else None."""
+        if not self.engine.compiled:
+            return None
+        # The kernel's module, and numba with it, loads only for a game played on it.
+        from boardlab.core import kernel
+
+        return kernel.plan_for(self)
 
     def next_player(self, state: PieceState, move: Move) -> int:
         """Who moves after ``move`` (``state`` is already updated); alternates by default."""
@@ -270,12 +309,9 @@ class PieceGame(Game):
 
     def initial_state(self) -> PieceState:
         """The start position."""
-        from boardlab.core import kernel
-
-        if kernel.active():
-            plan = kernel.plan_for(self)
-            if plan is not None:
-                return plan.initial_state()
+        plan = self._compiled_plan()
+        if plan is not None:
+            return plan.initial_state()
         cells: list[Piece | None] = [None] * self.board.size
         for name, piece in self.initial_placement().items():
             cells[self.board.cell(name)] = piece

@@ -137,13 +137,9 @@ def create_app(db_url: str | None = None, data_dir: str | Path | None = None,
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        from boardlab.core import kernel
-
         library.refresh()
         await live_play.start()
-        # A rule set's first game plays on the interpreter while its kernel compiles.
-        with kernel.background():
-            yield
+        yield
         await live_play.stop()
         library.close()
         store.close()

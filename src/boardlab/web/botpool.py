@@ -69,17 +69,12 @@ def _limit_memory(megabytes: int) -> None:
 def _serve(connection: Connection, megabytes: int) -> None:
     """A worker's loop: one job at a time until told to stop (``None``) or until the
     server is gone (its end of the pipe closed, also when it was killed)."""
-    from boardlab.core import kernel
-
     _limit_memory(megabytes)
     with contextlib.suppress(OSError):
         os.nice(NICENESS)
-    # A bot's first move in a rule set whose kernel is not compiled yet is searched on
-    # the interpreter, not after seconds of numba within the bot's time.
     try:
-        with kernel.background():
-            while _one_job(connection):
-                pass
+        while _one_job(connection):
+            pass
     except (EOFError, OSError):
         return
 

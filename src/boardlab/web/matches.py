@@ -48,7 +48,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from boardlab.ai.bots import bot_kind, make_bot
+from boardlab.core.engine import Engine
 from boardlab.core.game import Game, State, draw
+from boardlab.core.position import PieceGame
 from boardlab.core.registry import game_class
 from boardlab.core.selection import moved_pieces, moves_using
 from boardlab.errors import BoardlabError, IllegalMoveError, NotationError, OptionError
@@ -161,7 +163,9 @@ def clock_json(clock: Mapping[str, Any] | None, at: int) -> dict[str, Any] | Non
 def build_game(cls: type[Game], options: Mapping[str, Any], name: str) -> Game:
     """The game of class ``cls`` with JSON ``options``: integers are accepted for float
     options and text is parsed by each option; a constructor that trips over a value it
-    did not expect still answers :class:`OptionError` (naming ``name``), never a crash."""
+    did not expect still answers :class:`OptionError` (naming ``name``), never a crash.
+    A game of the move language is made on :attr:`~boardlab.core.engine.Engine.BACKGROUND`
+    (see :meth:`~boardlab.core.engine.Engine.default`)."""
     schema = {o.name: o for o in cls.option_schema}
     values: dict[str, Any] = {}
     for key, value in options.items():
@@ -170,6 +174,9 @@ def build_game(cls: type[Game], options: Mapping[str, Any], name: str) -> Game:
                 and not isinstance(value, bool):
             value = float(value)
         values[key] = value
+    if issubclass(cls, PieceGame):
+        # A rule set's first game plays on the interpreter while its kernel compiles.
+        values["engine"] = Engine.default(background=True)
     try:
         return cls(**values)
     except BoardlabError:

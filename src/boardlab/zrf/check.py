@@ -188,17 +188,18 @@ def _uses_kernel(game: Any) -> bool:
     from boardlab.core import kernel
 
     try:
-        return kernel.active() and kernel.why_not(game) is None
+        return game.engine.compiled and kernel.why_not(game) is None
     except Exception:  # noqa: BLE001 - the same error meets the first position, and is
         return False   # reported there
 
 
 def _kernel_reason(game: Any) -> str | None:
-    """Why ``game`` has no compiled kernel (None when it has one, or kernels are off)."""
+    """Why ``game`` has no compiled kernel (None when it has one, or its engine is the
+    interpreter)."""
     from boardlab.core import kernel
 
     try:
-        return kernel.why_not(game) if kernel.active() else None
+        return kernel.why_not(game) if game.engine.compiled else None
     except Exception as e:  # noqa: BLE001 - the error meets the first position too
         return f"{type(e).__name__}: {one_line(e)}"
 

@@ -253,11 +253,13 @@ class ZrfGame(PieceGame):
     read_from: ClassVar[tuple[str, int, str] | None] = None
 
     def recipe(self) -> tuple[Callable[..., Game], tuple[Any, ...], dict[str, Any]] | None:
-        """The file read again (see :meth:`~boardlab.core.game.Game.recipe`)."""
+        """The file read again, on the same engine (see
+        :meth:`~boardlab.core.game.Game.recipe`)."""
         if self.read_from is None:
             return None
         path, variant, shown = self.read_from
-        return load_game, (path, variant), {"name": shown, **dict(self.options)}
+        return load_game, (path, variant), {"name": shown, **dict(self.options),
+                                            "engine": self.engine}
 
     @cached_property
     def neutral_players(self) -> frozenset[int]:
