@@ -1274,8 +1274,9 @@ def test_chess_keeps_its_king_out_of_check_on_the_kernel():
 
 
 def test_in_the_background_a_game_plays_on_the_interpreter_until_its_kernel_is_compiled(
-        kernel_folder):
+        kernel_folder, monkeypatch):
     # The web server's and bot workers' mode: no request waits for numba.
+    import threading
     import time
 
     step = r.Template((r.Step("n"), r.Verify(r.EMPTY), r.Add()), name="step")
@@ -1283,9 +1284,24 @@ def test_in_the_background_a_game_plays_on_the_interpreter_until_its_kernel_is_c
                      {"a1": "X", "d4": "O", "c1": "K"})
     digest = kernel._digest(kernel.source(game))
     assert digest not in kernel._COMPILED
+    # The compiling thread waits for a signal; the sources written are counted.
+    go, build, write, written = threading.Event(), kernel._build, kernel._write, []
+
+    def held_build(*args):
+        if threading.current_thread().name.startswith("kernel "):
+            assert go.wait(300)
+        return build(*args)
+
+    monkeypatch.setattr(kernel, "_build", held_build)
+    monkeypatch.setattr(kernel, "_write", lambda game: written.append(1) or write(game))
     game = game.using(Engine.BACKGROUND)
     first = game.initial_state()
     assert not isinstance(first, kernel.KernelPosition)
+    # While the kernel compiles, new positions are plain, its source not written again.
+    again = game.initial_state()
+    assert not isinstance(again, kernel.KernelPosition) and len(written) == 1
+    assert digest in kernel._COMPILING
+    go.set()
     give_up = time.monotonic() + 300
     while digest not in kernel._COMPILED and time.monotonic() < give_up:
         time.sleep(0.05)
