@@ -391,7 +391,7 @@ def compare(comparison: Comparison, rbg2cpp: Path, rbg_games: Path, cache: Path,
     description = (rbg_games / "games" / comparison.rbg_file).read_text()
     edit = "none"
     if comparison.cap_to_ply_limit:
-        cap = game.ply_limit()  # type: ignore[attr-defined]
+        cap = game.ruleset.ply_limit  # type: ignore[attr-defined]
         description = set_turn_cap(description, cap)
         edit = f"turnCount cap set to {cap} plies"
     reasoner = build(rbg2cpp, description, Path(comparison.rbg_file).stem, cache)

@@ -17,6 +17,7 @@ from boardlab.core.game import Returns
 from boardlab.core.move import Piece
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.core.rules import Rules, Template
+from boardlab.core.ruleset import RuleSet
 
 # Hypothesis's own clocks (a 200 ms deadline per example, the "input generation is
 # slow" health check) are wall-clock assertions: on a busy two-core machine they failed
@@ -33,12 +34,13 @@ ENEMY_MAN = Piece(1, "man")
 def sandbox(board: Board, templates: Sequence[Template], placement: Mapping[str, str],
             *, pieces: Mapping[str, Piece] | None = None, invariants=(),
             reserves: Mapping[Piece, int] | None = None, to_move: int = 0,
-            **rules: Any) -> PieceState:
+            recycle_promotions: bool = False, **rules: Any) -> PieceState:
     """A position of an unregistered game with the given board, rules and pieces.
 
     ``placement`` maps cell names to symbols (``X`` = player 0's man, ``O`` = player 1's
     unless ``pieces`` says otherwise); ``rules``: more fields of its
-    :class:`~boardlab.core.rules.Rules`. The game never ends by itself.
+    :class:`~boardlab.core.rules.Rules`; ``recycle_promotions`` the rule set's switch.
+    The game never ends by itself.
     """
     symbols = dict(pieces or {"X": FRIEND_MAN, "O": ENEMY_MAN})
 
@@ -47,17 +49,11 @@ def sandbox(board: Board, templates: Sequence[Template], placement: Mapping[str,
         description = "test game"
         player_names = ("x", "o")
 
-        def make_board(self) -> Board:
-            return board
-
-        def initial_placement(self):
-            return {cell: symbols[s] for cell, s in placement.items()}
-
-        def initial_reserves(self):
-            return dict(reserves or {})
-
-        def make_rules(self) -> Rules:
-            return Rules(list(templates), invariants=list(invariants), **rules)
+        def make_ruleset(self) -> RuleSet:
+            return self.named_ruleset(
+                board=board, placement={cell: symbols[s] for cell, s in placement.items()},
+                reserves=dict(reserves or {}), recycle_promotions=recycle_promotions,
+                rules=Rules(list(templates), invariants=list(invariants), **rules))
 
         def result(self, state: PieceState) -> Returns | None:
             return None

@@ -98,4 +98,4 @@ def test_every_boardlab_side_loads_and_chess_is_capped_at_1000_plies():
     games = {c.name: c.load() for c in COMPARISONS}
     assert [c.name for c in COMPARISONS if c.cap_to_ply_limit] == ["chess"]
     # benchmarks/README.md's figures were measured with this cap on both sides.
-    assert games["chess"].ply_limit() == 1000
+    assert games["chess"].ruleset.ply_limit == 1000

@@ -117,7 +117,9 @@ def _epaminondas(rows: dict[int, str], to_move: str):
     return game.parse_state(f"{text} {to_move}")
 
 
-CROSSING = g.MoreInZone(boardlab.load("epaminondas", size="8x8")._far_rows.__getitem__)
+_HOME = boardlab.load("epaminondas", size="8x8").board.zones["home"]
+# Each player's far row: the other's home row.
+CROSSING = g.MoreInZone((frozenset(_HOME[1]), frozenset(_HOME[0])).__getitem__)
 
 
 @pytest.mark.parametrize(("rows", "to_move", "leader", "winner"), [

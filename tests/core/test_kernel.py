@@ -16,6 +16,7 @@ import random
 import subprocess
 import sys
 import threading
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -33,6 +34,7 @@ from boardlab.core.engine import Engine
 from boardlab.core.game import State, perft
 from boardlab.core.move import Capture, Move, Piece, Place
 from boardlab.core.position import PieceGame, PieceState
+from boardlab.core.ruleset import RuleSet
 from boardlab.errors import BoardError, IllegalMoveError, RulesError
 from boardlab.zrf.game import load_game
 from tests.core.strategies import predicate_trees
@@ -66,25 +68,16 @@ def make_game(templates, conditions, stalemate, placement, pass_turn=None, recyc
         description = "test game"
         player_names = ("x", "o")
         pieces = symbols
-        recycle_captures = "captures" in recycle
-        recycle_promotions = "promotions" in recycle
 
-        def initial_reserves(self):
-            if not recycle:
-                return {}
-            return {p: int(p.kind == "king" and not p.attributes) for p in PIECES.values()}
-
-        def make_board(self) -> Board:
-            return BOARD
-
-        def initial_placement(self):
-            return {cell: symbols[s] for cell, s in placement.items()}
-
-        def make_rules(self) -> r.Rules:
-            return r.Rules(list(templates), pass_turn=pass_turn, follow_up=follow_up)
-
-        def end_goals(self) -> g.Goals:
-            return goals
+        def make_ruleset(self) -> RuleSet:
+            reserves = {p: int(p.kind == "king" and not p.attributes)
+                        for p in PIECES.values()} if recycle else {}
+            return self.named_ruleset(
+                board=BOARD, placement={cell: symbols[s] for cell, s in placement.items()},
+                reserves=reserves,
+                rules=r.Rules(list(templates), pass_turn=pass_turn, follow_up=follow_up),
+                goals=goals, recycle_captures="captures" in recycle,
+                recycle_promotions="promotions" in recycle)
 
         def result(self, state):
             return goals.result(state)
@@ -591,25 +584,11 @@ def footprint_game(placement, cut_off=None):
         r.Template((r.Step("n"), r.Verify(r.EMPTY), r.Add()), ("man",), name="walk")],
         cut_off=cut_off)
 
-    class Footprints(PieceGame):
-        name = "footprint-kernel-game"
-        description = "test game"
-        player_names = ("x", "o")
-        pieces = PIECES
-
-        def make_board(self) -> Board:
-            return board
-
-        def initial_placement(self):
-            return {cell: PIECES[s] for cell, s in placement.items()}
-
-        def make_rules(self) -> r.Rules:
-            return rules
-
-        def end_goals(self) -> g.Goals:
-            return g.Goals((), 2, "loss")
-
-    return Footprints()
+    # A rule set played as it is, without a class of its own.
+    return PieceGame(RuleSet(
+        name="footprint-kernel-game", players=("x", "o"), pieces=PIECES, board=board,
+        placement={cell: PIECES[s] for cell, s in placement.items()}, rules=rules,
+        goals=g.Goals((), 2, "loss")))
 
 
 def test_footprints_play_on_the_kernel_as_the_interpreter_plays_them(kernel_folder):
@@ -844,17 +823,10 @@ def _test_game(name: str, board: Board, placement: dict[str, str], templates: li
         player_names = ("x", "o")
         pieces = PIECES
 
-        def make_board(self):
-            return board
-
-        def initial_placement(self):
-            return {cell: PIECES[s] for cell, s in placement.items()}
-
-        def make_rules(self):
-            return r.Rules(list(templates), **rules)
-
-        def end_goals(self):
-            return goals
+        def make_ruleset(self):
+            return self.named_ruleset(
+                board=board, placement={cell: PIECES[s] for cell, s in placement.items()},
+                rules=r.Rules(list(templates), **rules), goals=goals)
 
         def result(self, state):
             return goals.result(state)
@@ -1060,8 +1032,8 @@ def test_games_beyond_a_kernel_say_why():
     base = type(make_game([r.Template((r.Step("n"), r.Add()))], [], "loss", {"a1": "X"}))
 
     class ByHand(base):
-        def make_rules(self) -> r.Rules:
-            return HandWritten([])
+        def make_ruleset(self) -> RuleSet:
+            return replace(super().make_ruleset(), rules=HandWritten([]))
 
     assert kernel.why_not(ByHand()) == "moves generated in Python, not by templates"
     state = ByHand().initial_state()

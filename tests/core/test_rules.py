@@ -400,8 +400,7 @@ def test_recycled_promotions_take_the_piece_from_hand():
                  Template((*east, ChangeType("queen"), Add(promote="king")), ("man",))]
     # (A sandbox has no kernel: the interpreter plays it.)
     state = sandbox(board, templates, {"a1": "X", "c1": "O"}, pieces=pieces,
-                    reserves={king: 1})
-    type(state.game).recycle_promotions = True
+                    reserves={king: 1}, recycle_promotions=True)
     assert [m.actions for m in state.legal_moves()] == [
         (Shift(0, 1), Change(1, marked, True)),
         (Shift(0, 1), Change(1, king, True), Change(1, Piece(0, "queen")))]
@@ -413,8 +412,7 @@ def test_recycled_promotions_take_the_piece_from_hand():
         state.undo()
         assert (str(state), state.key()) == before
     empty = sandbox(board, templates, {"a1": "X", "c1": "O"}, pieces=pieces,
-                    reserves={king: 0})
-    type(empty.game).recycle_promotions = True
+                    reserves={king: 0}, recycle_promotions=True)
     assert empty.legal_moves() == []
 
 
@@ -608,24 +606,14 @@ def _row_game(follow=True):
         player_names = ("x", "o")
         pieces = {"X": x, "O": o}
 
-        def make_board(self):
-            return Board.square(3, 3)
-
-        def initial_placement(self):
-            return {}
-
-        def initial_reserves(self):
-            return {x: 3, o: 3}
-
-        def make_rules(self):
+        def make_ruleset(self):
             take = Template((Verify(ENEMY), CaptureHere(), Add()), name="take",
                             move_type="take", top_level=False, shared=True)
             drop = Drop((Verify(EMPTY), Add()), kinds=("man",), name="drop")
-            return Rules([drop, take],
-                         follow_up=FollowUp(row, "take") if follow else None)
-
-        def end_goals(self):
-            return Goals((), 2, "draw")
+            return self.named_ruleset(
+                board=Board.square(3, 3), placement={}, reserves={x: 3, o: 3},
+                rules=Rules([drop, take], follow_up=FollowUp(row, "take") if follow else None),
+                goals=Goals((), 2, "draw"))
 
     return Rows()
 

@@ -99,10 +99,12 @@ def _load(name: str, options: Sequence[str] | None, variant: str | None = None,
     """The game ``name`` (a registered game, or a ``.zrf`` rule file and its ``variant``)
     with ``key=value`` options read by each option's parser, on ``engine`` (None: the
     default)."""
+    made_with: tuple[Any, ...] = ()
     if is_rule_file(name):
-        from boardlab.zrf.game import load_game
+        from boardlab.zrf.game import ZrfGame, read
 
-        cls: type[Game] = type(load_game(name, variant))
+        cls: type[Game] = ZrfGame
+        made_with = (read(name, variant),)
     elif variant is not None:
         raise OptionError("--variant applies to ZRF rule files only")
     else:
@@ -124,7 +126,7 @@ def _load(name: str, options: Sequence[str] | None, variant: str | None = None,
             raise OptionError(f"--engine applies to games of the move language; {cls.name} "
                               "is written in Python")
         values["engine"] = engine
-    return cls(**values)
+    return cls(*made_with, **values)
 
 
 def _number(value: Fraction | float | int) -> int | float:

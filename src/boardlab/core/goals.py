@@ -173,7 +173,7 @@ class PiecesLost(Goal):
         cache = self.__dict__.setdefault("_start_cache", {})
         found = cache.get(player)
         if found is None or found[0] is not game:
-            n = sum(1 for p in game.initial_placement().values() if p.owner == player
+            n = sum(1 for p in game.ruleset.placement.values() if p.owner == player
                     and (self.kind is None or p.kind == self.kind))
             found = cache[player] = (game, n)
         return found[1]

@@ -165,7 +165,7 @@ def _on_board(p: OnBoard, c: Cursor) -> bool:
 
 def _neutral(p: Neutral, c: Cursor) -> bool:
     piece = c.piece()
-    return piece is not None and piece.owner in c.state.game.neutral_players
+    return piece is not None and piece.owner in c.state.game.ruleset.neutral_players
 
 
 def _last_from(p: LastFrom, c: Cursor) -> bool:
@@ -424,7 +424,7 @@ def _every_cell(i: EveryCell, c: Cursor, out: list) -> None:
 
 def _add(i: Add, c: Cursor, out: list) -> None:
     state = c.state
-    store = state.reserves if i.promote and state.game.recycle_promotions else None
+    store = state.reserves if i.promote and state.game.ruleset.recycle_promotions else None
     move = emit(state.cells, c.pos, c.hand, c.hand_from, c.actions, c.attributes,
                 c.reserve, i.promote, i.partial, i.copy, changes=c.changes,
                 store=store)
@@ -712,7 +712,7 @@ def _create(i: Create, c: Cursor, out: list) -> None:
         if c.hand is None:
             raise Fail
         kind = c.hand.kind
-        piece = Piece(owner, kind, c.state.game.attribute_defaults(kind))
+        piece = Piece(owner, kind, c.state.game.ruleset.attribute_defaults(kind))
     else:
         piece = Piece(owner, i.kind, i.attributes)
     if c.state.cells[where] is not None or _arrives(c.actions, where):

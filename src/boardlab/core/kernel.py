@@ -454,9 +454,9 @@ class Plan:
                 if start is None:
                     game = self.game
                     cells: list[Piece | None] = [None] * self.size
-                    for name, piece in game.initial_placement().items():
+                    for name, piece in game.ruleset.placement.items():
                         cells[game.board.cell(name)] = piece
-                    start = self.state_class(game, cells, 0, dict(game.initial_reserves()),
+                    start = self.state_class(game, cells, 0, dict(game.ruleset.reserves),
                                              0, self)
                     # Scanned once, for every copy; rules that fail here fail when a
                     # copy is asked, as a plain position's do.
@@ -654,12 +654,12 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
         raise Unsupported("not a game of the move language")
     if "kernel_fields" not in game.state_class.__dict__:
         raise Unsupported("the game's positions are a class that does not take kernels")
-    goals = game.end_goals()
+    goals = game.ruleset.goals
     if goals is None:
         raise Unsupported("the game's end is not written as goals")
-    if game.recycle_captures and game.move_rules.deferred_captures:
+    if game.ruleset.recycle_captures and game.move_rules.deferred_captures:
         raise Unsupported("recycled captures deferred to a chain's end")
-    if game.turn_order() is None and type(game).next_player is not PieceGame.next_player:
+    if game.ruleset.turn_order is None and type(game).next_player is not PieceGame.next_player:
         raise Unsupported("a turn order it does not give")
     if not game.defers_notation:
         raise Unsupported("a notation that reads the position")
@@ -672,7 +672,7 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
         raise Unsupported("invariants or move filters")
     up = rules.follow_up
     if up is not None:
-        if game.turn_order() is not None or rules.turns is not None:
+        if game.ruleset.turn_order is not None or rules.turns is not None:
             raise Unsupported("a follow-up move in a turn order")
         if up.test is not None:
             # Read on the position after a move, where no run stands.
@@ -736,7 +736,7 @@ def _check_whole_moves(game: Any, rules: r.Rules) -> None:
                               "along directions or tests of the mover's group")
         if rules.protect or any(isinstance(p, r.Attacked) for t in rules.templates
                                 for p in _tests(t.program)) or any(
-                isinstance(goal, g.Checkmated) for goal in game.end_goals().leaves()):
+                isinstance(goal, g.Checkmated) for goal in game.ruleset.goals.leaves()):
             raise Unsupported("attacks with captures that cut off groups, follow-ups along "
                               "directions or tests of the mover's group")
 
@@ -1563,10 +1563,10 @@ class _Writer:
         #: the game has any or drops from them: each code's count is kept in the array
         #: after the board's counts, and a move that drops one touches it as a cell
         #: past the board's (``HAND`` + code).
-        self.hand = tuple(game.initial_reserves())
+        self.hand = tuple(game.ruleset.reserves)
         #: Whether a captured piece goes to its owner's hand (ZRF ``recycle captures``):
         #: the hand must count every piece a move can take.
-        self.recycle = bool(game.recycle_captures)
+        self.recycle = bool(game.ruleset.recycle_captures)
         if self.recycle:
             kept = set(self.hand)
             for piece in self.pieces[1:]:
@@ -1576,7 +1576,7 @@ class _Writer:
         #: Whether a promotion takes its new piece from the hand (ZRF ``recycle
         #: promotions``): the hand's pieces in order, and each piece's owner and type
         #: as one number, to find the first of them the hand holds (rules.in_hand).
-        self.recycle_promotions = bool(game.recycle_promotions)
+        self.recycle_promotions = bool(game.ruleset.recycle_promotions)
         self.reserved = bool(self.hand) or self.recycle or self.recycle_promotions or any(
             type(t) is r.Drop and set(range(self.players)) - t.unlimited_for
             for t in templates)
@@ -1618,7 +1618,7 @@ class _Writer:
                                                 for piece in self.pieces[1:]])
         except ValueError as error:
             raise Unsupported(f"a piece without a key ({error})") from None
-        order = game.turn_order()
+        order = game.ruleset.turn_order
         self.turns, self.repeat_from = order if order is not None else ((0,), 0)
         self.alternate = order is None
         # (With no turns played: a key that reads them has their part apart.)
@@ -1657,7 +1657,7 @@ class _Writer:
             # By code + 1 (0: none due), the position class's own keys.
             self.follow_keys = self.put("follow keys", [0] + [
                 _signed(game.follow_key(t)) for t in self.follows])
-        self.limit = game.ply_limit() or 0
+        self.limit = game.ruleset.ply_limit or 0
         # Read from the table, not written in the source: a game whose options change
         # its ply limit alone (a move limit) keeps its kernel, compiled once.
         self.put("ply limit", [self.limit])
@@ -1914,7 +1914,7 @@ class _Writer:
 
     def t_neutral(self, p: Any, w: str, cell: str) -> str:
         """The expression of ``Neutral`` at ``w`` (``cell``: what stands there)."""
-        neutral = self.game.neutral_players
+        neutral = self.game.ruleset.neutral_players
         off = self.mask_of_codes(("neutral",), lambda piece: piece.owner in neutral)
         return f"(T[{off} + {cell}] != 0)"
 
@@ -2698,8 +2698,8 @@ class _Writer:
         values = []
         for pl in range(self.players):
             owner = pl if i.owner is None else i.owner
-            values.extend(0 if p is None else
-                          self.codes[Piece(owner, p.kind, self.game.attribute_defaults(p.kind))]
+            defaults = self.game.ruleset.attribute_defaults
+            values.extend(0 if p is None else self.codes[Piece(owner, p.kind, defaults(p.kind))]
                           for p in self.pieces)
         return self.put(("create row", i.owner), values)
 
@@ -5296,7 +5296,7 @@ def chains(S, T, player, n):
                     f"        if n < 0:\n            return n")
         if rule == "forced":
             # The others who can move: not a neutral player (rules._others_can_move).
-            others = [q for q in range(self.players) if q not in self.game.neutral_players]
+            others = [q for q in range(self.players) if q not in self.game.ruleset.neutral_players]
             if not others:
                 return ""
             # Every template that starts a move, whatever the turn allows.
@@ -6566,11 +6566,11 @@ def _pieces(game: PieceGame, templates: Sequence[r.Template]) -> list[Piece]:
     """Every piece a position of the game can hold: the game's pieces, those of its
     start, and all that promotions, changes of type and owner and creations can make
     of them (until none is new)."""
-    out = list(dict.fromkeys([*game.piece_list, *game.initial_placement().values(),
-                              *game.initial_reserves()]))
+    out = list(dict.fromkeys([*game.piece_list, *game.ruleset.placement.values(),
+                              *game.ruleset.reserves]))
     # A drop's piece, for the players who have it: from an unlimited supply, or in
     # hand at the start (no other piece comes into a hand a kernel counts).
-    hand = game.initial_reserves()
+    hand = game.ruleset.reserves
     for t in templates:
         if type(t) is r.Drop:
             for player in range(game.num_players):
@@ -6608,7 +6608,7 @@ def _pieces(game: PieceGame, templates: Sequence[r.Template]) -> list[Piece]:
                 made.append(Piece((piece.owner + 1) % game.num_players, piece.kind,
                                   piece.attributes))
             made.extend(Piece(pl if i.owner is None else i.owner, piece.kind,
-                              game.attribute_defaults(piece.kind))
+                              game.ruleset.attribute_defaults(piece.kind))
                         for i in creates if i.kind is None for pl in players)
             made.extend(piece.with_attributes({name: value}) for name in attributes
                         for value in (True, False))

@@ -20,7 +20,7 @@ and ``follow:`` where the ply, the turns played and a move due in the same turn 
 
 from __future__ import annotations
 
-from abc import abstractmethod
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -32,30 +32,44 @@ from boardlab.core.move import Capture, Change, Move, Piece, Place, Shift, forma
 from boardlab.errors import NotationError
 
 if TYPE_CHECKING:
-    from boardlab.core.goals import Goals
     from boardlab.core.rules import Rules
+    from boardlab.core.ruleset import RuleSet
 
 
 class PieceGame(Game):
-    """A game of pieces on one board whose moves come from the move language.
+    """A game of pieces on one board whose moves come from the move language: the game
+    of a :class:`~boardlab.core.ruleset.RuleSet`.
 
-    Subclasses define :attr:`pieces` (symbol -> piece, one character each),
-    :meth:`make_board`, :meth:`initial_placement`, :meth:`make_rules` and the end of
-    the game, as goals (:meth:`end_goals`, with :meth:`ply_limit`; the one way a game
-    of the language ends) or, for a game whose rules no goal states, :meth:`result`
-    and :meth:`no_moves`; optionally :meth:`initial_reserves`.
+    ``PieceGame(ruleset, engine=...)`` plays a rule set as it is. A built-in game
+    subclasses it and builds its rule set from its options (:meth:`make_ruleset`),
+    besides its notation, text form and heuristics. Whoever plays the game reads the
+    rules from :attr:`ruleset` alone; a game whose end no goal states overrides
+    :meth:`result` and :meth:`no_moves` (it then has no compiled kernel).
     """
 
     #: One-character symbol -> piece; upper/lower case conventionally by owner.
-    pieces: ClassVar[Mapping[str, Piece]]
+    pieces: ClassVar[Mapping[str, Piece]] = {}
     #: The class of the game's positions: a game may subclass :class:`PieceState`
     #: (to read extra notations or draw its board), and clones keep the subclass.
     state_class: ClassVar[type[PieceState]]
+    name = "rules"
+    description = "a game of the move language"
 
-    def __init__(self, *, engine: Engine | str | None = None, **options: Any):
-        """The game with ``options``, played by ``engine`` (see
-        :mod:`boardlab.core.engine`; by default :meth:`Engine.default`)."""
+    def __init__(self, ruleset: RuleSet | None = None, *,
+                 engine: Engine | str | None = None, **options: Any):
+        """The game of ``ruleset`` (by default the one :meth:`make_ruleset` builds from
+        ``options``), played by ``engine`` (see :mod:`boardlab.core.engine`; by default
+        :meth:`Engine.default`)."""
+        if ruleset is not None:
+            # The game's names are the rule set's (a class lists its own without one).
+            self.name = ruleset.name
+            self.description = ruleset.description or self.description
+            self.player_names = ruleset.players
+            self.chance_players = ruleset.chance_players
+            if ruleset.pieces:
+                self.pieces = ruleset.pieces
         super().__init__(**options)
+        self._given = ruleset
         #: The backend that plays the game's positions.
         self.engine: Engine = Engine.named(engine)
         #: Once :func:`boardlab.core.kernel.plan_for` looked: the game's kernel (None
@@ -63,82 +77,85 @@ class PieceGame(Game):
         #: positions share one kernel and one registry of moves.
         self.kernel_found: tuple[Any, str | None] | None = None
 
+    def _made_with(self) -> tuple[Any, ...]:
+        """The positional arguments the game was made with (besides its options)."""
+        return () if self._given is None else (self._given,)
+
     def using(self, engine: Engine | str) -> PieceGame:
-        """The same game (same class, same options) played by ``engine``.
+        """The same game (same class, rule set and options) played by ``engine``.
 
         >>> from boardlab import load
         >>> game = load("breakthrough", rows=6).using("interpreter")
         >>> game.engine.value, game.options["rows"], game == load("breakthrough", rows=6)
         ('interpreter', 6, True)
         """
-        return type(self)(engine=engine, **self.options)
+        return type(self)(*self._made_with(), engine=engine, **self.options)
+
+    def __eq__(self, other: object) -> bool:
+        return super().__eq__(other) and \
+            other._made_with() == self._made_with()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((super().__hash__(), *map(id, self._made_with())))
 
     def recipe(self) -> tuple[Callable[..., Game], tuple[Any, ...], dict[str, Any]] | None:
         """How another process builds this game again, on the same engine (see
-        :meth:`~boardlab.core.game.Game.recipe`)."""
+        :meth:`~boardlab.core.game.Game.recipe`): a game made with a rule set sends the
+        rule set itself (it pickles), when its class is one another process can import."""
+        if self._given is not None:
+            cls = type(self)
+            module = sys.modules.get(cls.__module__)
+            if getattr(module, cls.__qualname__, None) is not cls:
+                return None
+            return cls, self._made_with(), {**dict(self.options), "engine": self.engine}
         made = super().recipe()
         if made is None:
             return None
         build, args, kwargs = made
         return build, args, {**kwargs, "engine": self.engine}
 
-    @abstractmethod
-    def make_board(self) -> Board:
-        """The board for the current options."""
+    def make_ruleset(self) -> RuleSet:
+        """The rule set for the current options: a built-in game builds it here (called
+        once per game; a game made with a rule set never calls it)."""
+        raise NotImplementedError(f"{type(self).__name__} is made with a rule set "
+                                  "(PieceGame(ruleset)) or defines make_ruleset()")
 
-    @abstractmethod
-    def initial_placement(self) -> Mapping[str, Piece]:
-        """Cell name -> piece at the start."""
+    def named_ruleset(self, **parts: Any) -> RuleSet:
+        """A rule set of ``parts`` (board, rules, placement...) under this game's names:
+        its name, players, chance players, piece symbols and description (what a
+        :meth:`make_ruleset` returns)."""
+        from boardlab.core.ruleset import RuleSet
 
-    @abstractmethod
-    def make_rules(self) -> Rules:
-        """The move templates, priorities and invariants."""
+        return RuleSet(name=self.name, players=self.player_names,
+                       chance_players=self.chance_players, pieces=self.pieces,
+                       description=self.description, **parts)
 
-    def initial_reserves(self) -> Mapping[Piece, int]:
-        """Pieces in hand at the start, for drops (none by default)."""
-        return {}
+    @cached_property
+    def ruleset(self) -> RuleSet:
+        """The game's rule set (built once per game)."""
+        return self._given if self._given is not None else self.make_ruleset()
 
     def result(self, state: PieceState) -> Returns | None:
         """The outcome if the game ended with the last move, else ``None`` (the case of
-        no legal moves is :meth:`no_moves`): what :meth:`end_goals` say, else a draw at
-        :meth:`ply_limit`. A game without goals overrides it."""
-        goals = self.end_goals()
+        no legal moves is :meth:`no_moves`): what the rule set's goals say, else a draw
+        at its ply limit. A game without goals overrides it."""
+        rules = self.ruleset
+        goals = rules.goals
         if goals is None:
-            raise NotImplementedError(f"{type(self).__name__} gives neither end_goals() "
+            raise NotImplementedError(f"{type(self).__name__} gives neither goals "
                                       "nor result()")
         out = goals.result(state)
-        if out is None and (limit := self.ply_limit()) is not None and state.ply >= limit:
+        if out is None and rules.ply_limit is not None and state.ply >= rules.ply_limit:
             return draw(self.num_players, goals.chance)
         return out
 
     def no_moves(self, state: PieceState) -> Returns:
-        """Outcome when the side to move has no legal move: what :meth:`end_goals` say
-        (by default that player loses)."""
-        goals = self.end_goals()
+        """Outcome when the side to move has no legal move: what the goals say (by
+        default that player loses)."""
+        goals = self.ruleset.goals
         if goals is not None:
             return goals.no_moves(state)
         return win_for(1 - state.to_move, self.num_players)
-
-    def turn_order(self) -> tuple[tuple[int, ...], int] | None:
-        """The turn order, when :meth:`next_player` follows one: the player of each
-        turn and the turn the order repeats from (ZRF's ``turn-order``). The player
-        after a move is the one of turn ``ply`` (counted after the move), and the
-        position's key reads the turn. None (the default): players alternate."""
-        return None
-
-    def ply_limit(self) -> int | None:
-        """The ply at which :meth:`result` calls a draw when nothing else ended the game
-        (None by default: no limit)."""
-        return None
-
-    def end_goals(self) -> Goals | None:
-        """The game's end as declarative goals (None by default), which the default
-        :meth:`result` and :meth:`no_moves` read; a game that overrides those gives
-        goals only when the methods are exactly what the goals say. A game that gives
-        them may be played by a compiled kernel (:mod:`boardlab.core.kernel`), which
-        reads the goals, not the methods. Called at every move: return a value made
-        once."""
-        return None
 
     def new_state(self, cells: list[Piece | None], to_move: int,
                   reserves: dict[Piece, int], ply: int, *, follow: str | None = None,
@@ -172,8 +189,14 @@ class PieceGame(Game):
         return kernel.plan_for(self)
 
     def next_player(self, state: PieceState, move: Move) -> int:
-        """Who moves after ``move`` (``state`` is already updated); alternates by default."""
-        return (state.to_move + 1) % self.num_players
+        """Who moves after ``move`` (``state`` is already updated): the player of turn
+        ``ply`` in the rule set's turn order, else the next player."""
+        order = self.ruleset.turn_order
+        if order is None:
+            return (state.to_move + 1) % self.num_players
+        from boardlab.core.rules import turn_index
+
+        return order[0][turn_index(state.ply, len(order[0]), order[1])]
 
     def notation(self, state: PieceState, actions: tuple) -> str:
         """Notation of a generated move: the generic action notation by default."""
@@ -190,18 +213,18 @@ class PieceGame(Game):
     def judges_moves_first(self) -> bool:
         """Whether a player to move without a move is judged before the end goals are
         read (:attr:`~boardlab.core.goals.Goals.moves_first`)."""
-        goals = self.end_goals()
+        goals = self.ruleset.goals
         return goals is not None and goals.moves_first
 
     @cached_property
     def turns_limit(self) -> int | None:
-        """The most turns a goal of :meth:`end_goals` counts
+        """The most turns a goal of the rule set counts
         (:class:`~boardlab.core.goals.TurnsPlayed`), or None when none does: the
         position's key then reads its turns played, up to that count (past it every
         such goal holds alike)."""
         from boardlab.core.goals import TurnsPlayed
 
-        goals = self.end_goals()
+        goals = self.ruleset.goals
         counts = [goal.count for goal in goals.leaves() if isinstance(goal, TurnsPlayed)] \
             if goals is not None else []
         return max(counts) if counts else None
@@ -225,34 +248,16 @@ class PieceGame(Game):
         step's generic notation, separated by ``;``."""
         return "; ".join(format_actions(step, self.board, self.piece_names) for step in steps)
 
-    #: A captured piece goes back to its owner's reserve (ZRF ``recycle captures``).
-    recycle_captures: ClassVar[bool] = False
-    #: A promotion takes the new piece from its owner's reserve, and is no move when
-    #: the reserve has none (ZRF ``recycle promotions``; see
-    #: :func:`~boardlab.core.interpret.emit`).
-    recycle_promotions: ClassVar[bool] = False
-
-    @property
-    def neutral_players(self) -> frozenset[int]:
-        """Players who own pieces but never move (ZRF: listed in ``players``, absent
-        from the turn order); none by default."""
-        return frozenset()
-
-    def attribute_defaults(self, kind: str) -> frozenset[str]:
-        """The attributes a new piece of ``kind`` starts with (ZRF ``attribute``
-        defaults); none by default."""
-        return frozenset()
-
     # --- derived, cached per game instance -------------------------------------------
     @cached_property
     def board(self) -> Board:
-        """The board (built once per game)."""
-        return self.make_board()
+        """The rule set's board (kept with the game: move generation reads it often)."""
+        return self.ruleset.board
 
     @cached_property
     def move_rules(self) -> Rules:
-        """The rules (built once per game)."""
-        return self.make_rules()
+        """The rule set's rules (kept with the game, as :attr:`board`)."""
+        return self.ruleset.rules
 
     @cached_property
     def piece_list(self) -> tuple[Piece, ...]:
@@ -313,9 +318,10 @@ class PieceGame(Game):
         if plan is not None:
             return plan.initial_state()
         cells: list[Piece | None] = [None] * self.board.size
-        for name, piece in self.initial_placement().items():
+        rules = self.ruleset
+        for name, piece in rules.placement.items():
             cells[self.board.cell(name)] = piece
-        return self.new_state(cells, 0, dict(self.initial_reserves()), 0)
+        return self.new_state(cells, 0, dict(rules.reserves), 0)
 
     def parse_state(self, text: str) -> PieceState:
         """Read the text form (see the module docstring)."""
@@ -343,7 +349,7 @@ class PieceGame(Game):
         if parts[1].lower() not in names:
             raise NotationError(f"side to move must be one of {', '.join(names)}",
                                 where=repr(parts[1]))
-        reserves: dict[Piece, int] = dict.fromkeys(self.initial_reserves(), 0)
+        reserves: dict[Piece, int] = dict.fromkeys(self.ruleset.reserves, 0)
         ply = self.implied_ply(cells) or 0
         turns: int | None = None
         follow: str | None = None
@@ -553,7 +559,7 @@ class PieceState(State):
 
         shifts = [(a.target, cells[a.source], a.source) for a in actions if isinstance(a, Shift)]
         reserve_changes: list[tuple[Piece, int]] = []
-        recycle = self.game.recycle_captures
+        recycle = self.game.ruleset.recycle_captures
         for a in actions:
             if isinstance(a, Capture):
                 taken = cells[a.cell]

@@ -892,7 +892,7 @@ class Rules:
         """Whether another player has a move in this position (a forced pass is only
         for a player whose opponent can go on; otherwise the game is over)."""
         for other in range(state.game.num_players):
-            if other == player or other in state.game.neutral_players:
+            if other == player or other in state.game.ruleset.neutral_players:
                 continue
             for template in self.templates:
                 if template.top_level and template.generate(state, other):

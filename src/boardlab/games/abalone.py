@@ -63,7 +63,6 @@ Perft from the standard start (an independent generator in the tests): 44, 1936,
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cached_property
 
 from boardlab.core.board import Board
 from boardlab.core.game import Option, State
@@ -94,6 +93,7 @@ from boardlab.core.rules import (
     While,
     not_,
 )
+from boardlab.core.ruleset import RuleSet
 from boardlab.core.selection import push_closure
 
 BLACK, WHITE = Piece(0, "marble"), Piece(1, "marble")
@@ -194,39 +194,25 @@ class Abalone(PieceGame):
     )
     known_perft = (44, 1936, 98912)
 
-    def make_board(self) -> Board:
-        """Abalone's 61-cell hexagon, cells a1..i9."""
-        return Board.hexagon(5)
-
-    def initial_placement(self) -> dict[str, Piece]:
-        """The chosen start."""
+    def make_ruleset(self) -> RuleSet:
+        """Abalone's 61-cell hexagon (cells a1..i9) with the chosen start; in-line
+        moves and pushes in the six directions, broadsides of 2-3 marbles on each of
+        the three axes in the four sideways directions. A side with six marbles pushed
+        off loses, a side without a move loses, ``max_moves`` draw."""
         black, white = STARTS[self.options["start"]]
-        return {**dict.fromkeys(black, BLACK), **dict.fromkeys(white, WHITE)}
-
-    def make_rules(self) -> Rules:
-        """In-line moves and pushes in the six directions, broadsides of 2-3 marbles on
-        each of the three axes in the four sideways directions."""
         templates = [Template(inline(d), name="inline", direction=d) for d in DIRECTIONS]
         templates += [Template(broadside(axis, d), name="broadside", direction=d)
                       for axis in AXES for d in sideways(axis)]
-        return Rules(templates)
+        return self.named_ruleset(
+            board=Board.hexagon(5),
+            placement={**dict.fromkeys(black, BLACK), **dict.fromkeys(white, WHITE)},
+            rules=Rules(templates),
+            goals=Goals((Condition("loss", (0, 1), PiecesLost(TO_WIN)),), 2),
+            ply_limit=self.options["max_moves"])
 
     def off_board(self, state: PieceState, player: int) -> int:
         """How many of ``player``'s marbles have been pushed off."""
         return MARBLES - sum(1 for p in state.cells if p is not None and p.owner == player)
-
-    @cached_property
-    def goals(self) -> Goals:
-        """A side with six marbles pushed off loses; a side without a move loses."""
-        return Goals((Condition("loss", (0, 1), PiecesLost(TO_WIN)),), 2)
-
-    def end_goals(self) -> Goals:
-        """:attr:`goals`."""
-        return self.goals
-
-    def ply_limit(self) -> int:
-        """``max_moves``: the game is drawn when it is reached."""
-        return self.options["max_moves"]
 
     def max_length(self) -> int:
         """The move limit."""

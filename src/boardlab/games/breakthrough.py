@@ -17,8 +17,6 @@ Perft from the start: 22, 484, 11132, 256036, 6182818.
 
 from __future__ import annotations
 
-from functools import cached_property
-
 from boardlab.core.board import Board
 from boardlab.core.game import Option, State
 from boardlab.core.goals import AbsoluteConfig, Condition, Goals, PiecesRemaining
@@ -26,6 +24,7 @@ from boardlab.core.move import Piece
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.core.registry import register
 from boardlab.core.rules import EMPTY, FRIEND, Add, Rules, Step, Template, Verify, not_
+from boardlab.core.ruleset import RuleSet
 
 WHITE, BLACK = Piece(0, "pawn"), Piece(1, "pawn")
 
@@ -46,42 +45,30 @@ class Breakthrough(PieceGame):
     )
     known_perft = (22, 484, 11132, 256036, 6182818)
 
-    def make_board(self) -> Board:
-        """A square board on which Black's directions are turned by 180 degrees."""
-        return Board.square(self.options["columns"], self.options["rows"]).rotated_for(1)
-
-    def initial_placement(self) -> dict[str, Piece]:
-        """Two full home rows each."""
+    def make_ruleset(self) -> RuleSet:
+        """A square board on which Black's directions are turned by 180 degrees, two
+        full home rows each; a piece steps forward onto an empty cell or diagonally
+        forward onto a cell without a friend; a piece on the far row wins, a side
+        without pieces, or without a move, loses."""
         rows, cols = self.options["rows"], self.options["columns"]
-        board = self.board
-        out = {}
+        board = Board.square(cols, rows).rotated_for(1)
+        placement = {}
         for x in range(cols):
             for y in (0, 1):
-                out[board.cell_name(y * cols + x)] = WHITE
-                out[board.cell_name((rows - 1 - y) * cols + x)] = BLACK
-        return out
-
-    def make_rules(self) -> Rules:
-        """Forward onto an empty cell; diagonally forward onto a cell without a friend."""
-        return Rules([
+                placement[board.cell_name(y * cols + x)] = WHITE
+                placement[board.cell_name((rows - 1 - y) * cols + x)] = BLACK
+        rules = Rules([
             Template((Step("n"), Verify(EMPTY), Add()), name="step"),
             Template((Step("nw"), Verify(not_(FRIEND)), Add()), name="diagonal"),
             Template((Step("ne"), Verify(not_(FRIEND)), Add()), name="diagonal"),
         ])
-
-    @cached_property
-    def goals(self) -> Goals:
-        """A piece on the far row wins; a side without pieces, or without a move, loses."""
-        cols, rows = self.options["columns"], self.options["rows"]
         far = (frozenset(range((rows - 1) * cols, rows * cols)), frozenset(range(cols)))
-        return Goals((
+        goals = Goals((
             Condition("win", (0, 1), AbsoluteConfig((("self", "pawn"),), far.__getitem__)),
             Condition("loss", (0, 1), PiecesRemaining(0)),
         ), 2)
-
-    def end_goals(self) -> Goals:
-        """:attr:`goals`."""
-        return self.goals
+        return self.named_ruleset(board=board, placement=placement, rules=rules,
+                                  goals=goals)
 
     #: The notation reads the move's actions (and the side to move), not the position.
     notation_reads_position = False

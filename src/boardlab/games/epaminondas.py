@@ -57,7 +57,6 @@ moves onto the far row), so the game plays on its kernel (:mod:`boardlab.core.ke
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cached_property
 from typing import Any
 
 from boardlab.core.board import SQUARE_DIRECTIONS, Board
@@ -90,6 +89,7 @@ from boardlab.core.rules import (
     not_,
     var,
 )
+from boardlab.core.ruleset import RuleSet
 from boardlab.core.selection import line_closure
 
 WHITE, BLACK = Piece(0, "man"), Piece(1, "man")
@@ -161,32 +161,33 @@ class Epaminondas(PieceGame):
         """Number of rows."""
         return SIZES[self.options["size"]][1]
 
-    def make_board(self) -> Board:
-        """A square board with eight directions; zone ``home`` is each side's first row."""
+    def make_ruleset(self) -> RuleSet:
+        """A square board with eight directions, zone ``home`` each side's first row,
+        which with the next it fills; a template per direction and distance, the
+        anti-copycat rule as invariant. The crossing rule: the player to move wins with
+        more pieces on the far row (the opponent's home row) than the opponent has on
+        theirs; a player without a move loses; ``max_moves`` draw."""
         width, height = self.width, self.height
         board = Board.square(width, height)
         board = board.with_zone("home", 0, board.names[:width])
-        return board.with_zone("home", 1, board.names[(height - 1) * width:])
-
-    def initial_placement(self) -> dict[str, Piece]:
-        """Each side fills its two home rows."""
-        width, height = self.width, self.height
-        names = self.board.names
-        out = {}
+        board = board.with_zone("home", 1, board.names[(height - 1) * width:])
+        names = board.names
+        placement = {}
         for row in (0, 1):
             for x in range(width):
-                out[names[row * width + x]] = WHITE
-                out[names[(height - 1 - row) * width + x]] = BLACK
-        return out
-
-    def make_rules(self) -> Rules:
-        """A template per direction and distance; the anti-copycat rule as invariant."""
+                placement[names[row * width + x]] = WHITE
+                placement[names[(height - 1 - row) * width + x]] = BLACK
+        home = board.zones["home"]
+        far_rows = (frozenset(home[1]), frozenset(home[0]))
         templates = [Template(phalanx_move(d, k), name="phalanx", direction=d)
                      for d in DIRECTIONS for k in range(1, self.farthest(d) + 1)]
-        image = mirror_image(self.width, self.height)
+        image = mirror_image(width, height)
         # Moves depend only on the cells and the side to move, which the key hashes.
-        return Rules(templates, invariants=[NotMirrored(image, self._far_rows)],
-                     cache_size=1024)
+        rules = Rules(templates, invariants=[NotMirrored(image, far_rows)], cache_size=1024)
+        crossing = AllOf((ToMove(), MoreInZone(far_rows.__getitem__)))
+        return self.named_ruleset(board=board, placement=placement, rules=rules,
+                                  goals=Goals((Condition("win", (0, 1), crossing),), 2),
+                                  ply_limit=self.options["max_moves"])
 
     def farthest(self, direction: str) -> int:
         """The longest distance a phalanx can move in ``direction``: a phalanx of
@@ -195,28 +196,7 @@ class Epaminondas(PieceGame):
         line = min(self.width if dx else self.height, self.height if dy else self.width)
         return line // 2
 
-    @cached_property
-    def _far_rows(self) -> tuple[frozenset[int], frozenset[int]]:
-        """Each player's far row (the opponent's home row)."""
-        home = self.board.zones["home"]
-        return frozenset(home[1]), frozenset(home[0])
-
     # --- endings -------------------------------------------------------------------------
-    @cached_property
-    def goals(self) -> Goals:
-        """The crossing rule: the player to move wins with more pieces on the far row
-        than the opponent has on theirs. A player without a move loses."""
-        crossing = AllOf((ToMove(), MoreInZone(self._far_rows.__getitem__)))
-        return Goals((Condition("win", (0, 1), crossing),), 2)
-
-    def end_goals(self) -> Goals:
-        """:attr:`goals`."""
-        return self.goals
-
-    def ply_limit(self) -> int:
-        """``max_moves``: the game is drawn when it is reached."""
-        return self.options["max_moves"]
-
     def max_length(self) -> int:
         """The move limit."""
         return self.options["max_moves"]

@@ -49,7 +49,6 @@ force in tests/games/test_gess.py).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import cached_property
 
 from boardlab.core.board import Board
 from boardlab.core.game import Option, State
@@ -58,6 +57,7 @@ from boardlab.core.move import Move, Piece
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.core.registry import register
 from boardlab.core.rules import Footprint, Rules
+from boardlab.core.ruleset import RuleSet
 from boardlab.errors import NotationError
 
 SIZE = 20  # the grid, outer ring included
@@ -134,29 +134,34 @@ class Gess(PieceGame):
     #: check; the brute force checks depths 1-2 there, benchmarks/perft_reference.py all).
     known_perft = (416, 132704, 41429344)
 
-    def make_board(self) -> Board:
-        """The 20x20 grid, outer ring included (footprints overlap it); zone
-        ``inner``, the 18x18 playing area, for both players."""
+    def make_ruleset(self) -> RuleSet:
+        """The 20x20 grid, outer ring included (footprints overlap it), zone ``inner``
+        the 18x18 playing area for both players; Black on rows 2-4 and 7, White on the
+        mirror image (rows 19-17 and 14); one :class:`~boardlab.core.rules.Footprint`
+        template: the 3x3 footprints centred on the inner board, three cells at most
+        without a centre stone. The player to move wins when the opponent, who just
+        moved, has no ring (the mover's own last ring broken loses even if the move
+        broke the other's too); otherwise a player without a ring loses. A player
+        without a move loses; ``move_limit`` plies draw."""
         board = Board.square(SIZE, SIZE)
         inside = [board.cell_name(y * SIZE + x) for y in range(SIZE) for x in range(SIZE)
                   if inner(x, y)]
-        return board.with_zone("inner", 0, inside).with_zone("inner", 1, inside)
-
-    def initial_placement(self) -> dict[str, Piece]:
-        """Black on rows 2-4 and 7, White on the mirror image (rows 19-17 and 14)."""
-        out: dict[str, Piece] = {}
+        board = board.with_zone("inner", 0, inside).with_zone("inner", 1, inside)
+        placement: dict[str, Piece] = {}
         rows = {1: _HOME[0], 2: _HOME[1], 3: _HOME[2], 6: _PAWNS}
         for y, pattern in rows.items():
             for i, mark in enumerate(pattern):
                 if mark == "X":
-                    out[self.board.cell_name(y * SIZE + i + 1)] = BLACK
-                    out[self.board.cell_name((SIZE - 1 - y) * SIZE + i + 1)] = WHITE
-        return out
-
-    def make_rules(self) -> Rules:
-        """One :class:`~boardlab.core.rules.Footprint` template: the 3x3 footprints
-        centred on the inner board, three cells at most without a centre stone."""
-        return Rules((Footprint((), name="footprint", zone="inner", reach=SHORT_RANGE),))
+                    placement[board.cell_name(y * SIZE + i + 1)] = BLACK
+                    placement[board.cell_name((SIZE - 1 - y) * SIZE + i + 1)] = WHITE
+        goals = Goals((
+            Condition("win", (0, 1), AllOf((ToMove(), NotGoal(ring("opponent"))))),
+            Condition("loss", (0, 1), NotGoal(ring("self"))),
+        ), 2)
+        return self.named_ruleset(
+            board=board, placement=placement,
+            rules=Rules((Footprint((), name="footprint", zone="inner", reach=SHORT_RANGE),)),
+            goals=goals, ply_limit=self.options["move_limit"])
 
     def parse_state(self, text: str) -> PieceState:
         """The text form; stones on the outer ring are refused."""
@@ -167,24 +172,6 @@ class Gess(PieceGame):
                 raise NotationError("no stone may stand on the outer ring",
                                     where=self.board.cell_name(cell))
         return state
-
-    @cached_property
-    def goals(self) -> Goals:
-        """The player to move wins when the opponent, who just moved, has no ring (the
-        mover's own last ring broken loses even if the move broke the other's too);
-        otherwise a player without a ring loses. A player without a move loses."""
-        return Goals((
-            Condition("win", (0, 1), AllOf((ToMove(), NotGoal(ring("opponent"))))),
-            Condition("loss", (0, 1), NotGoal(ring("self"))),
-        ), 2)
-
-    def end_goals(self) -> Goals:
-        """:attr:`goals`."""
-        return self.goals
-
-    def ply_limit(self) -> int:
-        """``move_limit``: the game is drawn when it is reached."""
-        return self.options["move_limit"]
 
     def max_length(self) -> int:
         """The move limit."""

@@ -4,14 +4,17 @@ draws."""
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Sequence
 from functools import cached_property
 from typing import ClassVar
 
+from boardlab.core.board import Board
 from boardlab.core.goals import AnyOf, Condition, Goals, RelativeConfig
 from boardlab.core.move import Piece, Place
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.core.rules import EMPTY, Add, Drop, Rules, Verify
+from boardlab.core.ruleset import RuleSet
 
 #: Each player's mark is a type of its own (the web app draws an X and an O, or discs
 #: of two colours).
@@ -39,9 +42,15 @@ class InARow(PieceGame):
     #: The notation reads the move's actions alone.
     notation_reads_position = False
 
-    def initial_placement(self) -> dict[str, Piece]:
-        """The empty board."""
-        return {}
+    def make_ruleset(self) -> RuleSet:
+        """The game's board (:meth:`make_board`), empty at the start, its drops
+        (:meth:`make_rules`) and :attr:`goals`."""
+        return self.named_ruleset(board=self.make_board(), placement={},
+                                  rules=self.make_rules(), goals=self.goals)
+
+    @abstractmethod
+    def make_board(self) -> Board:
+        """The board for the current options."""
 
     def make_rules(self) -> Rules:
         """A mark of one's own onto any empty cell, from a supply that never runs out
@@ -72,10 +81,6 @@ class InARow(PieceGame):
                 lines.append(RelativeConfig(tuple(items)))
         return Goals((Condition("loss" if self.misere else "win", (0, 1), AnyOf(tuple(lines))),),
                      2, "draw")
-
-    def end_goals(self) -> Goals:
-        """:attr:`goals`."""
-        return self.goals
 
     def implied_ply(self, cells: Sequence[Piece | None]) -> int | None:
         """One mark a ply: as many plies as marks."""

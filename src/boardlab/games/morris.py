@@ -116,6 +116,7 @@ from boardlab.core.rules import (
     any_of,
     not_,
 )
+from boardlab.core.ruleset import RuleSet
 from boardlab.errors import NotationError
 
 SYMBOLS = ".wb"
@@ -328,13 +329,30 @@ class MorrisGame(PieceGame):
         """The board, lines and drawing of this game's options."""
         raise NotImplementedError
 
-    def make_board(self) -> Board:
-        """The points and their links."""
-        return self.layout.board
+    def make_ruleset(self) -> RuleSet:
+        """The layout's points and links, empty: every man starts in hand
+        (:meth:`hands`); the game's moves (:meth:`make_rules`) and :attr:`goals`, and
+        its draw (:meth:`draw_after`)."""
+        return self.named_ruleset(board=self.layout.board, placement={},
+                                  reserves=self.hands(), rules=self.make_rules(),
+                                  goals=self.goals, ply_limit=self.draw_after())
 
-    def initial_placement(self) -> dict[str, Piece]:
-        """The empty board: every man starts in hand."""
-        return {}
+    def hands(self) -> dict[Piece, int]:  # pragma: no cover - each game's own
+        """The men in each hand at the start."""
+        raise NotImplementedError
+
+    def make_rules(self) -> Rules:  # pragma: no cover - each game's own
+        """The game's move templates."""
+        raise NotImplementedError
+
+    @cached_property
+    def goals(self) -> Goals:  # pragma: no cover - each game's own
+        """The game's end."""
+        raise NotImplementedError
+
+    def draw_after(self) -> int | None:
+        """The ply that draws a game nothing else ended (none by default)."""
+        return None
 
     def notation(self, state: Any, actions: tuple) -> str:
         """``d2``, ``a1-d1`` or ``xd2`` (:meth:`Layout.notation`)."""
@@ -449,7 +467,7 @@ class NineMensMorris(MorrisGame):
         """The 24 points and 16 mills."""
         return NINE
 
-    def initial_reserves(self) -> dict[Piece, int]:
+    def hands(self) -> dict[Piece, int]:
         """Nine men in each hand."""
         return {WHITE: MEN, BLACK: MEN}
 
@@ -478,10 +496,6 @@ class NineMensMorris(MorrisGame):
                                                                 fewer=True)),
                       Condition("draw", (0,), TurnsPlayed(MAX_TURNS))), 2,
                      moves_first=True)
-
-    def end_goals(self) -> Goals:
-        """:attr:`goals`."""
-        return self.goals
 
     def max_length(self) -> int:
         """OpenSpiel's MaxGameLength: 200 turns plus removals."""
@@ -612,7 +626,7 @@ class ThreeMensMorris(MorrisGame):
         """The board, lines and moves of this game's options."""
         return THREE[self.options["diagonals"]]
 
-    def initial_reserves(self) -> dict[Piece, int]:
+    def hands(self) -> dict[Piece, int]:
         """Three men in each hand."""
         return {WHITE: THREE_MEN, BLACK: THREE_MEN}
 
@@ -633,11 +647,7 @@ class ThreeMensMorris(MorrisGame):
                 lines.append(RelativeConfig((man, d, man, d, man)))
         return Goals((Condition("win", (0, 1), AnyOf(tuple(lines))),), 2, moves_first=True)
 
-    def end_goals(self) -> Goals:
-        """:attr:`goals`."""
-        return self.goals
-
-    def ply_limit(self) -> int:
+    def draw_after(self) -> int:
         """``max_moves``: the game is drawn when it is reached."""
         return int(self.options["max_moves"])
 

@@ -71,8 +71,8 @@ notation reads the move's actions alone.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Sequence
-from functools import cached_property
 from typing import ClassVar
 
 from boardlab.core.board import Board
@@ -98,6 +98,7 @@ from boardlab.core.rules import (
     connected,
     not_,
 )
+from boardlab.core.ruleset import RuleSet
 from boardlab.core.selection import line_closure
 
 WHITE, BLACK = Piece(0, "man"), Piece(1, "man")
@@ -129,36 +130,28 @@ class _OrdoBase(PieceGame):
     board_style = "chequered"
     pieces = {"w": WHITE, "b": BLACK}
 
-    def make_board(self) -> Board:
-        """10x8; Black's directions turned by 180 degrees."""
-        return Board.square(WIDTH, HEIGHT).rotated_for(1)
-
-    def initial_placement(self) -> dict[str, Piece]:
-        """Stein's setup (three staggered rows of pieces, 2 x 20)."""
-        out = {}
+    def make_ruleset(self) -> RuleSet:
+        """10x8, Black's directions turned by 180 degrees; Stein's setup (three
+        staggered rows of pieces, 2 x 20); the variant's moves (:meth:`make_rules`). A
+        piece on the opponent's home row wins; a side without pieces, or without a move
+        (one that cannot reconnect), loses; ``move_limit`` plies draw."""
+        placement = {}
         for name in SETUP_WHITE:
-            out[name] = WHITE
-            out[f"{name[0]}{HEIGHT + 1 - int(name[1:])}"] = BLACK
-        return out
-
-    @cached_property
-    def goals(self) -> Goals:
-        """A piece on the opponent's home row wins; a side without pieces, or without a
-        move (one that cannot reconnect), loses."""
+            placement[name] = WHITE
+            placement[f"{name[0]}{HEIGHT + 1 - int(name[1:])}"] = BLACK
         last = WIDTH * (HEIGHT - 1)
         far = (frozenset(range(last, last + WIDTH)), frozenset(range(WIDTH)))
-        return Goals((
+        goals = Goals((
             Condition("win", (0, 1), AbsoluteConfig((("self", "man"),), far.__getitem__)),
             Condition("loss", (0, 1), PiecesRemaining(0)),
         ), 2)
+        return self.named_ruleset(board=Board.square(WIDTH, HEIGHT).rotated_for(1),
+                                  placement=placement, rules=self.make_rules(), goals=goals,
+                                  ply_limit=self.options["move_limit"])
 
-    def end_goals(self) -> Goals:
-        """:attr:`goals`."""
-        return self.goals
-
-    def ply_limit(self) -> int:
-        """``move_limit``: the game is drawn when it is reached."""
-        return self.options["move_limit"]
+    @abstractmethod
+    def make_rules(self) -> Rules:
+        """The variant's move templates and invariants."""
 
     #: The notation reads the move's actions alone (Ordo X's ``/f6``, the group a
     #: capture keeps, is the note of :class:`~boardlab.core.rules.KeepLargestGroup`).

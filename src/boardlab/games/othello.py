@@ -38,8 +38,6 @@ kernel calls.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from functools import cached_property
 from typing import Any, ClassVar
 
 from boardlab.core.board import Board
@@ -68,6 +66,7 @@ from boardlab.core.rules import (
     While,
     flag,
 )
+from boardlab.core.ruleset import RuleSet
 from boardlab.errors import NotationError
 
 SIZE = 8
@@ -144,6 +143,22 @@ class OthelloState(PieceState):
         return "\n".join(lines)
 
 
+def othello_rules() -> Rules:
+    """For each colour, a drop of its disc onto an empty cell (its player's supply
+    never runs out, the other player has none of it) that flanks a line of the
+    opponent's discs in at least one direction, flipping every line it flanks; a
+    player with no drop passes while the opponent has one."""
+    templates = []
+    for piece in PIECES.values():
+        program: list[Instruction] = [Verify(EMPTY)]
+        for d in DIRECTIONS:
+            program += flank(d, piece.kind)
+        program += [Verify(flag("flanked")), Add()]
+        templates.append(Drop(tuple(program), kinds=(piece.kind,), name="drop",
+                              unlimited_for=frozenset({piece.owner})))
+    return Rules(templates, pass_turn="forced")
+
+
 @register
 class Othello(PieceGame):
     """Othello: outflank and flip the opponent's discs; most discs wins."""
@@ -159,39 +174,16 @@ class Othello(PieceGame):
     #: The notation reads the move's actions alone.
     notation_reads_position = False
 
-    def make_board(self) -> Board:
-        """The 8x8 board (cell ``y * 8 + x`` is file ``x``, row ``y + 1``)."""
-        return BOARD
-
-    def initial_placement(self) -> Mapping[str, Piece]:
-        """White on d4 and e5, black on d5 and e4; black moves first."""
+    def make_ruleset(self) -> RuleSet:
+        """The 8x8 board (cell ``y * 8 + x`` is file ``x``, row ``y + 1``); white on
+        d4 and e5, black on d5 and e4, black moves first; the drops of
+        :func:`othello_rules`. When the player to move has no move, not even a pass
+        (neither player can place a disc), the game is counted: more discs wins, equal
+        counts draw."""
         black, white = PIECES["x"], PIECES["o"]
-        return {"d4": white, "e5": white, "d5": black, "e4": black}
-
-    def make_rules(self) -> Rules:
-        """For each colour, a drop of its disc onto an empty cell (its player's supply
-        never runs out, the other player has none of it) that flanks a line of the
-        opponent's discs in at least one direction, flipping every line it flanks; a
-        player with no drop passes while the opponent has one."""
-        templates = []
-        for piece in PIECES.values():
-            program: list[Instruction] = [Verify(EMPTY)]
-            for d in DIRECTIONS:
-                program += flank(d, piece.kind)
-            program += [Verify(flag("flanked")), Add()]
-            templates.append(Drop(tuple(program), kinds=(piece.kind,), name="drop",
-                                  unlimited_for=frozenset({piece.owner})))
-        return Rules(templates, pass_turn="forced")
-
-    @cached_property
-    def goals(self) -> Goals:
-        """When the player to move has no move, not even a pass (neither player can
-        place a disc), the game is counted: more discs wins, equal counts draw."""
-        return Goals((Condition("count", (0, 1), Stalemated()),), 2)
-
-    def end_goals(self) -> Goals:
-        """:attr:`goals`."""
-        return self.goals
+        return self.named_ruleset(
+            board=BOARD, placement={"d4": white, "e5": white, "d5": black, "e4": black},
+            rules=othello_rules(), goals=Goals((Condition("count", (0, 1), Stalemated()),), 2))
 
     def notation(self, state: PieceState, actions: tuple) -> str:
         """The new disc's cell, ``d3``."""

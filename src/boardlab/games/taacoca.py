@@ -48,7 +48,6 @@ move and the ply count. Perft from the start (default options): 58, 3364, 352408
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cached_property
 
 from boardlab.core.board import HEX_DIRECTIONS, Board
 from boardlab.core.game import Option, State
@@ -57,6 +56,7 @@ from boardlab.core.move import Capture, Move, Piece, Shift
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.core.registry import register
 from boardlab.core.rules import Add, Group, Rules, Step
+from boardlab.core.ruleset import RuleSet
 from boardlab.core.selection import no_closure
 
 WHITE, BLACK = Piece(0, "stone"), Piece(1, "stone")
@@ -90,24 +90,20 @@ class Taacoca(PieceGame):
     )
     known_perft = (58, 3364, 352408)
 
-    def make_board(self) -> Board:
-        """Abalone's 61-cell hexagon; Black's directions are turned by 180 degrees."""
+    def make_ruleset(self) -> RuleSet:
+        """Abalone's 61-cell hexagon, Black's directions turned by 180 degrees; each
+        side's home row, the middle four cells of the next row and the middle three of
+        the third (taacoca.zrf's setup in Abalone's cell names); one group template
+        over the allowed directions. A stone on the opponent's home row wins; a side
+        without stones, or without a move, loses; ``move_limit`` plies draw when stones
+        may move back (``directions=all``)."""
         board = Board.hexagon(SIDE).rotated_for(1)
         rows = {0: "a", 1: "i"}  # each side's goal: the opponent's home row
         for player, row in rows.items():
             board = board.with_zone("goal", player,
                                     [n for n in board.names if n[0] == row])
-        return board
-
-    def initial_placement(self) -> dict[str, Piece]:
-        """Home row, the middle four cells of the next row, the middle three of the third
-        (taacoca.zrf's setup in Abalone's cell names)."""
         white = ["a1", "a2", "a3", "a4", "a5", "b2", "b3", "b4", "b5", "c3", "c4", "c5"]
         black = ["i5", "i6", "i7", "i8", "i9", "h5", "h6", "h7", "h8", "g5", "g6", "g7"]
-        return {**dict.fromkeys(white, WHITE), **dict.fromkeys(black, BLACK)}
-
-    def make_rules(self) -> Rules:
-        """One group template over the allowed directions."""
         directions = FORWARD if self.options["directions"] == "forward" \
             else tuple(HEX_DIRECTIONS)
         if self.options["group"] == "three":
@@ -116,27 +112,18 @@ class Taacoca(PieceGame):
         else:
             template = Group((), single=single_step, directions=directions,
                              sizes=(1, 2, 3), name="group")
-        return Rules([template])
-
-    @cached_property
-    def goals(self) -> Goals:
-        """A stone on the opponent's home row wins; a side without stones, or without
-        a move, loses."""
-        zone = self.board.zones["goal"]
+        zone = board.zones["goal"]
         home_of_the_other = (frozenset(zone[1]), frozenset(zone[0]))
-        return Goals((
+        goals = Goals((
             Condition("win", (0, 1), AbsoluteConfig((("self", "stone"),),
                                                     home_of_the_other.__getitem__)),
             Condition("loss", (0, 1), PiecesRemaining(0)),
         ), 2)
-
-    def end_goals(self) -> Goals:
-        """:attr:`goals`."""
-        return self.goals
-
-    def ply_limit(self) -> int | None:
-        """``move_limit`` when stones may move back (``directions=all``)."""
-        return self.options["move_limit"] if self.options["directions"] == "all" else None
+        return self.named_ruleset(
+            board=board, placement={**dict.fromkeys(white, WHITE), **dict.fromkeys(black, BLACK)},
+            rules=Rules([template]), goals=goals,
+            ply_limit=self.options["move_limit"] if self.options["directions"] == "all"
+            else None)
 
     #: The notation reads the move's actions (and the side to move), not the position.
     notation_reads_position = False

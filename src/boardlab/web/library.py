@@ -37,7 +37,7 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boardlab.core.game import Game
 from boardlab.errors import BoardlabError, FileError
@@ -46,6 +46,9 @@ from boardlab.web.errors import ApiError
 from boardlab.web.views import game_json
 from boardlab.web.zrf_worker import Reader
 from boardlab.worker import one_line
+
+if TYPE_CHECKING:
+    from boardlab.zrf.game import ZrfRules
 
 log = logging.getLogger("boardlab.web")
 
@@ -60,8 +63,8 @@ LOAD_SECONDS = 10.0
 MAX_FILES = 2000
 #: The longest id of a file, leaving room for ``@`` and a variant number in a stored match.
 MAX_ID = GAME_NAME_LENGTH - 5
-#: Loaded game classes kept in memory.
-CACHED_CLASSES = 64
+#: Rule files' variants kept in memory, lowered to the move language.
+CACHED_RULES = 64
 
 Stamp = tuple[int, int]
 
@@ -218,7 +221,8 @@ class Library:
         self._skipped = 0
         self._scanning = False
         self._closed = False
-        self._classes: OrderedDict[tuple[str, int], tuple[Stamp, type[Game]]] = OrderedDict()
+        self._lowered_rules: OrderedDict[tuple[str, int], tuple[Stamp, ZrfRules]] = \
+            OrderedDict()
 
     # --- the folder -------------------------------------------------------------------
     def _walk(self) -> tuple[dict[str, Stamp], dict[str, str], int]:
@@ -367,27 +371,29 @@ class Library:
                            game_id)
         return entry, variant
 
-    def _game_class(self, entry: RuleFile, variant: Variant) -> type[Game]:
-        from boardlab.zrf.game import load_game
+    def _lowered(self, entry: RuleFile, variant: Variant) -> ZrfRules:
+        """The variant's rules lowered to the move language, read once per stamp of its
+        file."""
+        from boardlab.zrf.game import read
 
         key = (entry.path, variant.number)
         with self._lock:
-            cached = self._classes.get(key)
+            cached = self._lowered_rules.get(key)
             if cached is not None and cached[0] == entry.stamp:
-                self._classes.move_to_end(key)
+                self._lowered_rules.move_to_end(key)
                 return cached[1]
         assert self.folder is not None
         try:
             # The child read this very stamp within the time allowed, so this is bounded.
-            cls = type(load_game(self.folder / entry.path, variant.number, name=entry.path))
+            lowered = read(self.folder / entry.path, variant.number, name=entry.path)
         except (BoardlabError, RecursionError) as e:
             raise ApiError(404, f"imported game {entry.variant_id(variant.number)!r} does "
                                 f"not load: {one_line(e)}", entry.id) from None
         with self._lock:
-            self._classes[key] = (entry.stamp, cls)
-            while len(self._classes) > CACHED_CLASSES:
-                self._classes.popitem(last=False)
-        return cls
+            self._lowered_rules[key] = (entry.stamp, lowered)
+            while len(self._lowered_rules) > CACHED_RULES:
+                self._lowered_rules.popitem(last=False)
+        return lowered
 
     def load(self, game_id: str, options: Mapping[str, Any]) -> tuple[str, Game]:
         """The game of an id with JSON ``options``, and the id a match stores for it (the
@@ -398,8 +404,9 @@ class Library:
     def _build(self, entry: RuleFile, variant: Variant, game_id: str,
                options: Mapping[str, Any]) -> Game:
         from boardlab.web.matches import build_game
+        from boardlab.zrf.game import ZrfGame
 
-        return build_game(self._game_class(entry, variant), options, game_id)
+        return build_game(ZrfGame, options, game_id, self._lowered(entry, variant))
 
     def game_json(self, game_id: str, options: Mapping[str, Any]) -> dict[str, Any]:
         """``GET /api/games/{id}`` of an imported game: the registered games' fields

@@ -160,8 +160,10 @@ def clock_json(clock: Mapping[str, Any] | None, at: int) -> dict[str, Any] | Non
             "left": clock_left(clock, at), "running": clock.get("turn"), "at": at}
 
 
-def build_game(cls: type[Game], options: Mapping[str, Any], name: str) -> Game:
-    """The game of class ``cls`` with JSON ``options``: integers are accepted for float
+def build_game(cls: type[Game], options: Mapping[str, Any], name: str,
+               *made_with: Any) -> Game:
+    """The game of class ``cls`` (made with ``made_with`` before its options: an imported
+    game's rules) with JSON ``options``: integers are accepted for float
     options and text is parsed by each option; a constructor that trips over a value it
     did not expect still answers :class:`OptionError` (naming ``name``), never a crash.
     A game of the move language is made on :attr:`~boardlab.core.engine.Engine.BACKGROUND`
@@ -178,7 +180,7 @@ def build_game(cls: type[Game], options: Mapping[str, Any], name: str) -> Game:
         # A rule set's first game plays on the interpreter while its kernel compiles.
         values["engine"] = Engine.default(background=True)
     try:
-        return cls(**values)
+        return cls(*made_with, **values)
     except BoardlabError:
         raise
     except (ValueError, TypeError, KeyError, IndexError) as e:

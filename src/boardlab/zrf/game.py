@@ -27,17 +27,19 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar
 
 from boardlab.core import goals as g
 from boardlab.core import rules as r
-from boardlab.core.board import Board
+from boardlab.core.engine import Engine
 from boardlab.core.game import Game, Option
 from boardlab.core.move import Capture, Change, Move, Piece, Place, Shift
 from boardlab.core.position import PieceGame, PieceState
-from boardlab.errors import NotationError, ZrfError
+from boardlab.core.ruleset import RuleSet
+from boardlab.errors import NotationError
 from boardlab.markup import text_to_rst
 from boardlab.zrf import compile as zc
 from boardlab.zrf.model import GameSpec, game_spec
@@ -211,33 +213,71 @@ class ZrfState(PieceState):
         return "\n".join([*rows, f"{game.player_names[self._to_move]} to move"])
 
 
-class ZrfGame(PieceGame):
-    """A game read from a Zillions rule file (see the module docstring).
+@dataclass(frozen=True, eq=False)
+class ZrfRules:
+    """One variant of a rule file lowered to the move language (:func:`read`): its
+    :class:`~boardlab.core.ruleset.RuleSet`, with what a :class:`ZrfGame` adds to it:
+    the file's model (its names, pictures and turn order), its rules in words and
+    where it was read. The same for every option; the web app keeps one per file."""
 
-    Built by :func:`load_game`; the class attributes are set per file (name, players,
-    description), the rules compiled once per game instance.
+    #: The rule set (its ply limit is the game's ``max_moves`` option).
+    ruleset: RuleSet
+    #: The file's model, as :func:`~boardlab.zrf.model.game_spec` read it.
+    spec: GameSpec
+    #: The rules as the file describes them, in reStructuredText.
+    text: str
+    #: The file, variant and shown name it was read from; None for a model given as
+    #: a value.
+    read_from: tuple[str, int, str] | None = None
+
+
+class ZrfGame(PieceGame):
+    """The game of a rule file's variant (see the module docstring): one class for every
+    file, made with the variant lowered (:class:`ZrfRules`) and the options.
+
+    Built by :func:`load_game`; two games are the same game when they come from the
+    same lowering, with the same options.
     """
 
-    spec: ClassVar[GameSpec]
     state_class = ZrfState
     source = "Zillions of Games rule file (ZRF)"
+    description = "a game read from a Zillions of Games rule file"
     option_schema = (
         Option("max_moves", DEFAULT_MAX_MOVES, "moves after which a game the rules never "
                "end is a draw (boardlab's addition)", minimum=1, maximum=100_000),
     )
     pieces: ClassVar[Mapping[str, Piece]] = {}
 
+    def __init__(self, lowered: ZrfRules, *, engine: Engine | str | None = None,
+                 **options: Any):
+        """The game of ``lowered`` with ``options`` (``max_moves``), on ``engine``."""
+        #: The variant lowered: its rule set, model and text.
+        self.lowered = lowered
+        #: The file's model.
+        self.spec = lowered.spec
+        #: The file, variant and shown name it was read from.
+        self.read_from = lowered.read_from
+        super().__init__(lowered.ruleset, engine=engine, **options)
+
+    def _made_with(self) -> tuple[Any, ...]:
+        return (self.lowered,)
+
+    @cached_property
+    def ruleset(self) -> RuleSet:
+        """The file's rule set, drawn at ``max_moves`` moves."""
+        return replace(self.lowered.ruleset, ply_limit=self.options["max_moves"])
+
     @property
     def rules(self) -> str:
         """The rules as the file describes them (title, description, pieces)."""
-        return type(self).__doc__ or ""
+        return self.lowered.text
 
     # --- what the file says --------------------------------------------------------------
     @cached_property
     def tracks_last_move(self) -> bool:
         """Whether move generation reads the last move (its cells then belong to the
         position: its key, equality and text)."""
-        return self._compiled[2]
+        return self.ruleset.tracks_last_move
 
     @cached_property
     def reads_repetition(self) -> bool:
@@ -249,9 +289,6 @@ class ZrfGame(PieceGame):
         """Whether a goal reads what the last move took."""
         return self.goals.reads(g.Captured)
 
-    #: The file, variant and shown name it was read from (set by :func:`load_game`).
-    read_from: ClassVar[tuple[str, int, str] | None] = None
-
     def recipe(self) -> tuple[Callable[..., Game], tuple[Any, ...], dict[str, Any]] | None:
         """The file read again, on the same engine (see
         :meth:`~boardlab.core.game.Game.recipe`)."""
@@ -261,71 +298,17 @@ class ZrfGame(PieceGame):
         return load_game, (path, variant), {"name": shown, **dict(self.options),
                                             "engine": self.engine}
 
-    @cached_property
-    def neutral_players(self) -> frozenset[int]:
-        # A player who never moves, nor has its pieces moved by another's turn.
-        turns = {t.player for t in self.spec.turns} | {t.mover for t in self.spec.turns}
-        return frozenset(p for p in range(self.num_players) if p not in turns)
-
-    @cached_property
-    def _compiled(self) -> tuple[r.Rules, g.Goals, bool]:
-        return _compile(self)
-
-    def make_board(self) -> Board:
-        return self.spec.board
-
-    def make_rules(self) -> r.Rules:
-        return self._compiled[0]
-
-    @cached_property
+    @property
     def goals(self) -> g.Goals:
         """The file's conditions, compiled."""
-        return self._compiled[1]
-
-    def initial_placement(self) -> Mapping[str, Piece]:
-        out: dict[str, Piece] = {}
-        for (player, kind), cells in self.spec.setup.items():
-            defaults = self.attribute_defaults(kind)
-            for cell in cells:
-                out[self.board.cell_name(cell)] = Piece(player, kind, defaults)
-        return out
-
-    def initial_reserves(self) -> Mapping[Piece, int]:
-        """The pieces off the board at the start (``off`` counts); when captures are
-        recycled, every player holds every type of piece from the start, none yet, so
-        that a captured piece goes back to a hand the position already counts."""
-        out = {Piece(player, kind, self.attribute_defaults(kind)): count
-               for (player, kind), count in self.spec.reserves.items()}
-        if self.recycle_captures:
-            for player in range(len(self.spec.players)):
-                for kind in self.spec.pieces:
-                    out.setdefault(Piece(player, kind, self.attribute_defaults(kind)), 0)
-        return out
-
-    def attribute_defaults(self, kind: str) -> frozenset[str]:
-        """The attributes of a new piece of ``kind`` that start true."""
-        return frozenset(a for a, v in self.spec.pieces[kind].attributes.items()
-                         if v == "true")
+        goals = self.ruleset.goals
+        assert goals is not None
+        return goals
 
     # --- turns and results ---------------------------------------------------------------
     def turn(self, ply: int) -> int:
         """The index in the turn order of the turn at ``ply``."""
         return r.turn_index(ply, len(self.spec.turns), self.spec.repeat_from)
-
-    def next_player(self, state: PieceState, move: Move) -> int:
-        return self.spec.turns[self.turn(state.ply)].player
-
-    def end_goals(self) -> g.Goals:
-        """The file's goals (the game ends as they say, and as a draw at ``max_moves``)."""
-        return self.goals
-
-    def turn_order(self) -> tuple[tuple[int, ...], int]:
-        """The file's turn order: the player of each turn, the turn it repeats from."""
-        return tuple(t.player for t in self.spec.turns), self.spec.repeat_from
-
-    def ply_limit(self) -> int:
-        """``max_moves``: the rules never end a game that reaches it, boardlab draws it."""
-        return self.options["max_moves"]
 
     def max_length(self) -> int:
         return self.options["max_moves"]
@@ -413,7 +396,7 @@ class ZrfGame(PieceGame):
         if parts[1] not in self.player_names:
             raise NotationError(f"side to move must be one of {', '.join(self.player_names)}",
                                 where=repr(parts[1]))
-        reserves = dict.fromkeys(self.initial_reserves(), 0)
+        reserves = dict.fromkeys(self.ruleset.reserves, 0)
         ply = 0
         last: tuple[int | None, int | None] = (None, None)
         taken: list[Piece] = []
@@ -529,8 +512,43 @@ def _move_types(spec: GameSpec) -> set[str]:
     return types
 
 
-def _compile(game: ZrfGame) -> tuple[r.Rules, g.Goals, bool]:
-    spec = game.spec
+def lower(spec: GameSpec, name: str, description: str) -> RuleSet:
+    """The rule set of a file's variant, read as ``spec``: its board, setup, pieces in
+    hand, moves and goals on the move language (and no ply limit: a game adds its
+    ``max_moves``). ``name`` and ``description`` name the game."""
+    def defaults(kind: str) -> frozenset[str]:
+        return frozenset(a for a, v in spec.pieces[kind].attributes.items() if v == "true")
+
+    recycle = spec.option("recycle captures", "false") == "true"
+    placement: dict[str, Piece] = {}
+    for (player, kind), cells in spec.setup.items():
+        for cell in cells:
+            placement[spec.board.cell_name(cell)] = Piece(player, kind, defaults(kind))
+    # When captures are recycled, every player holds every type of piece from the
+    # start, none yet, so that a captured piece goes back to a hand the position
+    # already counts.
+    reserves = {Piece(player, kind, defaults(kind)): count
+                for (player, kind), count in spec.reserves.items()}
+    if recycle:
+        for player in range(len(spec.players)):
+            for kind in spec.pieces:
+                reserves.setdefault(Piece(player, kind, defaults(kind)), 0)
+    # A player who never moves, nor has its pieces moved by another's turn.
+    turns = {t.player for t in spec.turns} | {t.mover for t in spec.turns}
+    rules, goals = _compile(spec, defaults)
+    return RuleSet(
+        name=name, players=spec.players, description=description, board=spec.board,
+        rules=rules, goals=goals, placement=placement, reserves=reserves,
+        turn_order=(tuple(t.player for t in spec.turns), spec.repeat_from),
+        chance_players=spec.random_players,
+        neutral_players=frozenset(p for p in range(len(spec.players)) if p not in turns),
+        attributes={kind: defaults(kind) for kind in spec.pieces},
+        recycle_captures=recycle,
+        recycle_promotions=spec.option("recycle promotions", "false") == "true")
+
+
+def _compile(spec: GameSpec, defaults: Callable[[str], frozenset[str]]
+             ) -> tuple[r.Rules, g.Goals]:
     ctx = zc.Context(spec, _move_types(spec))
     include_off = spec.option("include off-pieces", "false") == "true"
     conditions = tuple(g.Condition(goal.kind, goal.players,
@@ -539,7 +557,6 @@ def _compile(game: ZrfGame) -> tuple[r.Rules, g.Goals, bool]:
     priorities = spec.move_priorities
     shared = spec.option("shared pieces", "false") == "true"
     templates: list[r.Template] = []
-    uses_last = False
     for kind, piece in spec.pieces.items():
         for blocks, drop in ((piece.moves, False), (piece.drops, True)):
             for block in blocks:
@@ -548,7 +565,6 @@ def _compile(game: ZrfGame) -> tuple[r.Rules, g.Goals, bool]:
                     SList(block.program.items[1:], block.program.where)
                 program = list(zc.block(body, ctx))
                 history = _reads_last(block.program)
-                uses_last = uses_last or history
                 if block.move_type is None or not priorities:
                     priority, top = 0, True
                 elif block.move_type in priorities:
@@ -572,7 +588,7 @@ def _compile(game: ZrfGame) -> tuple[r.Rules, g.Goals, bool]:
                     move_type=block.move_type, top_level=top, reads_history=history,
                     cells=cells, zone=zone,
                     unlimited_for=frozenset(range(len(spec.players))) - limited,
-                    attributes=game.attribute_defaults(kind)))
+                    attributes=defaults(kind)))
     # Zillions reads a checkmated goal as a rule too: no move may leave the piece attacked.
     protect = tuple(r.Protect(c.goal.kinds, frozenset(c.players)) for c in conditions
                     if isinstance(c.goal, g.Checkmated))
@@ -588,7 +604,7 @@ def _compile(game: ZrfGame) -> tuple[r.Rules, g.Goals, bool]:
         pass_turn={"true": "always", "forced": "forced"}.get(pass_turn or ""))
     stalemate = "loss"
     goals = g.Goals(conditions, len(spec.players), stalemate, chance=spec.random_players)
-    return rules, goals, uses_last
+    return rules, goals
 
 
 def _leading_zone(program: SList, spec: GameSpec) -> str | None:
@@ -632,6 +648,15 @@ def load_game(path: str | Path, variant: int | str | None = None, *,
     default the one the file marks default, else the game itself), with ``options``
     (``max_moves``). Errors are :class:`~boardlab.errors.ZrfError` naming file, line and
     column, or :class:`~boardlab.errors.FileError`."""
+    game = ZrfGame(read(path, variant, name=name), **options)
+    game.move_rules  # noqa: B018 - compile now, so a bad file fails at load
+    return game
+
+
+def read(path: str | Path, variant: int | str | None = None, *,
+         name: str | None = None) -> ZrfRules:
+    """The rule file at ``path``, its ``variant`` (as :func:`load_game`), lowered to the
+    move language; ``name`` is the file's name in messages (by default ``path``)."""
     path = Path(path)
     shown = name or str(path)
     forms = load(path, shown)
@@ -640,24 +665,8 @@ def load_game(path: str | Path, variant: int | str | None = None, *,
     game_title = display_line(spec.game_title)
     if game_title and game_title != title:
         title = f"{game_title}: {title}"
-    cls = type(f"Zrf_{path.stem}", (ZrfGame,), {
-        "name": _game_name(path, spec.variant),
-        "description": title,
-        "player_names": spec.players,
-        "chance_players": spec.random_players,
-        "spec": spec,
-        "recycle_captures": spec.option("recycle captures", "false") == "true",
-        "recycle_promotions": spec.option("recycle promotions", "false") == "true",
-        "read_from": (str(path.resolve()), spec.variant, shown),
-        "__doc__": _rules_text(spec, path),
-        "__module__": __name__,
-    })
-    game = cls(**options)
-    try:
-        game.move_rules  # noqa: B018 - compile now, so a bad file fails at load
-    except ZrfError:
-        raise
-    return game
+    return ZrfRules(lower(spec, _game_name(path, spec.variant), title), spec,
+                    _rules_text(spec, path), (str(path.resolve()), spec.variant, shown))
 
 
 def _game_name(path: Path, variant: int) -> str:
