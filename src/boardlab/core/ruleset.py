@@ -22,7 +22,7 @@ play it directly::
     ...     rules=Rules([Template((Step("n"), Verify(EMPTY), Add()))]),
     ...     goals=Goals((Condition("loss", (0, 1), PiecesRemaining(0)),), 2))
     >>> game = PieceGame(race, engine="interpreter")
-    >>> game.name, [m[0] for m in game.initial_state().legal_moves()]
+    >>> game.name, [m.notation for m in game.initial_state().legal_moves()]
     ('race', ['a1-a2'])
 
 Whoever plays the game (:class:`~boardlab.core.position.PieceGame`, the interpreter,
