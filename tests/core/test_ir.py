@@ -14,6 +14,8 @@ import dataclasses
 import pytest
 
 from boardlab.core import interpret, ir, kernel, rules
+from boardlab.core.kernel import checks as kchecks
+from boardlab.core.kernel import writer as kwriter
 
 
 def _nodes(base: type) -> list[type]:
@@ -29,11 +31,11 @@ BACKENDS = [
     ("interpreter tests", interpret.TESTS, TESTS),
     ("interpreter instructions", interpret.RUN, INSTRUCTIONS),
     ("abstract run", rules.REACH_CASES, INSTRUCTIONS),
-    ("kernel check of tests", kernel._CHECK_TEST, TESTS),
-    ("kernel check of instructions", kernel._CHECK_INSTRUCTION, INSTRUCTIONS),
+    ("kernel check of tests", kchecks._CHECK_TEST, TESTS),
+    ("kernel check of instructions", kchecks._CHECK_INSTRUCTION, INSTRUCTIONS),
     # A Native test is refused by the check, with its reason: the writer never sees one.
-    ("kernel writer of tests", kernel._Writer.TEST, [t for t in TESTS if t is not ir.Native]),
-    ("kernel writer of instructions", kernel._Writer.WRITE, INSTRUCTIONS),
+    ("kernel writer of tests", kwriter._Writer.TEST, [t for t in TESTS if t is not ir.Native]),
+    ("kernel writer of instructions", kwriter._Writer.WRITE, INSTRUCTIONS),
 ]
 
 
@@ -80,14 +82,14 @@ def test_a_node_without_a_case_is_found_and_refused():
     with pytest.raises(TypeError, match="not a test"):
         interpret.test(Lucky(), None)  # type: ignore[arg-type]
     with pytest.raises(kernel.Unsupported, match="instruction Teleport"):
-        kernel._check_program((Teleport(0),), None)
+        kchecks._check_program((Teleport(0),), None)
     with pytest.raises(kernel.Unsupported, match="predicate Lucky"):
-        kernel._check_predicate(Lucky(), None)
+        kchecks._check_predicate(Lucky(), None)
 
 
 def test_python_in_the_rules_is_an_explicit_native_test_the_kernel_refuses_by_its_reason():
     native = ir.Native(lambda c: True, "a rule the language cannot say")
     with pytest.raises(kernel.Unsupported, match="a rule the language cannot say"):
-        kernel._check_predicate(native, None)
+        kchecks._check_predicate(native, None)
     with pytest.raises(TypeError, match="wrapped in ir.Native"):
         interpret.test(lambda c: True, None)  # type: ignore[arg-type]

@@ -32,6 +32,11 @@ from boardlab.core import rules as r
 from boardlab.core.board import Board
 from boardlab.core.engine import Engine
 from boardlab.core.game import State, perft
+from boardlab.core.kernel import compiler as kcompiler
+from boardlab.core.kernel import layout as klayout
+from boardlab.core.kernel import plan as kplan
+from boardlab.core.kernel import position as kposition
+from boardlab.core.kernel import writer as kwriter
 from boardlab.core.move import Capture, Move, Piece, Place
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.core.ruleset import RuleSet
@@ -326,8 +331,8 @@ def test_random_games_play_as_the_interpreter_plays_them(kernel_folder, template
     game = make_game(templates, conditions, stalemate, placement, pass_turn, recycle,
                      moves_first, follow_up)
     # Half of them with their templates as functions (the kernel of large rule sets).
-    before = kernel._SPLIT_LINES
-    kernel._SPLIT_LINES = 0 if split else 1 << 30
+    before = kwriter._SPLIT_LINES
+    kwriter._SPLIT_LINES = 0 if split else 1 << 30
     try:
         # Split: each template that runs is a function (none runs that is not
         # top-level when no follow-up calls it).
@@ -336,7 +341,7 @@ def test_random_games_play_as_the_interpreter_plays_them(kernel_folder, template
         assert ("def template0(" in kernel.source(game)) == (split and runs)
         play_both(game, seed, 24)
     finally:
-        kernel._SPLIT_LINES = before
+        kwriter._SPLIT_LINES = before
 
 
 # Runs whose steps may leave the board (the cursor then off it: -1 on a kernel), and
@@ -462,13 +467,13 @@ def test_a_priority_is_skipped_only_once_a_higher_one_found_a_move(
     # Jumps (priority 1) come first; the two steps of priority 0 run where no jump is
     # found, both of them (a kernel skipped a step once the other had found one), in
     # their own order; the templates written out in generate or as functions.
-    monkeypatch.setattr(kernel, "_SPLIT_LINES", 0 if split else 10_000)
+    monkeypatch.setattr(kwriter, "_SPLIT_LINES", 0 if split else 10_000)
     jump = r.Template((r.Step("n"), r.Verify(r.ENEMY), r.CaptureHere(), r.Step("n"),
                        r.Verify(r.EMPTY), r.Add()), ("man",), priority=1, name="jump")
     north = r.Template((r.Step("n"), r.Verify(r.EMPTY), r.Add()), ("man",), name="north")
     east = r.Template((r.Step("e"), r.Verify(r.EMPTY), r.Add()), ("man",), name="east")
     game = make_game([north, jump, east], [], "draw", {"a1": "X", "c1": "X", "c4": "O"})
-    writer, _ = kernel._write(game)
+    writer, _ = kplan._write(game)
     assert writer.split == split and writer.order() == [1, 0, 2]
     assert writer.skipped(0) and writer.skipped(2) and not writer.skipped(1)
     start = game.initial_state()
@@ -509,7 +514,7 @@ def test_a_priority_s_chains_are_searched_as_it_ends_within_the_position_s_bound
             return None
 
     game = make_game([jump, slide, north], [], "draw", placement)
-    writer, source = kernel._write(game)
+    writer, source = kplan._write(game)
     assert [writer.skipped(i) for i in range(3)] == [False, False, True]
     assert source.count("n = chains(S, T, player, n)") == 2
     # The slides alone (no jump: no enemy ahead) explore 3 steps.
@@ -684,7 +689,7 @@ def test_a_change_of_owner_and_of_type_together_are_one_change(kernel_folder):
     game = make_game(templates, [], "draw", {"b2": "X", "b3": "O", "c1": "K", "c3": "Q",
                                             "a4": "O", "d2": "X"})
     assert kernel.why_not(game) is None
-    writer, _ = kernel._write(game)
+    writer, _ = kplan._write(game)
     assert {name for name in writer.offsets if name[0] == "settled"} == \
         {("settled", "king"), ("settled", "man")}
     assert sum(play_both(game, seed, 30) for seed in range(12)) > 60
@@ -697,7 +702,7 @@ def test_drop_games_play_on_their_kernel_as_the_interpreter_plays_them(kernel_fo
     # reversi's flips are written with its drop, its loops run without a count of turns.
     game = load_game(EXAMPLE_RULES / f"{name}.zrf")
     assert kernel.why_not(game) is None
-    writer, source = kernel._write(game)
+    writer, source = kplan._write(game)
     assert writer.distinct and writer.plain_drops == {0}
     assert f"> {r.LOOP_LIMIT}" not in source
     assert ("_near(S, T" in source) == (name != "reversi")
@@ -746,7 +751,7 @@ def test_drops_that_can_land_on_one_cell_are_not_taken_as_distinct(kernel_folder
     fall = r.Drop((r.While(r.AtStep(r.EMPTY, "s"), (r.Step("s"),)), r.Add()), kinds=("man",),
                   cells=(BOARD.cell("a4"), BOARD.cell("a3")), unlimited_for=frozenset({0, 1}))
     game = make_game([fall], [], "draw", {})
-    assert not kernel._write(game)[0].distinct
+    assert not kplan._write(game)[0].distinct
     start = game.initial_state()
     assert isinstance(start, kernel.KernelPosition)
     assert [m.notation for m in start.legal_moves()] == ["X@a1"]
@@ -754,9 +759,9 @@ def test_drops_that_can_land_on_one_cell_are_not_taken_as_distinct(kernel_folder
     # Back on its start at the add (marks and backs; reversi's flank): apart again.
     flank = (r.Mark(), r.If(r.AtStep(r.ENEMY, "n"), (r.Step("n"), r.ChangeOwner(), r.Back()),
                             ()), r.Back())
-    assert kernel._back_at_start(flank, True, True) == (True, True)
-    assert kernel._back_at_start((r.Mark(), r.Step("n")), True, True) == (False, True)
-    assert kernel._back_at_start((r.Step("n"), r.Mark(), r.Back()), True, True) == \
+    assert kwriter._back_at_start(flank, True, True) == (True, True)
+    assert kwriter._back_at_start((r.Mark(), r.Step("n")), True, True) == (False, True)
+    assert kwriter._back_at_start((r.Step("n"), r.Mark(), r.Back()), True, True) == \
         (False, False)
 
 
@@ -788,7 +793,7 @@ def test_a_loop_that_can_come_back_keeps_its_count_of_turns(kernel_folder):
     spin = r.Template((r.While(r.ALWAYS, (r.Step("n"), r.Step("s"))), r.Add()), name="spin")
     assert f"> {r.LOOP_LIMIT}" not in kernel.source(make_game([walk], [], "draw", {}))
     assert f"> {r.LOOP_LIMIT}" in kernel.source(make_game([spin], [], "draw", {}))
-    assert kernel._acyclic([[1], [2], []]) and not kernel._acyclic([[1], [0]])
+    assert kwriter._acyclic([[1], [2], []]) and not kwriter._acyclic([[1], [0]])
 
 
 @pytest.mark.parametrize(("name", "counts"), [("breakthrough", [22, 484, 11132, 256036]),
@@ -892,9 +897,9 @@ def test_clone_and_with_turn_are_independent_positions():
 def test_many_moves_and_a_small_registry_grow_as_needed(monkeypatch):
     # Sliding kings on a 12x12 board: hundreds of moves a position, and a registry of
     # 64 slots that must double many times.
-    monkeypatch.setattr(kernel, "REGISTRY", 64)
+    monkeypatch.setattr(kplan, "REGISTRY", 64)
     game = _kings_game()
-    assert len(game.initial_state().legal_moves()) > kernel._ROOM
+    assert len(game.initial_state().legal_moves()) > kposition._ROOM
     play_both(game, 1, 30)
     assert kernel.plan_for(game).table[kernel.plan_for(game).registry + 1] > 64
 
@@ -904,7 +909,7 @@ def test_a_grown_registry_finds_its_moves_of_no_words(monkeypatch):
     # over these games and must find each pass again after it grew, not register it
     # twice (a hash whose signed product overflowed, undefined in numba's code, once
     # gave them other slots there, and the next growth failed).
-    monkeypatch.setattr(kernel, "REGISTRY", 64)
+    monkeypatch.setattr(kplan, "REGISTRY", 64)
     game = load_game(EXAMPLE_RULES / "reversi.zrf")
     rng, passes = random.Random(5), 0
     for _ in range(12):
@@ -945,7 +950,7 @@ def test_positions_of_one_game_played_from_several_threads(monkeypatch):
     # old array with the new count). Ten new plans, for races that show now and then.
     import threading
 
-    monkeypatch.setattr(kernel, "REGISTRY", 64)
+    monkeypatch.setattr(kplan, "REGISTRY", 64)
     want = [_walk(_kings_game().using(Engine.INTERPRETER), seed) for seed in range(8)]
     for _ in range(10):
         game = _kings_game()
@@ -975,7 +980,7 @@ def test_a_call_in_read_mode_registers_nothing():
     assert plan.scan(s, plan.table, 0) == -10
     assert int(plan.table[plan.registry]) == count
     move = start.legal_moves()[0]
-    h = np.empty((64, kernel._HIST), dtype=np.int64)
+    h = np.empty((64, klayout._HIST), dtype=np.int64)
     s = start._s.copy()
     assert plan.play(s, h, plan.table, plan.ids[id(move)]) == -11  # played; the reply unmet
     assert int(plan.table[plan.registry]) == count
@@ -1254,28 +1259,28 @@ def test_in_the_background_a_game_plays_on_the_interpreter_until_its_kernel_is_c
     step = r.Template((r.Step("n"), r.Verify(r.EMPTY), r.Add()), name="step")
     game = make_game([step], [g.Condition("win", (0, 1), g.PiecesRemaining(0))], "draw",
                      {"a1": "X", "d4": "O", "c1": "K"})
-    digest = kernel._digest(kernel.source(game))
-    assert digest not in kernel._COMPILED
+    digest = klayout._digest(kernel.source(game))
+    assert digest not in kplan._COMPILED
     # The compiling thread waits for a signal; the sources written are counted.
-    go, build, write, written = threading.Event(), kernel._build, kernel._write, []
+    go, build, write, written = threading.Event(), kplan._build, kplan._write, []
 
     def held_build(*args):
         if threading.current_thread().name.startswith("kernel "):
             assert go.wait(300)
         return build(*args)
 
-    monkeypatch.setattr(kernel, "_build", held_build)
-    monkeypatch.setattr(kernel, "_write", lambda game: written.append(1) or write(game))
+    monkeypatch.setattr(kplan, "_build", held_build)
+    monkeypatch.setattr(kplan, "_write", lambda game: written.append(1) or write(game))
     game = game.using(Engine.BACKGROUND)
     first = game.initial_state()
     assert not isinstance(first, kernel.KernelPosition)
     # While the kernel compiles, new positions are plain, its source not written again.
     again = game.initial_state()
     assert not isinstance(again, kernel.KernelPosition) and len(written) == 1
-    assert digest in kernel._COMPILING
+    assert digest in kplan._COMPILING
     go.set()
     give_up = time.monotonic() + 300
-    while digest not in kernel._COMPILED and time.monotonic() < give_up:
+    while digest not in kplan._COMPILED and time.monotonic() < give_up:
         time.sleep(0.05)
     later = game.initial_state()
     assert isinstance(later, kernel.KernelPosition)
@@ -1307,7 +1312,7 @@ def test_chains_of_one_step_meet_the_search_s_room_for_positions(kernel_folder, 
     # moves stand. (One kernel for both: the room is written into its source.)
     jump = r.Template((r.Step("n"), r.Verify(r.ENEMY), r.CaptureHere(), r.Step("n"),
                        r.Verify(r.EMPTY), r.Add(partial="")), ("man",), name="jump")
-    monkeypatch.setattr(kernel, "_NODES", 4)
+    monkeypatch.setattr(kwriter, "_NODES", 4)
     for files, error in (("abcd", True), ("abc", False)):
         placement = {f"{f}{rank}": "X" if rank == "1" else "O" for f in files for rank in "12"}
         state = make_game([jump], [], "draw", placement).initial_state()
@@ -1432,7 +1437,7 @@ def test_a_perft_counted_in_the_kernel_is_the_walk_over_the_position_s_moves(nam
 def test_a_kernel_perft_short_of_room_for_its_path_doubles_it_and_counts_again(monkeypatch):
     # Room for two words and one move: each shortage doubles it and the count starts
     # again in the kernel, which reaches the published counts; the walk is not asked.
-    monkeypatch.setattr(kernel, "_PERFT_ROOM", 2)
+    monkeypatch.setattr(kposition, "_PERFT_ROOM", 2)
     monkeypatch.setattr(State, "perft", lambda self, depth: pytest.fail("walked"))
     game = boardlab.load("connect-four")
     plan = kernel.plan_for(game)
@@ -1740,9 +1745,9 @@ def spied_compiles(monkeypatch):
     made = []
 
     def spy_on_a_new_compiler():
-        compiler = kernel._Compiler()
+        compiler = kcompiler._Compiler()
         made.append(compiler)
-        monkeypatch.setattr(kernel, "_COMPILER", compiler)
+        monkeypatch.setattr(kcompiler, "_COMPILER", compiler)
         calls = []
         real = compiler.compile
 
@@ -1763,17 +1768,17 @@ def test_a_kernel_compiles_in_a_child_and_loads_from_numba_s_cache(tmp_path, mon
     # Compiling takes memory numba never gives back (shogi: 5.9 GB); a child process
     # compiles, this one loads the code. Tic-tac-toe's published perft holds on it.
     monkeypatch.setenv("BOARDLAB_KERNEL_DIR", str(tmp_path))
-    monkeypatch.setattr(kernel, "_COMPILED", set())  # nothing compiled in this process
+    monkeypatch.setattr(kplan, "_COMPILED", set())  # nothing compiled in this process
     calls = spied_compiles()
     game = boardlab.load("tic-tac-toe")
     assert kernel.plan_for(game) is not None
-    assert len(calls) == 1 and kernel._COMPILER.pid not in (None, os.getpid())
+    assert len(calls) == 1 and kcompiler._COMPILER.pid not in (None, os.getpid())
     marks = list(tmp_path.glob("*.compiled-py*"))
     assert len(marks) == 1 and marks[0].stem == calls[0].stem
     assert perft(game.initial_state(), 4) == [9, 72, 504, 3024]
     # Another game object with the same kernel, in a process that has not compiled it:
     # the cache says it is there, nothing is sent to the child.
-    monkeypatch.setattr(kernel, "_COMPILED", set())
+    monkeypatch.setattr(kplan, "_COMPILED", set())
     again = boardlab.load("tic-tac-toe")
     assert again is not game and again.kernel_found is None
     assert kernel.plan_for(again) is not None and len(calls) == 1
@@ -1785,27 +1790,27 @@ def test_a_compiling_child_left_idle_is_stopped_and_the_next_kernel_starts_anoth
     # A server meets its kernels at its start; its child must not hold its memory for
     # the server's life.
     monkeypatch.setenv("BOARDLAB_KERNEL_DIR", str(tmp_path))
-    monkeypatch.setattr(kernel, "_COMPILED", set())
-    monkeypatch.setattr(kernel, "_COMPILER_IDLE", 0.5)
+    monkeypatch.setattr(kplan, "_COMPILED", set())
+    monkeypatch.setattr(kcompiler, "_COMPILER_IDLE", 0.5)
     calls = spied_compiles()
     assert kernel.plan_for(boardlab.load("tic-tac-toe")) is not None
-    first = kernel._COMPILER.pid
+    first = kcompiler._COMPILER.pid
     assert first is not None
     for _ in range(200):
-        if kernel._COMPILER.pid is None:
+        if kcompiler._COMPILER.pid is None:
             break
         threading.Event().wait(0.1)
-    assert kernel._COMPILER.pid is None
+    assert kcompiler._COMPILER.pid is None
     game = boardlab.load("connect-four", rows=4, columns=4)
     assert kernel.plan_for(game) is not None and len(calls) == 2
-    assert kernel._COMPILER.pid not in (None, first)
+    assert kcompiler._COMPILER.pid not in (None, first)
     assert perft(game.initial_state(), 3) == [4, 16, 64]
 
 
 def test_a_child_s_peak_memory_is_its_own_not_its_large_parent_s():
     # Linux carries ru_maxrss over fork and exec: a compiling child of a test worker or
     # a server past the bound would leave after every kernel (CI, stop 44).
-    child = ("from boardlab.core.kernel import _peak_bytes; print(_peak_bytes())")
+    child = ("from boardlab.core.kernel.compiler import _peak_bytes; print(_peak_bytes())")
     parent = ("import subprocess, sys\n"
               "held = bytearray(1 << 30)\n"
               "for i in range(0, len(held), 4096): held[i] = 1\n"
@@ -1814,26 +1819,26 @@ def test_a_child_s_peak_memory_is_its_own_not_its_large_parent_s():
     out = subprocess.run([sys.executable, "-c", parent], check=True, capture_output=True,
                          text=True).stdout
     assert 0 < int(out) < (1 << 30) // 2  # the child imported numba, it holds no GiB
-    assert kernel._peak_bytes() > 0
+    assert kcompiler._peak_bytes() > 0
 
 
 def test_one_child_compiles_kernel_after_kernel_until_its_memory_passes_the_bound(
         tmp_path, monkeypatch, spied_compiles):
     monkeypatch.setenv("BOARDLAB_KERNEL_DIR", str(tmp_path))
-    monkeypatch.setattr(kernel, "_COMPILED", set())
+    monkeypatch.setattr(kplan, "_COMPILED", set())
     calls = spied_compiles()
     children = []
     for name in ("tic-tac-toe", "connect-four"):
         assert kernel.plan_for(boardlab.load(name)) is not None
-        children.append(kernel._COMPILER.pid)
+        children.append(kcompiler._COMPILER.pid)
     assert len(calls) == 2 and None not in children and children[0] == children[1] != os.getpid()
     # A child past the bound answers, then leaves; the next kernel gets a new child.
-    monkeypatch.setattr(kernel, "_COMPILER_BYTES", 1)
+    monkeypatch.setattr(kcompiler, "_COMPILER_BYTES", 1)
     calls = spied_compiles()
     game = boardlab.load("connect-four", rows=4, columns=4)
-    assert kernel.plan_for(game) is not None and kernel._COMPILER.pid is None
+    assert kernel.plan_for(game) is not None and kcompiler._COMPILER.pid is None
     assert kernel.plan_for(boardlab.load("breakthrough", rows=5, columns=4)) is not None
-    assert len(calls) == 2 and kernel._COMPILER.pid is None
+    assert len(calls) == 2 and kcompiler._COMPILER.pid is None
     assert perft(game.initial_state(), 2) == [4, 16]
 
 
@@ -1843,16 +1848,16 @@ def test_builders_that_meet_a_new_kernel_at_once_compile_it_once(tmp_path, monke
     # the kernel's lock, then finds it in the cache. Each calls _build, past plan_for's
     # lock of this process, as two processes would.
     monkeypatch.setenv("BOARDLAB_KERNEL_DIR", str(tmp_path))
-    monkeypatch.setattr(kernel, "_COMPILED", set())
+    monkeypatch.setattr(kplan, "_COMPILED", set())
     calls = spied_compiles()
     games = [boardlab.load("tic-tac-toe") for _ in range(2)]
     start = threading.Barrier(2)
     plans = []
 
     def build(game):
-        written = kernel._write(game)
+        written = kplan._write(game)
         start.wait()
-        plans.append(kernel._build(game, written))
+        plans.append(kplan._build(game, written))
 
     threads = [threading.Thread(target=build, args=(game,)) for game in games]
     for thread in threads:
@@ -1869,16 +1874,16 @@ def test_a_child_that_fails_to_compile_leaves_the_game_on_the_interpreter(tmp_pa
     # A child that dies (here as the kernel of a machine out of memory would): its last
     # word is the reason, and the next kernel gets a new child.
     monkeypatch.setenv("BOARDLAB_KERNEL_DIR", str(tmp_path))
-    monkeypatch.setattr(kernel, "_COMPILED", set())
-    monkeypatch.setattr(kernel, "_COMPILER", kernel._Compiler())
+    monkeypatch.setattr(kplan, "_COMPILED", set())
+    monkeypatch.setattr(kcompiler, "_COMPILER", kcompiler._Compiler())
     dying = ("import os, sys; sys.stdin.readline(); "
              "sys.stderr.write('numba: compiling\\nMemoryError\\n'); sys.stderr.flush(); "
              "os._exit(137)")
-    monkeypatch.setattr(kernel, "_compiler_command", lambda: [sys.executable, "-c", dying])
+    monkeypatch.setattr(kcompiler, "_compiler_command", lambda: [sys.executable, "-c", dying])
     game = boardlab.load("tic-tac-toe")
     assert kernel.plan_for(game) is None
     assert kernel.why_not(game) == "compiling the kernel apart failed: MemoryError"
-    assert kernel._COMPILER.pid is None
+    assert kcompiler._COMPILER.pid is None
     state = game.initial_state()
     assert not isinstance(state, kernel.KernelPosition)
     assert perft(state, 3) == [9, 72, 504]

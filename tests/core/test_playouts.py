@@ -28,6 +28,7 @@ from boardlab.core import kernel
 from boardlab.core import rules as r
 from boardlab.core.engine import Engine
 from boardlab.core.game import PlayoutPolicy, Playouts, State
+from boardlab.core.kernel import plan as kplan
 from boardlab.errors import BoardError, OptionError, RulesError
 from boardlab.zrf.game import load_game
 from tests.core.test_kernel import (  # noqa: F401 - kernel_folder is a fixture
@@ -238,7 +239,7 @@ def test_a_registry_that_grows_meanwhile_changes_no_playout(monkeypatch):
     # reference then plays the same games a ply at a time on the kernel position,
     # which registers their moves and grows the registry many times; the kernel's
     # playouts after that are the same games.
-    monkeypatch.setattr(kernel, "REGISTRY", 64)
+    monkeypatch.setattr(kplan, "REGISTRY", 64)
     game = boardlab.load("taacoca", group="any")
     state = game.initial_state()
     plan = kernel.plan_for(game)
@@ -374,7 +375,7 @@ def test_a_fall_is_worked_out_for_the_move_played_alone():
     # each run where the fall starts and works it out for the move it plays alone
     # (_Writer.tail_at); the games are still the reference's, uniform and weighted.
     game = load_game(EXAMPLE_RULES / "connect-four.zrf")
-    writer, source = kernel._write(game)
+    writer, source = kplan._write(game)
     assert set(writer.lazy) == {0} and "def finish(S, T, n)" in source
     state = game.initial_state()
     agree(state, list(range(30)))
@@ -395,6 +396,6 @@ def test_only_a_loop_that_cannot_fail_is_left_to_finish(kernel_folder, loop, laz
     fall = r.Drop((r.Verify(r.EMPTY), loop, r.Add()), kinds=("man",),
                   zone="far", unlimited_for=frozenset({0, 1}))
     game = make_game([fall], [], "draw", {"b2": "X", "c3": "O"})
-    assert bool(kernel._write(game)[0].lazy) == lazy
+    assert bool(kplan._write(game)[0].lazy) == lazy
     state = game.initial_state()
     agree(state, list(range(12)), plies=20)

@@ -11,7 +11,7 @@ the games another process builds from its :meth:`~boardlab.core.game.Game.recipe
 - :attr:`Engine.KERNEL` (the default): positions are played by the game's compiled
   kernel (:mod:`boardlab.core.kernel`), compiled when the game's first position is
   made (numba's cache keeps it for later processes); a game the kernel does not run
-  (:func:`boardlab.core.kernel.why_not` says why) plays on the interpreter.
+  (:func:`boardlab.core.kernel.plan.why_not` says why) plays on the interpreter.
 - :attr:`Engine.BACKGROUND`: the same kernel, but a game whose kernel this process has
   not compiled yet plays on the interpreter while a thread compiles it (numba takes
   seconds to minutes): a server's first game of a rule set does not wait for it; the

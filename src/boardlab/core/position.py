@@ -72,7 +72,7 @@ class PieceGame(Game):
         self._given = ruleset
         #: The backend that plays the game's positions.
         self.engine: Engine = Engine.named(engine)
-        #: Once :func:`boardlab.core.kernel.plan_for` looked: the game's kernel (None
+        #: Once :func:`boardlab.core.kernel.plan.plan_for` looked: the game's kernel (None
         #: when it has none) and why it has none. Kept with the game so that all its
         #: positions share one kernel and one registry of moves.
         self.kernel_found: tuple[Any, str | None] | None = None

@@ -1239,7 +1239,7 @@ class TurnLimits:
     move type it allows (None: every template that starts a move; a type named here
     lets templates run that otherwise only go on with chains) and the player whose
     pieces it moves, read from that player's side (None: the side to move). Turns
-    count as the turn order's (:meth:`~boardlab.core.position.PieceGame.turn_order`):
+    count as the turn order's (:attr:`~boardlab.core.ruleset.RuleSet.turn_order`):
     turn ``ply`` while there are turns, then round from ``repeat_from``.
 
     >>> limits = TurnLimits(("setup", "setup", None), (None, None, 2), repeat_from=2)

@@ -26,7 +26,7 @@ a job runs past its time, starting a new one for the next job. Each variant gets
   ``kernel`` (whether it plays on a compiled kernel, :mod:`boardlab.core.kernel`, whose
   first compilation on a machine, in the first position, has a bound of its own,
   :data:`KERNEL_SECONDS`, outside the file's time) and ``kernel_reason`` (why it does
-  not, :func:`boardlab.core.kernel.why_not`; None when it does).
+  not, :func:`boardlab.core.kernel.plan.why_not`; None when it does).
 
 With ``variants="all"`` the file's default variant is checked first, which tells the
 playable variants (``spec.variant_titles``: ``-`` marks a menu separator, not a game),
