@@ -128,6 +128,23 @@ def test_a_ply_limit_draws():
     assert state.outcome() == (0.5, 0.5)
 
 
+def test_one_rules_value_on_two_boards_derives_what_it_reads_per_game():
+    # The rules' nodes are shared values; the cells a piece attacks from, read by check
+    # tests (ZRF attacked?), belong to each game's board. Truth: the targets of the
+    # moves black has (a step forward takes whatever is there).
+    rules = Rules([Template((Step("n"), Add()))])
+    for size in (3, 4, 3, 5):
+        board = Board.square(size, size).rotated_for(1)
+        race = _race(board=board, rules=rules, placement={
+            "a1": WHITE, "b2": WHITE, "c3": BLACK, f"a{size}": BLACK})
+        game = PieceGame(race, engine="interpreter")
+        state = game.initial_state().with_turn(1)
+        reached = {m.actions[0].target for m in state.legal_moves()}
+        attacked = {cell for cell in range(board.size)
+                    if rules.attacked(state, cell, by=lambda p: p == 1)}
+        assert attacked == reached and len(reached) == 2, size
+
+
 @pytest.mark.skipif(not ZRF.is_dir(), reason="the ZRF corpus is not beside the checkout")
 def test_every_rule_file_is_one_class_made_with_its_lowered_rule_set():
     chess = ZRF / "chess" / "chess.zrf"

@@ -99,6 +99,10 @@ class Board:
                 raise BoardError(f"cell name {name!r} is empty or contains space, -, @ or =")
         object.__setattr__(self, "_index", {n: i for i, n in enumerate(self.names)})
         object.__setattr__(self, "_dir_index", {d: i for i, d in enumerate(self.directions)})
+        # Each player's direction rows, made here once: move generation steps through
+        # them without name lookups (players without a symmetry share the board's own).
+        object.__setattr__(self, "_links_of", {
+            player: self._rows_for(player) for player in (None, *self.symmetry)})
 
     # --- lookup -------------------------------------------------------------------
     @property
@@ -137,16 +141,15 @@ class Board:
         return self.symmetry.get(player, {}).get(direction, direction)
 
     def player_links(self, player: int) -> dict[str, tuple[int, ...]]:
-        """Direction name -> its link row as ``player`` sees it (cached: move
-        generation steps through these rows without name lookups)."""
-        cache: dict[int, dict[str, tuple[int, ...]]] = self.__dict__.setdefault(
-            "_player_links", {})
-        rows = cache.get(player)
-        if rows is None:
-            rows = {d: self.links[self.direction_index(self.player_direction(player, d))]
-                    for d in {*self.directions, *self.symmetry.get(player, {})}}
-            cache[player] = rows
-        return rows
+        """Direction name -> its link row as ``player`` sees it (made once per board:
+        move generation steps through these rows without name lookups)."""
+        links = self._links_of  # type: ignore[attr-defined]
+        return links.get(player) or links[None]
+
+    def _rows_for(self, player: int | None) -> dict[str, tuple[int, ...]]:
+        turned = self.symmetry.get(player, {}) if player is not None else {}
+        return {d: self.links[self.direction_index(turned.get(d, d))]
+                for d in {*self.directions, *turned}}
 
     def step(self, cell: int, direction: str, player: int = 0) -> int:
         """The cell one step from ``cell`` in ``direction`` as seen by ``player``, or -1."""

@@ -169,14 +169,12 @@ class PiecesLost(Goal):
 
     def at_start(self, game: Any, player: int) -> int:
         """How many pieces (of ``kind``) ``player`` has in ``game``'s start placement
-        (found once per game and player)."""
-        cache = self.__dict__.setdefault("_start_cache", {})
-        found = cache.get(player)
-        if found is None or found[0] is not game:
-            n = sum(1 for p in game.ruleset.placement.values() if p.owner == player
-                    and (self.kind is None or p.kind == self.kind))
-            found = cache[player] = (game, n)
-        return found[1]
+        (counted once per game and player)."""
+        return game.derived(self, ("at start", player), self._count_at_start, game, player)
+
+    def _count_at_start(self, game: Any, player: int) -> int:
+        return sum(1 for p in game.ruleset.placement.values() if p.owner == player
+                   and (self.kind is None or p.kind == self.kind))
 
 
 @dataclass(frozen=True)
@@ -238,7 +236,7 @@ class RelativeConfig(Goal):
 
     def holds(self, state: PieceState, player: int) -> bool:
         cells = state.cells
-        walks, items = self._walks(state.game.board, player)
+        walks, items = self._walks(state.game, player)
         for walk in walks:
             for i, owner, kind in items:
                 piece = cells[walk[i]]
@@ -253,32 +251,32 @@ class RelativeConfig(Goal):
                 return True
         return False
 
-    def _walks(self, board: Any, player: int
+    def _walks(self, game: Any, player: int
                ) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, str, str], ...]]:
-        """The walks of the pattern that stay on ``board`` for ``player`` (the cells of
-        its items, from each start), and its items as ``(place in the walk, owner,
-        kind)``, those that want a piece first (found once per board and player)."""
-        cache = self.__dict__.setdefault("_walks_cache", {})
-        found = cache.get(player)
-        if found is None or found[0] is not board:
-            links = board.player_links(player)
-            rows = [links[d] for d in self.pattern[1::2]]  # type: ignore[index]
-            walks = []
-            for start in range(board.size):
-                walk = [start]
-                for row in rows:
-                    walk.append(row[walk[-1]])
-                    if walk[-1] < 0:
-                        break
-                else:
-                    walks.append(tuple(walk))
-            # On most boards most cells are empty, so a cell that must hold a piece
-            # rules a start out sooner than one that must be empty.
-            items = sorted(((i, owner, kind) for i, (owner, kind)  # type: ignore[misc]
-                            in enumerate(self.pattern[0::2])),
-                           key=lambda item: item[2] == "empty")
-            found = cache[player] = (board, tuple(walks), tuple(items))
-        return found[1], found[2]
+        """The walks of the pattern that stay on ``game``'s board for ``player`` (the
+        cells of its items, from each start), and its items as ``(place in the walk,
+        owner, kind)``, those that want a piece first (found once per game and player)."""
+        return game.derived(self, ("walks", player), self._find_walks, game.board, player)
+
+    def _find_walks(self, board: Any, player: int
+                    ) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, str, str], ...]]:
+        links = board.player_links(player)
+        rows = [links[d] for d in self.pattern[1::2]]  # type: ignore[index]
+        walks = []
+        for start in range(board.size):
+            walk = [start]
+            for row in rows:
+                walk.append(row[walk[-1]])
+                if walk[-1] < 0:
+                    break
+            else:
+                walks.append(tuple(walk))
+        # On most boards most cells are empty, so a cell that must hold a piece rules a
+        # start out sooner than one that must be empty.
+        items = sorted(((i, owner, kind) for i, (owner, kind)  # type: ignore[misc]
+                        in enumerate(self.pattern[0::2])),
+                       key=lambda item: item[2] == "empty")
+        return tuple(walks), tuple(items)
 
 
 def _fits(piece: Piece | None, item: tuple[str, str], player: int) -> bool:

@@ -16,8 +16,8 @@ from boardlab.core.move import Action, Capture, Change, Piece, Place, Shift
 if TYPE_CHECKING:
     from boardlab.core.position import PieceState
 
-__all__ = ["cells_after", "groups_of", "is_one_group", "mask_after", "neighbour_masks",
-           "owned", "owned_mask"]
+__all__ = ["cells_after", "game_masks", "groups_of", "is_one_group", "mask_after",
+           "neighbour_masks", "owned", "owned_mask"]
 
 
 def cells_after(cells: Sequence[Piece | None], actions: Sequence[Action]) -> list[Piece | None]:
@@ -46,16 +46,16 @@ def cells_after(cells: Sequence[Piece | None], actions: Sequence[Action]) -> lis
 def neighbour_masks(board: Any, directions: tuple[str, ...] | None = None) -> tuple[int, ...]:
     """Each cell's neighbours along ``directions`` (the board's own, not a player's: a
     group is the same group for both sides; every direction when None), as a mask of
-    cells, built once per board."""
-    cache = board.__dict__.setdefault("_neighbour_masks", {})
-    found = cache.get(directions)
-    if found is None:
-        rows = board.links if directions is None else \
-            [board.links[board.direction_index(d)] for d in directions]
-        found = cache[directions] = tuple(
-            sum({1 << row[cell] for row in rows if row[cell] >= 0})
-            for cell in range(board.size))
-    return found
+    cells (a game keeps them: :func:`game_masks`)."""
+    rows = board.links if directions is None else \
+        [board.links[board.direction_index(d)] for d in directions]
+    return tuple(sum({1 << row[cell] for row in rows if row[cell] >= 0})
+                 for cell in range(board.size))
+
+
+def game_masks(game: Any, directions: tuple[str, ...] | None = None) -> tuple[int, ...]:
+    """:func:`neighbour_masks` of ``game``'s board, made once per game and directions."""
+    return game.derived(neighbour_masks, directions, neighbour_masks, game.board, directions)
 
 
 def owned_mask(cells: Sequence[Piece | None], player: int) -> int:

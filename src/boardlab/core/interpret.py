@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from boardlab.core.groups import is_one_group, neighbour_masks, owned
+from boardlab.core.groups import game_masks, is_one_group, owned
 from boardlab.core.ir import (
     LOOP_LIMIT,
     OFF,
@@ -293,7 +293,7 @@ def _connected(p: Connected, c: Cursor) -> bool:
     found = cache.get(key)
     if found is None:
         found = cache[key] = is_one_group(owned(state, c.player),
-                                          neighbour_masks(state.game.board, p.directions))
+                                          game_masks(state.game, p.directions))
     return found
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from boardlab.core.board import Board
 from boardlab.core.engine import Engine
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from boardlab.core.rules import Rules
     from boardlab.core.ruleset import RuleSet
 
+T = TypeVar("T")
 
 class PieceGame(Game):
     """A game of pieces on one board whose moves come from the move language: the game
@@ -258,6 +259,32 @@ class PieceGame(Game):
     def move_rules(self) -> Rules:
         """The rule set's rules (kept with the game, as :attr:`board`)."""
         return self.ruleset.rules
+
+    @cached_property
+    def _tables(self) -> dict[tuple[int, Any], tuple[object, Any]]:
+        return {}
+
+    def derived(self, owner: object, key: Any, build: Callable[..., T], *args: Any) -> T:
+        """What ``build(*args)`` makes for ``owner`` and ``key`` in this game, made the
+        first time it is asked for and kept with the game.
+
+        The rule set's nodes are frozen values that several games may share (a rule set
+        played on another board, by another engine), so what a node derives from a
+        game's board or placement (the cells a piece could attack from, the walks of a
+        pattern, the move lists of recent positions) is kept here, per game, and never
+        on the node. ``owner`` counts by identity and is kept alive with its table.
+
+        >>> from boardlab import load
+        >>> game = load("breakthrough")
+        >>> rows = game.derived(game.board, "rows", lambda n: list(range(n)), 3)
+        >>> rows is game.derived(game.board, "rows", list)
+        True
+        """
+        slot = (id(owner), key)
+        found = self._tables.get(slot)
+        if found is None:
+            found = self._tables[slot] = (owner, build(*args))
+        return found[1]
 
     @cached_property
     def piece_list(self) -> tuple[Piece, ...]:

@@ -65,10 +65,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from boardlab.core.groups import (
     cells_after,
+    game_masks,
     groups_of,
     is_one_group,
     mask_after,
-    neighbour_masks,
     owned,
     owned_mask,
 )
@@ -262,6 +262,14 @@ class Group(Template):
     #: With fewer pieces (of ``kinds``) than the smallest size, all of them move
     #: together (Taacoca: three stones, or all when fewer are left).
     all_if_fewer: bool = False
+    #: The single-piece template of each direction, made from ``single`` as the group
+    #: template is made.
+    singles: Mapping[str, Template] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        object.__setattr__(self, "singles", {} if self.single is None else {
+            d: Template(tuple(self.single(d)), self.kinds) for d in self.directions})
 
     def _sizes(self, state: PieceState, player: int) -> tuple[int, ...]:
         if not self.all_if_fewer:
@@ -272,16 +280,6 @@ class Group(Template):
             return (left,)
         return self.sizes
 
-    def _single(self, direction: str) -> Template:
-        """The single-piece template of ``direction`` (built once, then kept)."""
-        singles = self.__dict__.setdefault("_singles", {})
-        template = singles.get(direction)
-        if template is None:
-            assert self.single is not None
-            template = singles[direction] = Template(tuple(self.single(direction)),
-                                                     self.kinds)
-        return template
-
     def generate(self, state: PieceState, player: int) -> list[tuple[Action, ...]]:
         if self.single is None:
             raise BoardError("Group needs a single(direction) program")
@@ -289,7 +287,7 @@ class Group(Template):
         sizes = self._sizes(state, player)
         for d in self.directions:
             steps: list[tuple[int, int]] = []
-            for actions in self._single(d).generate(state, player):
+            for actions in self.singles[d].generate(state, player):
                 shifts = [a for a in actions if isinstance(a, Shift)]
                 if len(shifts) == 1:
                     steps.append((shifts[0].source, shifts[0].target))
@@ -551,13 +549,13 @@ class StaysConnected:
 
     def __call__(self, state: PieceState, move: Move, player: int) -> bool:
         return is_one_group(owned_mask(state.cells, player),
-                            neighbour_masks(state.game.board, self.directions))
+                            game_masks(state.game, self.directions))
 
     def before(self, state: PieceState, actions: Sequence[Action], player: int) -> bool:
         """The same answer, from the position before the move."""
         cells = state.cells
         return is_one_group(mask_after(cells, actions, player, owned(state, player)),
-                            neighbour_masks(state.game.board, self.directions))
+                            game_masks(state.game, self.directions))
 
 
 @dataclass(frozen=True)
@@ -633,7 +631,7 @@ class KeepLargestGroup:
         cells = state.cells
         other = 1 - player
         rest = mask_after(cells, actions, other, owned(state, other))
-        groups = groups_of(rest, neighbour_masks(state.game.board, self.directions))
+        groups = groups_of(rest, game_masks(state.game, self.directions))
         if len(groups) < 2:
             return [(actions, None)]
         biggest = max(group.bit_count() for group in groups)
@@ -671,7 +669,7 @@ class Rules:
     ``invariant_guard(state, move)``, when given, says which moves can break an
     invariant at all (Epaminondas's anti-copycat rule concerns only moves onto the
     far row); the others skip the apply/undo the check needs. ``cache_size`` keeps
-    the move lists of that many recent positions by their key (positions met again
+    (per game) the move lists of that many recent positions by their key (positions met again
     by transposition or re-parsed); use it only when the key covers everything
     move generation reads.
 
@@ -712,7 +710,6 @@ class Rules:
     deferred_captures: bool = False
     cut_off: KeepLargestGroup | None = None
     follow_up: FollowUp | None = None
-    _cache: dict[int, list[Move]] = field(default_factory=dict, compare=False, repr=False)
     #: The invariants' ``before`` methods, when all of them have one (see _keeps).
     _before: tuple[Callable[..., bool], ...] | None = field(init=False, compare=False,
                                                             repr=False)
@@ -725,12 +722,13 @@ class Rules:
     def generate(self, state: PieceState) -> list[Move]:
         """The legal moves of ``state``'s side to move, deterministic, without duplicates."""
         if self.cache_size:
+            recent: dict[int, list[Move]] = state.game.derived(self, "recent moves", dict)
             key = state.key()
-            cached = self._cache.get(key)
+            cached = recent.get(key)
             if cached is None:
-                if len(self._cache) >= self.cache_size:
-                    self._cache.clear()
-                cached = self._cache[key] = self._generate(state)
+                if len(recent) >= self.cache_size:
+                    recent.clear()
+                cached = recent[key] = self._generate(state)
             return list(cached)
         return self._generate(state)
 
@@ -788,7 +786,7 @@ class Rules:
                 if actions in seen:
                     return
                 seen.add(actions)
-            if again is not None and again.follows(game.board, player, actions):
+            if again is not None and again.follows(game, player, actions):
                 return
             if safety is not None and not safety.safe(actions):
                 return
@@ -1056,12 +1054,11 @@ class Rules:
                   move_type: str | None, exclude: int | None) -> bool:
         occupied = state.cells[cell] is not None
         cells = state.cells
-        board = state.game.board
         for player, kinds in _kinds_by_player(cells).items():
             if not by(player):
                 continue
             for kind in kinds:
-                for source, template, _ in self._attackers(board, player, kind, move_type
+                for source, template, _ in self._attackers(state.game, player, kind, move_type
                                                            ).of(cell, cells, player, kind):
                     if source == exclude:
                         continue
@@ -1075,24 +1072,25 @@ class Rules:
                                 return True
         return False
 
-    def _attackers(self, board: Any, player: int, kind: str, move_type: str | None
+    def _attackers(self, game: Any, player: int, kind: str, move_type: str | None
                    ) -> _Attackers:
-        """Which of ``player``'s pieces of ``kind`` could reach which cell, by
-        :func:`reach` (computed once per player, piece type and move type, the first
-        time such a piece is met)."""
-        cache = self.__dict__.setdefault("_attackers_cache", {})
-        key = (player, kind, move_type)
-        attackers = cache.get(key)
-        if attackers is None:
-            attackers = cache[key] = _Attackers(board.size)
-            for template in self.templates:
-                if isinstance(template, Drop | Group | Line | Footprint):
-                    continue
-                if move_type is not None and template.move_type != move_type:
-                    continue
-                if template.kinds and kind not in template.kinds:
-                    continue
-                attackers.add(template, board, player)
+        """Which of ``player``'s pieces of ``kind`` could reach which cell of ``game``'s
+        board, by :func:`reach` (made once per game, player, piece type and move type,
+        the first time such a piece is met)."""
+        return game.derived(self, ("attackers", player, kind, move_type),
+                            self._find_attackers, game.board, player, kind, move_type)
+
+    def _find_attackers(self, board: Any, player: int, kind: str, move_type: str | None
+                        ) -> _Attackers:
+        attackers = _Attackers(board.size)
+        for template in self.templates:
+            if isinstance(template, Drop | Group | Line | Footprint):
+                continue
+            if move_type is not None and template.move_type != move_type:
+                continue
+            if template.kinds and kind not in template.kinds:
+                continue
+            attackers.add(template, board, player)
         return attackers
 
 
@@ -1206,7 +1204,7 @@ class FollowUp:
         """Whether ``player``'s move of ``actions``, just played on ``state`` (with no
         follow-up due before it), is followed by another."""
         if self.along:
-            return self.follows(state.game.board, player, actions)
+            return self.follows(state.game, player, actions)
         cell = state.last_to
         if cell is None or not any(type(a) is Shift or type(a) is Place for a in actions):
             return False
@@ -1214,22 +1212,22 @@ class FollowUp:
         return bool(test(self.test, Cursor(state, player, cell, None, None, links=links,
                                            start=cell)))
 
-    def follows(self, board: Any, player: int, actions: Sequence[Action]) -> bool:
-        """Whether ``player``'s move of ``actions`` goes along (see :attr:`along`): of a
-        piece at least, every piece along one of the directions."""
-        cache = self.__dict__.setdefault("_lines", {})
-        lines = cache.get((id(board), player))
-        if lines is None or lines[0] is not board:
-            pairs = {(cell, target) for d in self.along for cell in range(board.size)
-                     for target in board.ray(cell, d, player)}
-            lines = cache[(id(board), player)] = (board, frozenset(pairs))
+    def follows(self, game: Any, player: int, actions: Sequence[Action]) -> bool:
+        """Whether ``player``'s move of ``actions`` in ``game`` goes along (see
+        :attr:`along`): of a piece at least, every piece along one of the directions."""
+        lines = game.derived(self, ("lines", player), self._lines, game.board, player)
         found = False
         for a in actions:
             if type(a) is Shift:
-                if (a[0], a[1]) not in lines[1]:
+                if (a[0], a[1]) not in lines:
                     return False
                 found = True
         return found
+
+    def _lines(self, board: Any, player: int) -> frozenset[tuple[int, int]]:
+        """The (from, to) pairs of cells along one of the directions for ``player``."""
+        return frozenset((cell, target) for d in self.along for cell in range(board.size)
+                         for target in board.ray(cell, d, player))
 
 
 @dataclass(frozen=True)
@@ -1331,7 +1329,6 @@ class _Safety:
         self.kinds = tuple(kinds)
         self.cells = frozenset(c for c, p in enumerate(state.cells)
                                if p is not None and p.owner == player and p.kind in kinds)
-        board = state.game.board
         self.pairs: list[tuple[int, int, Template, frozenset[int] | Everywhere]] = []
         present = _kinds_by_player(state.cells)
         for target in self.cells:
@@ -1340,7 +1337,7 @@ class _Safety:
                     continue
                 for kind in others_kinds:
                     for source, template, looked in rules._attackers(
-                            board, other, kind, None).of(target, state.cells, other, kind):
+                            state.game, other, kind, None).of(target, state.cells, other, kind):
                         self.pairs.append((target, source, template, looked))
         self._now: dict[int, bool] = {}
 

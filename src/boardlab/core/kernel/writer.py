@@ -3181,7 +3181,7 @@ def stays(S, T, player, at, count, nb, base, before):
 
         for q in range(n):
             for kind in sorted({p.kind for p in self.pieces[1:] if p.owner == q}):
-                found = rules._attackers(self.board, q, kind, None)
+                found = rules._attackers(self.game, q, kind, None)
                 for target in range(size):
                     for source, t, looked in found.by_target[target]:
                         entries[q][target].add((source, index_of[id(t)]))
