@@ -39,7 +39,7 @@ def sandbox(board: Board, templates: Sequence[Template], placement: Mapping[str,
 
     ``placement`` maps cell names to symbols (``X`` = player 0's man, ``O`` = player 1's
     unless ``pieces`` says otherwise); ``rules``: more fields of its
-    :class:`~boardlab.core.rules.Rules`; ``recycle_promotions`` the rule set's switch.
+    :class:`~boardlab.core.turn.Rules`; ``recycle_promotions`` the rule set's switch.
     The game never ends by itself.
     """
     symbols = dict(pieces or {"X": FRIEND_MAN, "O": ENEMY_MAN})

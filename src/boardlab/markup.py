@@ -2,7 +2,7 @@
 
 A game's rules are its module docstring (:attr:`boardlab.core.game.Game.rules`), written
 in the reStructuredText of Python docstrings, with Sphinx's cross-reference roles
-(``:class:`~boardlab.core.rules.Rules```). The terminal (Rich) shows Markdown, so the
+(``:class:`~boardlab.core.turn.Rules```). The terminal (Rich) shows Markdown, so the
 text is parsed by docutils, the reference parser of reStructuredText, and its document
 tree is written out as CommonMark: sections become headings, inline literals code spans,
 literal blocks and doctests fenced code, simple and grid tables pipe tables, Sphinx roles

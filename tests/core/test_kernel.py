@@ -37,7 +37,7 @@ from boardlab.core.kernel import layout as klayout
 from boardlab.core.kernel import plan as kplan
 from boardlab.core.kernel import position as kposition
 from boardlab.core.kernel import writer as kwriter
-from boardlab.core.move import Capture, Move, Piece, Place
+from boardlab.core.move import Capture, Move, Piece, Place, Shift
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.core.ruleset import RuleSet
 from boardlab.errors import BoardError, IllegalMoveError, RulesError
@@ -640,8 +640,8 @@ def test_a_footprint_s_capture_cuts_off_groups_on_the_interpreter():
     assert [(str(m.notation), m.tag) for m in cut] == [
         ("c2-c3/a6", (c("c2"), c("c3"))), ("c2-c3/f6", (c("c2"), c("c3")))]
     assert [set(m.actions) for m in cut] == [
-        {Capture(c("c4")), Capture(c("f6")), r.Shift(c("c3"), c("c4"))},
-        {Capture(c("c4")), Capture(c("a6")), r.Shift(c("c3"), c("c4"))}]
+        {Capture(c("c4")), Capture(c("f6")), Shift(c("c3"), c("c4"))},
+        {Capture(c("c4")), Capture(c("a6")), Shift(c("c3"), c("c4"))}]
 
 
 def test_pushes_off_the_board_on_the_kernel_as_the_interpreter_pushes_them():

@@ -131,7 +131,7 @@ class TurnsPlayed(Goal):
     """At least ``count`` turns have been played, whoever the player: a turn limit
     (OpenSpiel's nine men's morris draws after 200 turns). A turn is a move and the
     move that follows it in the same turn, if any (see
-    :class:`~boardlab.core.rules.FollowUp`): the position's
+    :class:`~boardlab.core.turn.FollowUp`): the position's
     ``turns`` (:class:`~boardlab.core.position.PieceState`), its ply in a game
     without follow-ups."""
 

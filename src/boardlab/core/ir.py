@@ -4,7 +4,7 @@ Every rule a game writes in the move language is a value built from these nodes:
 *tests* (:class:`Test`: what a run reads at a cell) and *instructions*
 (:class:`Instruction`: what a run does). They carry no behaviour. The meaning of
 each node is given once by the reference interpreter (:mod:`boardlab.core.interpret`);
-the analysis passes (:func:`boardlab.core.rules.reach`) and the numba kernel writer
+the analysis passes (:func:`boardlab.core.analysis.reach`) and the numba kernel writer
 (:mod:`boardlab.core.kernel`) are backends over the same nodes, and
 ``tests/core/test_ir.py`` fails when a node lacks a case in one of them.
 :mod:`boardlab.core.rules` builds templates and rule sets from these nodes and tells the
@@ -115,6 +115,8 @@ __all__ = [
     "Create",
     "ChangeType",
     "ChangeOwner",
+    "instructions",
+    "parts",
 ]
 
 #: The cursor's cell when a step took it off the board.
@@ -561,7 +563,7 @@ class EveryCell(Instruction):
 class Partial:
     """A move that does not end the turn (ZRF ``add-partial``): after it the same piece,
     now on ``cell``, goes on with its moves of ``move_type`` (with any of its moves when
-    ``move_type`` is empty); :class:`~boardlab.core.rules.Rules` plays out the chains
+    ``move_type`` is empty); :class:`~boardlab.core.turn.Rules` plays out the chains
     and offers each as one move."""
 
     actions: tuple[Action, ...]
@@ -740,3 +742,19 @@ class ChangeOwner(Instruction):
     cell: int | None = None
     direction: str | None = None
     flip: bool = False
+
+
+def instructions(program: Sequence[Instruction]) -> Iterator[Instruction]:
+    """Every instruction of ``program`` and of the blocks inside it, in program order,
+    each block's right after the instruction that holds it.
+
+    >>> [type(i).__name__ for i in instructions((If(EMPTY, (Step("n"),)), Add()))]
+    ['If', 'Step', 'Add']
+    """
+    for i in program:
+        yield i
+        if isinstance(i, If):
+            yield from instructions(i.then)
+            yield from instructions(i.else_)
+        elif isinstance(i, While | EveryCell):
+            yield from instructions(i.body)

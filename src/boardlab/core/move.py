@@ -217,7 +217,7 @@ class Spelling:
 class Noted:
     """The deferred notation of a move whose notation is another's followed by ``note``
     (a choice the actions alone do not show: see
-    :class:`~boardlab.core.rules.KeepLargestGroup`)."""
+    :class:`~boardlab.core.templates.KeepLargestGroup`)."""
 
     __slots__ = ("spelling", "note")
 

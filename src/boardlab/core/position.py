@@ -3,7 +3,7 @@
 :class:`PieceGame` is a :class:`~boardlab.core.game.Game` whose state is a
 :class:`PieceState`: one piece or nothing per cell, per-player reserves for drops,
 the side to move and the ply count. Its moves come from a
-:class:`~boardlab.core.rules.Rules` object; a game only declares its board,
+:class:`~boardlab.core.turn.Rules` object; a game only declares its board,
 pieces, initial placement, rules and end conditions.
 
 Applying a move performs its actions simultaneously (captures and lifts, then
@@ -15,7 +15,7 @@ cell (``.`` empty), e.g. ``pp/../PP``; on any other board the occupied cells as
 ``cell=symbol`` pairs separated by commas (``-`` when the board is empty). Then the
 side to move, then ``reserve:`` counts when the game has reserves; ``ply:``, ``turns:``
 and ``follow:`` where the ply, the turns played and a move due in the same turn (see
-:class:`~boardlab.core.rules.FollowUp`, by its name) are not what the rest implies.
+:class:`~boardlab.core.turn.FollowUp`, by its name) are not what the rest implies.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from boardlab.core.board import Board
 from boardlab.core.engine import Engine
@@ -35,7 +35,6 @@ if TYPE_CHECKING:
     from boardlab.core.rules import Rules
     from boardlab.core.ruleset import RuleSet
 
-T = TypeVar("T")
 
 class PieceGame(Game):
     """A game of pieces on one board whose moves come from the move language: the game
@@ -163,7 +162,7 @@ class PieceGame(Game):
                   turns: int | None = None) -> PieceState:
         """A position of this game: a kernel position when its engine compiles and it
         has a kernel, else one of :attr:`state_class`. ``follow``: the name of the move
-        due in this turn (see :class:`~boardlab.core.rules.FollowUp`); ``turns``: the
+        due in this turn (see :class:`~boardlab.core.turn.FollowUp`); ``turns``: the
         turns played (by default ``ply``)."""
         more: dict[str, Any] = {}
         if follow is not None:
@@ -264,7 +263,7 @@ class PieceGame(Game):
     def _tables(self) -> dict[tuple[int, Any], tuple[object, Any]]:
         return {}
 
-    def derived(self, owner: object, key: Any, build: Callable[..., T], *args: Any) -> T:
+    def derived(self, owner: object, key: Any, build: Callable[..., Any], *args: Any) -> Any:
         """What ``build(*args)`` makes for ``owner`` and ``key`` in this game, made the
         first time it is asked for and kept with the game.
 
@@ -328,7 +327,7 @@ class PieceGame(Game):
 
     def follow_key(self, name: str | None) -> int:
         """The Zobrist key of the move of ``name`` due in the same turn (0 for none;
-        see :class:`~boardlab.core.rules.FollowUp`), drawn from the game and the name
+        see :class:`~boardlab.core.turn.FollowUp`), drawn from the game and the name
         alone."""
         if name is None:
             return 0
@@ -462,7 +461,7 @@ class PieceState(State):
         self.last_from: int | None = None
         self.last_to: int | None = None
         #: The name of the move due next in this turn (see
-        #: :class:`~boardlab.core.rules.FollowUp`), or None: the next move starts a turn.
+        #: :class:`~boardlab.core.turn.FollowUp`), or None: the next move starts a turn.
         self.follow: str | None = follow
         #: The turns played: the moves that passed the turn (the ply, in a game whose
         #: moves all do).

@@ -1,7 +1,7 @@
 """A game of the move language as one value: its :class:`RuleSet`.
 
 A rule set holds everything that decides how a game of pieces plays: the board, the
-pieces and where they start, the move templates (:class:`~boardlab.core.rules.Rules`),
+pieces and where they start, the move templates (:class:`~boardlab.core.turn.Rules`),
 the end (:class:`~boardlab.core.goals.Goals`), the turn order and a few switches read
 from rule files. Every front end lowers to it: a built-in game builds one from its
 options (:meth:`~boardlab.core.position.PieceGame.make_ruleset`), a ZRF rule file is

@@ -49,8 +49,8 @@ generalising the article's push-2 (seed 003 and Dagaz's ZRF): at each piece of t
 line ``Mark``, step to the cell the previous piece goes to, ``To`` (put it down),
 ``Back``, ``Cascade`` (pick this piece up), step on; then check the path beyond the
 head and the length of the enemy line a capture takes (counters ``length`` and
-``enemy``). The anti-copycat rule is an invariant of :class:`~boardlab.core.rules.Rules`,
-:class:`~boardlab.core.rules.NotMirrored` (the board mirrored between the home rows, for
+``enemy``). The anti-copycat rule is an invariant of :class:`~boardlab.core.turn.Rules`,
+:class:`~boardlab.core.templates.NotMirrored` (the board mirrored between the home rows, for
 moves onto the far row), so the game plays on its kernel (:mod:`boardlab.core.kernel`).
 """
 

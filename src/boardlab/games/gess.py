@@ -34,7 +34,7 @@ published rules have no draw; to make every game finite, option ``move_limit``
 
 Moves are written with the footprint's centre before and after, ``l3-l6``; the
 move's ``tag`` is the pair of centre cells. The rules are the move language's: one
-:class:`~boardlab.core.rules.Footprint` template (GESS moves patterns, not pieces), and
+:class:`~boardlab.core.templates.Footprint` template (GESS moves patterns, not pieces), and
 the end is goals, so the game plays on its kernel (:mod:`boardlab.core.kernel`); the
 state is the generic :class:`~boardlab.core.position.PieceState`, so the text form is
 the 20 rows from the top (``b`` Black, ``w`` White, ``.`` empty), the side to move and
@@ -137,7 +137,7 @@ class Gess(PieceGame):
     def make_ruleset(self) -> RuleSet:
         """The 20x20 grid, outer ring included (footprints overlap it), zone ``inner``
         the 18x18 playing area for both players; Black on rows 2-4 and 7, White on the
-        mirror image (rows 19-17 and 14); one :class:`~boardlab.core.rules.Footprint`
+        mirror image (rows 19-17 and 14); one :class:`~boardlab.core.templates.Footprint`
         template: the 3x3 footprints centred on the inner board, three cells at most
         without a centre stone. The player to move wins when the opponent, who just
         moved, has no ring (the mover's own last ring broken loses even if the move

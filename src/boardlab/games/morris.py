@@ -47,7 +47,7 @@ to every empty point (:class:`~boardlab.core.ir.EveryCell`); drops shadow flight
 which shadow steps (priorities). A mill is a test read from a point along the board's
 lines (two steps one way, two the other, or one each way, along either axis): after a
 move that puts a man down where it holds, the same player moves again
-(:class:`~boardlab.core.rules.FollowUp`) with a removal alone -- an enemy man outside
+(:class:`~boardlab.core.turn.FollowUp`) with a removal alone -- an enemy man outside
 a mill, or, when there is none (a lower priority), any. The goals: fewer than three
 men in all loses (:class:`~boardlab.core.goals.PiecesRemaining`), 200 turns draw
 (:class:`~boardlab.core.goals.TurnsPlayed`), a player without a move loses, judged

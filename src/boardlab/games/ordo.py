@@ -57,13 +57,13 @@ black, ``.`` empty), the side to move, then ``ply:N`` and, in Ordo X, ``follow:s
 while the second half of a turn is pending.
 
 **Move language.** Singletons are slides (ZRF's ``$1 (while empty? add $1) (verify
-enemy?) add``); ordos are :class:`~boardlab.core.rules.Line` templates (every line of two
+enemy?) add``); ordos are :class:`~boardlab.core.templates.Line` templates (every line of two
 or more own pieces along a row or a file from each piece, moved together); the
-connection rule is the invariant :class:`~boardlab.core.rules.StaysConnected`, the
+connection rule is the invariant :class:`~boardlab.core.templates.StaysConnected`, the
 reconnection moves are guarded by the test :class:`~boardlab.core.ir.Connected`
-(false while split); Ordo X's group capture is :class:`~boardlab.core.rules.KeepLargestGroup`
+(false while split); Ordo X's group capture is :class:`~boardlab.core.templates.KeepLargestGroup`
 (its ``/f6`` note included) and its preparation moves are a
-:class:`~boardlab.core.rules.FollowUp` along the sideways directions (a sideways move
+:class:`~boardlab.core.turn.FollowUp` along the sideways directions (a sideways move
 gives a second ply). Nothing is
 Python, so both games play on their kernels (:mod:`boardlab.core.kernel`), and the
 notation reads the move's actions alone.
@@ -154,7 +154,7 @@ class _OrdoBase(PieceGame):
         """The variant's move templates and invariants."""
 
     #: The notation reads the move's actions alone (Ordo X's ``/f6``, the group a
-    #: capture keeps, is the note of :class:`~boardlab.core.rules.KeepLargestGroup`).
+    #: capture keeps, is the note of :class:`~boardlab.core.templates.KeepLargestGroup`).
     notation_reads_position = False
 
     def notation(self, state: PieceState, actions: tuple) -> str:
@@ -219,7 +219,7 @@ class Ordo(_OrdoBase):
 
 class OrdoXPosition(PieceState):
     """An Ordo X position: :attr:`pending` says whether the mover owes the forward half
-    of a turn (its second ply, a :class:`~boardlab.core.rules.FollowUp`)."""
+    of a turn (its second ply, a :class:`~boardlab.core.turn.FollowUp`)."""
 
     __slots__ = ()
     kernel_fields: ClassVar[dict] = {}

@@ -33,7 +33,7 @@ lets 1, 2 or 3 stones move.
 
 Moves are generated as Dagaz does (seed 003): every single-stone step first, then
 the Cartesian products of steps of distinct stones in one direction
-(:class:`~boardlab.core.rules.Group`), dropping those that bump into a stone of the
+(:class:`~boardlab.core.templates.Group`), dropping those that bump into a stone of the
 mover that stays. A move is written with the moved stones (in board order), a colon
 and the direction of the board (``n``-``e``-``s``-``w`` compass names), then the
 captured cells after ``x``: ``a2,b3,c5:nw`` or ``c3,c4,c5:ne xd5``. Selecting a

@@ -49,12 +49,12 @@ predicates the board and the run can answer (empty, friend, enemy, piece types, 
 cells, a step away, marked, flags, counters); end conditions made of piece
 configurations and counts; alternating turns or a turn order
 (:attr:`~boardlab.core.ruleset.RuleSet.turn_order`), turns limited to a move type or
-given another player's pieces (:class:`~boardlab.core.rules.TurnLimits`), a ply limit, a
+given another player's pieces (:class:`~boardlab.core.turn.TurnLimits`), a ply limit, a
 pass (always or when forced); chains of partial moves (``add-partial``: the
 interpreter's search of the positions a chain's steps reach, in the kernel, each chain
 one move of composed actions whose words carry its steps for its notation), with
 deferred captures (draughts' Turkish strike) and the majority rule
-(:class:`~boardlab.core.rules.MaximalCaptures`); the last move, repetitions, captures
+(:class:`~boardlab.core.turn.MaximalCaptures`); the last move, repetitions, captures
 and protected pieces read by the goals and rules; ``attacked?`` and ``defended?`` in a
 run (over the same attack tables as ``checkmated``), ``adjacent-to-enemy?``, pieces'
 attributes (each set of attributes a piece code of its own) and cells' flags set in a

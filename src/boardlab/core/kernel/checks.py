@@ -62,7 +62,7 @@ def _check(game: PieceGame) -> tuple[g.Goals, tuple[r.Template, ...]]:
             if t.zone is not None and t.zone not in board.zones:
                 raise Unsupported(f"zone {t.zone!r} is not on the board")
             if any(isinstance(i, r.To | r.Cascade | r.From)
-                   for i in r._instructions(t.program)):
+                   for i in r.instructions(t.program)):
                 raise Unsupported(f"drop template {t.name!r} moves a piece in hand")
         elif type(t) is r.Line:
             _check_line(t, game)
@@ -100,7 +100,7 @@ def _check_whole_moves(game: Any, rules: r.Rules) -> None:
         # What they add runs once the moves are found, or, for a test of the mover's
         # group, once before: not in a chain's steps, nor in the runs an attack makes.
         if any(isinstance(i, r.Add) and i.partial is not None
-               for t in rules.templates for i in r._instructions(t.program)):
+               for t in rules.templates for i in r.instructions(t.program)):
             raise Unsupported("partial moves with captures that cut off groups, follow-ups "
                               "along directions or tests of the mover's group")
         if rules.protect or any(isinstance(p, r.Attacked) for t in rules.templates
@@ -208,7 +208,7 @@ _OFF_BOARD_SAFE = (r.Step, r.Verify, r.If, r.While, r.SetVar, r.Inc, r.SetFlag, 
 
 def leaves(program: Sequence[r.Instruction]) -> bool:
     """Whether ``program`` has a step that may leave the board (``may_leave``)."""
-    return any(isinstance(i, r.Step) and i.may_leave for i in r._instructions(program))
+    return any(isinstance(i, r.Step) and i.may_leave for i in r.instructions(program))
 
 
 def _check_leaving(game: Any, templates: Sequence[r.Template]) -> None:
@@ -222,10 +222,10 @@ def _check_leaving(game: Any, templates: Sequence[r.Template]) -> None:
                                       for p in _tests(t.program)):
         raise Unsupported("a step that may leave the board where pieces are attacked")
     if any(isinstance(i, r.Add) and i.partial is not None
-           for t in templates for i in r._instructions(t.program)):
+           for t in templates for i in r.instructions(t.program)):
         raise Unsupported("a step that may leave the board in rules of partial moves")
     for t in leaving:
-        for i in r._instructions(t.program):
+        for i in r.instructions(t.program):
             if not isinstance(i, _OFF_BOARD_SAFE) or (
                     isinstance(i, r.Add) and (i.partial is not None or i.copy)):
                 raise Unsupported(f"{type(i).__name__} in a run that may leave the board")
@@ -271,7 +271,7 @@ def _check_every_cell(i: r.EveryCell, game: Any, run: bool) -> None:
     # Each cell's run starts from the run as it stands: what the kernel keeps in locals
     # is restored, the cells' flags and a queue rewritten in place not.
     if any(isinstance(j, r.SetPositionFlag | r.DiscardCascades)
-           for j in r._instructions(i.body)):
+           for j in r.instructions(i.body)):
         raise Unsupported("cells' flags or discarded cascades in every-cell")
     _check_program(i.body, game, run)
 
@@ -401,7 +401,7 @@ _CHECK_TEST: dict[type, Callable[[Any, Any, bool], None]] = {
 
 def _tests(program: Sequence[r.Instruction]) -> Iterator[Any]:
     """Every predicate ``program`` reads, nested ones included."""
-    return (p for i in r._instructions(program) for p in _tests_of(i))
+    return (p for i in r.instructions(program) for p in _tests_of(i))
 
 
 def _tests_of(i: r.Instruction) -> Iterator[Any]:

@@ -136,7 +136,7 @@ def _repeated(templates: Sequence[r.Template]) -> frozenset[r.Instruction]:
 
     def walk(program: Sequence[r.Instruction], counts: Counter) -> None:
         for i in program:
-            if counts[i] > 1 and sum(1 for _ in r._instructions((i,))) >= _ROUTINE_SIZE:
+            if counts[i] > 1 and sum(1 for _ in r.instructions((i,))) >= _ROUTINE_SIZE:
                 chosen.add(i)
             elif isinstance(i, r.If):
                 walk(i.then, counts)
@@ -146,7 +146,7 @@ def _repeated(templates: Sequence[r.Template]) -> frozenset[r.Instruction]:
 
     for t in templates:
         program = getattr(t, "program", ())
-        walk(program, Counter(i for i in r._instructions(program)
+        walk(program, Counter(i for i in r.instructions(program)
                               if isinstance(i, r.If | r.While | r.EveryCell)))
     return frozenset(chosen)
 
@@ -514,7 +514,7 @@ def _drops_apart(index: int, t: r.Drop, board: Any, players: int,
     if type(last) is not r.Add or last.copy or last.partial is not None:
         return False
     if steps_only(program[:-1]):
-        directions = {i.direction for i in r._instructions(program) if type(i) is r.Step}
+        directions = {i.direction for i in r.instructions(program) if type(i) is r.Step}
     elif (_back_at_start(program[:-1], True, True) or (False,))[0]:
         directions = set()  # its one move places the piece on its start
     else:
@@ -687,7 +687,7 @@ class _Writer:
         self.shrinking = self.repeats and not self.reserved and all(
             type(t) is r.Template and not any(
                 isinstance(i, r.Create) or isinstance(i, r.Add) and i.copy
-                for i in r._instructions(t.program)) for t in templates)
+                for i in r.instructions(t.program)) for t in templates)
         #: The kinds of each Captured goal: what the last move took is kept as a bit
         #: for each of them and each player, set when it took a piece of theirs of
         #: those kinds (the table's ``taken`` row says which bits a piece sets).
@@ -724,11 +724,11 @@ class _Writer:
         #: codes the steps of chains carry, and for each the templates that go on with
         #: it (see chains); none when the rules make no partial move.
         self.partial_types = list(dict.fromkeys(
-            i.partial for t in templates for i in r._instructions(t.program)
+            i.partial for t in templates for i in r.instructions(t.program)
             if isinstance(i, r.Add) and i.partial is not None))
         self.going_on: list[list[int]] = []
         for name in self.partial_types:
-            # A partial move of no type goes on with any move of the piece (rules._chains).
+            # A partial move of no type goes on with any move of the piece (turn._chains).
             going = [k for k, t in enumerate(templates)
                      if (t.move_type == name if name else type(t) is r.Template)]
             if any(type(templates[k]) is not r.Template for k in going):
@@ -740,7 +740,7 @@ class _Writer:
                       if type(t) is r.Template and not self.recycle_promotions and all(
                           not isinstance(i, _QUEUING) and not (
                               isinstance(i, r.Add) and (i.copy or i.partial is not None))
-                          for i in r._instructions(t.program))}
+                          for i in r.instructions(t.program))}
         #: The drops whose moves are their piece placed and changes of type or owner
         #: (nothing else queued, nothing copied, no chain), written out where they add
         #: them (:meth:`drop_lines`) when they add few; those that change nothing.
@@ -748,10 +748,10 @@ class _Writer:
             index for index, t in enumerate(templates)
             if type(t) is r.Drop and not self.recycle_promotions and all(
                 not isinstance(i, _QUEUING) or isinstance(i, r.ChangeType | r.ChangeOwner)
-                for i in r._instructions(t.program)) and all(
+                for i in r.instructions(t.program)) and all(
                 not (isinstance(i, r.Add) and (i.copy or i.partial is not None))
-                for i in r._instructions(t.program))
-            and sum(isinstance(i, r.Add) for i in r._instructions(t.program))
+                for i in r.instructions(t.program))
+            and sum(isinstance(i, r.Add) for i in r.instructions(t.program))
             <= _INLINE_ADDS}
         #: The templates whose runs may leave the board (see :attr:`leaving`): their
         #: adds compose their moves, none is written out.
@@ -764,7 +764,7 @@ class _Writer:
         self.leaving = False
         self.unchanging = {index for index in self.plain_drops if not any(
             isinstance(i, r.ChangeType | r.ChangeOwner)
-            for i in r._instructions(templates[index].program))}
+            for i in r.instructions(templates[index].program))}
         #: Whether no two moves a position has can be equal, so none is looked for
         #: (see _apart); the priorities where none is, and whether that is every one.
         self.apart = _apart(templates, self.board, self.players,
@@ -827,7 +827,7 @@ class _Writer:
         """The plain templates whose moves are written out (see :attr:`inline`): all
         when they have few adds in all, or, when the templates are functions, those
         with few adds of their own."""
-        adds = {index: sum(1 for i in r._instructions(self.templates[index].program)
+        adds = {index: sum(1 for i in r.instructions(self.templates[index].program)
                            if isinstance(i, r.Add)) for index in self.plain}
         if self.split:
             return {index for index, k in adds.items() if k <= _INLINE_ADDS}
@@ -1023,7 +1023,7 @@ class _Writer:
     def t_adjacent_to_enemy(self, p: Any, w: str, cell: str) -> str:
         """The expression of ``AdjacentToEnemy`` at ``w`` (``cell``: what stands there)."""
         if "neighbours" not in self.offsets:
-            # Each cell's neighbours in every direction (rules._enemy_next_to), a
+            # Each cell's neighbours in every direction (interpret._enemy_next_to), a
             # run of the table from each cell's start.
             rows = [[row[c] for row in self.board.links if row[c] >= 0]
                     for c in range(self.size)]
@@ -1671,7 +1671,7 @@ class _Writer:
 
     def target(self, i: Any, depth: int, fail: str) -> str:
         """The cell an instruction with an optional ``cell`` or ``direction`` acts on
-        (rules._target): written to ``tg``, failing the run off the board."""
+        (interpret._target): written to ``tg``, failing the run off the board."""
         if i.cell is not None:
             return str(i.cell)
         if i.direction is None:
@@ -2979,7 +2979,7 @@ def stays(S, T, player, at, count, nb, base, before):
         if split == len(program) - 1:
             return None
         pure = (r.Step, r.Verify, r.If, r.While)
-        if not all(isinstance(i, pure) for i in r._instructions(program[:split])):
+        if not all(isinstance(i, pure) for i in r.instructions(program[:split])):
             return None
         return split
 
@@ -3015,7 +3015,7 @@ def stays(S, T, player, at, count, nb, base, before):
             return False
         return all(not (isinstance(i, r.Add) and i.partial is not None) and
                    not (isinstance(i, r.While) and not self.ends(i))
-                   for i in r._instructions(t.program)) and \
+                   for i in r.instructions(t.program)) and \
             not any(isinstance(p, r.Attacked) for p in _tests(t.program))
 
     def levels(self, runs: list[list[str]]) -> list[str]:
@@ -3150,7 +3150,7 @@ def stays(S, T, player, at, count, nb, base, before):
         for ever); ``in_check``, which runs the templates whose reach from a piece of
         another player includes a protected piece's cell (rules._attackers: the same
         analysis as the interpreter's); ``guard``, which keeps the moves found that
-        leave no protected piece of the mover attacked (rules._Safety)."""
+        leave no protected piece of the mover attacked (turn._Safety)."""
         game, size, n = self.game, self.size, self.players
         rules = game.move_rules
         bodies: list[list[str] | None] = []
@@ -3358,7 +3358,7 @@ def guard(S, T, player, n):
     # Each piece's attackers now: the runs that may reach it from another player's
     # piece, listed in T[XW + T[XV + {size} + j]:XW + T[XV + {2 * size} + j]] (pair and
     # player). A move that changes none of the cells a run reads (T[{reach} + pair])
-    # leaves its answer as it is now, none (rules._Safety); every move is looked at
+    # leaves its answer as it is now, none (turn._Safety); every move is looked at
     # in full where one is attacked now, the list is too long, or the cells do not
     # fit the masks (masked: {masked}).
     full = not {masked}
@@ -3441,7 +3441,7 @@ def guard(S, T, player, n):
 """
 
     def could_take(self, at: int, pairs: int) -> str:
-        """``could_take``, the kernel's rules._could_take (``attacked?`` and
+        """``could_take``, the kernel's interpret._could_take (``attacked?`` and
         ``defended?`` in a run: ``defended`` 0 or 1, ``kind`` the code of the move type
         asked about, -1 for any), and ``attacked_at``, its rules.attacked over the
         attack tables (``at``, ``pairs``; see attacks). A template that loops for ever
@@ -4308,7 +4308,7 @@ def chains(S, T, player, n):
             return (f"        n = push(T, n, T[XS + 1], T[XS + 1], {index}, -(1 << 40))\n"
                     f"        if n < 0:\n            return n")
         if rule == "forced":
-            # The others who can move: not a neutral player (rules._others_can_move).
+            # The others who can move: not a neutral player (turn._others_can_move).
             others = [q for q in range(self.players) if q not in self.game.ruleset.neutral_players]
             if not others:
                 return ""
@@ -4502,7 +4502,7 @@ def chains(S, T, player, n):
         promotion_change = f"                T[XA + w] = {_CHANGE} | (pos << 2) | (piece << 18)\n"
         if self.recycle_promotions:
             # rules.emit: a promotion takes its piece from the hand (none there: no
-            # move); rules._change: a later change of the cell keeps it taken.
+            # move); interpret._change: a later change of the cell keeps it taken.
             promotion_change = (
                 "                tk = 0\n"
                 "                if becomes != 0:\n"
@@ -5595,11 +5595,11 @@ def _pieces(game: PieceGame, templates: Sequence[r.Template]) -> list[Piece]:
                 if player in t.unlimited_for or piece in hand:
                     out.append(piece)
     out = list(dict.fromkeys(out))
-    every = [i for t in templates for i in r._instructions(t.program)]
+    every = [i for t in templates for i in r.instructions(t.program)]
     kinds = sorted({i.promote for i in every if isinstance(i, r.Add) and i.promote}
                    | {i.kind for i in every if isinstance(i, r.ChangeType)})
     # attacked?/defended? ask their question of a piece of another player standing on
-    # the cell (rules._could_take).
+    # the cell (interpret._could_take).
     owners = any(isinstance(i, r.ChangeOwner) and not i.flip for i in every) or any(
         isinstance(p, r.Attacked) for t in templates for p in _tests(t.program))
     flips = any(isinstance(i, r.ChangeOwner) and i.flip for i in every)
