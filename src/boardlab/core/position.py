@@ -28,12 +28,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from boardlab.core.board import Board
 from boardlab.core.engine import Engine
 from boardlab.core.game import Game, Returns, State, draw, win_for, zobrist_table
+from boardlab.core.goals import TurnsPlayed
 from boardlab.core.move import Capture, Change, Move, Piece, Place, Shift, format_actions, in_hand
+from boardlab.core.ruleset import RuleSet
+from boardlab.core.turn import turn_index
 from boardlab.errors import NotationError
 
 if TYPE_CHECKING:
     from boardlab.core.rules import Rules
-    from boardlab.core.ruleset import RuleSet
 
 
 class PieceGame(Game):
@@ -124,8 +126,6 @@ class PieceGame(Game):
         """A rule set of ``parts`` (board, rules, placement...) under this game's names:
         its name, players, chance players, piece symbols and description (what a
         :meth:`make_ruleset` returns)."""
-        from boardlab.core.ruleset import RuleSet
-
         return RuleSet(name=self.name, players=self.player_names,
                        chance_players=self.chance_players, pieces=self.pieces,
                        description=self.description, **parts)
@@ -194,8 +194,6 @@ class PieceGame(Game):
         order = self.ruleset.turn_order
         if order is None:
             return (state.to_move + 1) % self.num_players
-        from boardlab.core.rules import turn_index
-
         return order[0][turn_index(state.ply, len(order[0]), order[1])]
 
     def notation(self, state: PieceState, actions: tuple) -> str:
@@ -222,8 +220,6 @@ class PieceGame(Game):
         (:class:`~boardlab.core.goals.TurnsPlayed`), or None when none does: the
         position's key then reads its turns played, up to that count (past it every
         such goal holds alike)."""
-        from boardlab.core.goals import TurnsPlayed
-
         goals = self.ruleset.goals
         counts = [goal.count for goal in goals.leaves() if isinstance(goal, TurnsPlayed)] \
             if goals is not None else []

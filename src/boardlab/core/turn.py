@@ -13,6 +13,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from boardlab.core.analysis import EVERYWHERE, Attackers, Everywhere, kinds_by_player
+from boardlab.core.goals import in_check
 from boardlab.core.interpret import (
     _ATTACKING,
     Cursor,
@@ -735,8 +736,6 @@ class _Safety:
             state.undo()
 
     def _played(self, actions: tuple[Action, ...]) -> bool:
-        from boardlab.core.goals import in_check
-
         state = self.state
         state.apply_step(actions)
         try:
