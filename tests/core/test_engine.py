@@ -15,9 +15,8 @@ from boardlab.cli.main import app
 from boardlab.core import kernel
 from boardlab.core.engine import Engine
 from boardlab.core.game import perft
-from boardlab.core.registry import game_class
 from boardlab.errors import OptionError
-from boardlab.web.matches import build_game
+from boardlab.web.matches import Matches
 from boardlab.zrf.game import load_game
 
 CHESS = Path(__file__).resolve().parents[1] / "data" / "zrf" / "chess" / "chess.zrf"
@@ -53,7 +52,8 @@ def test_the_engine_is_given_by_name_or_value_and_an_unknown_one_is_named():
                                           r"\(engines: kernel, background, interpreter\)"):
         boardlab.load("tic-tac-toe", engine="fast")
     # A game written in Python has no engine to choose.
-    with pytest.raises(OptionError, match="unknown option 'engine'"):
+    with pytest.raises(OptionError, match="an engine applies to games of the move language; "
+                                          "quantum-tic-tac-toe is written in Python"):
         boardlab.load("quantum-tic-tac-toe", engine="interpreter")
 
 
@@ -80,14 +80,14 @@ def test_a_game_built_again_from_its_recipe_keeps_its_engine(engine):
 
 def test_the_web_server_builds_its_games_in_the_background(monkeypatch):
     # Its first game of a rule set plays on the interpreter while the kernel compiles.
-    game = build_game(game_class("breakthrough"), {"rows": 6}, "breakthrough")
+    matches = Matches(store=None)  # loading a game reads no store
+    name, game = matches.load("breakthrough", {"rows": 6})
+    assert name == "breakthrough"
     assert game.engine is Engine.BACKGROUND and game.options["rows"] == 6
     # Games written in Python are built as before.
-    assert build_game(game_class("quantum-tic-tac-toe"), {}, "quantum-tic-tac-toe") \
-        .name == "quantum-tic-tac-toe"
+    assert matches.load("quantum-tic-tac-toe", {})[1].name == "quantum-tic-tac-toe"
     monkeypatch.setenv("BOARDLAB_KERNELS", "0")
-    assert build_game(game_class("breakthrough"), {}, "breakthrough").engine \
-        is Engine.INTERPRETER
+    assert matches.load("breakthrough", {})[1].engine is Engine.INTERPRETER
 
 
 def test_the_cli_chooses_the_engine():
@@ -98,7 +98,7 @@ def test_the_cli_chooses_the_engine():
     done = runner.invoke(app, ["perft", "quantum-tic-tac-toe", "1", "--engine",
                                "interpreter"])
     assert done.exit_code != 0
-    assert "--engine applies to games of the move language; quantum-tic-tac-toe is " \
+    assert "an engine applies to games of the move language; quantum-tic-tac-toe is " \
            "written in Python" in done.output
     done = runner.invoke(app, ["perft", "breakthrough", "1", "--engine", "fast"])
     assert done.exit_code != 0 and "'fast' is not one of" in done.output

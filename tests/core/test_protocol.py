@@ -94,6 +94,46 @@ def test_registry_and_load():
     assert g.initial_state().legal_moves()[0].notation == "a2-a3"
 
 
+def test_one_resolve_makes_every_game_the_front_ends_name():
+    from pathlib import Path
+
+    from boardlab.core.engine import Engine
+    from boardlab.core.registry import resolve
+    from boardlab.zrf.game import ZrfGame, read
+
+    # Options as the command line gives them (text, "-" for "_") and as JSON does (an
+    # integer for a float option): the same game as the keyword arguments make.
+    assert resolve("abalone", {"max-moves": "50"}) == boardlab.load("abalone", max_moves=50)
+    assert resolve("connect-four", {"rows": 5}, engine="interpreter") == \
+        boardlab.load("connect-four", rows=5, engine="interpreter")
+    assert resolve(type(boardlab.load("breakthrough")), {"rows": "6"}).options["rows"] == 6
+    # A rule file by its path and variant, or already read: one class, chess's perft.
+    chess = Path(__file__).resolve().parents[1] / "data" / "zrf" / "chess" / "chess.zrf"
+    for game in (resolve(str(chess), engine="interpreter"),
+                 resolve(chess, engine="interpreter"),
+                 resolve(read(chess), {"max-moves": "80"}, engine="interpreter")):
+        assert isinstance(game, ZrfGame) and game.engine is Engine.INTERPRETER
+        assert boardlab.perft(game.initial_state(), 2) == [20, 400]
+    assert resolve(read(chess), {"max_moves": 80}).ruleset.ply_limit == 80
+    # The web server's games start in the background; a game written in Python has no
+    # engine to start.
+    assert resolve("breakthrough", background=True).engine is Engine.default(background=True)
+    assert resolve("quantum-tic-tac-toe", background=True).name == "quantum-tic-tac-toe"
+    for ref, options, more, message in [
+            ("quantum-tic-tac-toe", {}, {"engine": "kernel"},
+             "an engine applies to games of the move language; quantum-tic-tac-toe is"),
+            ("breakthrough", {}, {"variant": 2}, "a variant applies to ZRF rule files only"),
+            ("breakthrough", {"engine": "interpreter"}, {}, "breakthrough: the engine is "
+             "chosen apart from the options (options: rows, columns)"),
+            ("breakthrough", {"rows": "many"}, {}, "option 'rows' must be an integer"),
+            (3, {}, {}, "3 names no game"),
+            (read(chess), {}, {"variant": 1}, "a rule file already read is one variant")]:
+        with pytest.raises(OptionError, match=message.replace("(", r"\(").replace(")", r"\)")):
+            resolve(ref, options, **more)
+    with pytest.raises(UnknownGameError, match="unknown game 'chess-9000'"):
+        resolve("chess-9000")
+
+
 def test_threads_that_ask_a_fresh_registry_at_once_all_see_every_game():
     # A fresh process (this one's registry is filled): before, the first thread marked
     # the registry found before importing the games, and the others saw it empty (a

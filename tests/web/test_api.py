@@ -99,6 +99,12 @@ def test_unknown_game_and_bad_options_are_4xx(client):
                                                        "options": options}), 422)
     assert_error(client.post("/api/matches", json={"game": "connect-four",
                                                    "options": {"rows": [1]}}), 422)
+    # A name, never a path: the server reads no file its clients name, and the engine
+    # is the server's to choose.
+    for name in ("/etc/hostname", "../tests/data/zrf/chess/chess.zrf", "chess.zrf"):
+        assert_error(client.post("/api/matches", json={"game": name}), 404, "unknown game")
+    assert_error(client.post("/api/matches", json={"game": "breakthrough", "options": {
+        "engine": "interpreter"}}), 422, "the engine is chosen apart from the options")
 
 
 # --- creating matches ------------------------------------------------------------------------

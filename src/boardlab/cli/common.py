@@ -128,11 +128,6 @@ def working(description: str) -> Iterator[None]:
         yield
 
 
-def is_rule_file(name: str) -> bool:
-    """Whether a game argument names a Zillions rule file rather than a registered game."""
-    return name.lower().endswith(".zrf") or "/" in name or "\\" in name
-
-
 def echo_json(data: Any) -> None:
     """Print ``data`` as indented JSON."""
     typer.echo(json.dumps(data, indent=2, ensure_ascii=False))

@@ -18,12 +18,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 import boardlab
-from boardlab.cli.common import MAX_SEED, echo_json, is_rule_file, new_app, progress, working
+from boardlab.cli.common import MAX_SEED, echo_json, new_app, progress, working
 from boardlab.cli.common import edge as _edge
 from boardlab.core.engine import Engine
 from boardlab.core.game import Game, State
-from boardlab.core.position import PieceGame
-from boardlab.core.registry import game_class, names
+from boardlab.core.registry import game_class, names, resolve
 from boardlab.errors import BoardlabError, BotError, OptionError
 
 if TYPE_CHECKING:
@@ -94,39 +93,17 @@ def main() -> None:
 
 
 # --- helpers ----------------------------------------------------------------------
-def _load(name: str, options: Sequence[str] | None, variant: str | None = None,
-          engine: Engine | None = None) -> Game:
-    """The game ``name`` (a registered game, or a ``.zrf`` rule file and its ``variant``)
-    with ``key=value`` options read by each option's parser, on ``engine`` (None: the
-    default)."""
-    made_with: tuple[Any, ...] = ()
-    if is_rule_file(name):
-        from boardlab.zrf.game import ZrfGame, read
-
-        cls: type[Game] = ZrfGame
-        made_with = (read(name, variant),)
-    elif variant is not None:
-        raise OptionError("--variant applies to ZRF rule files only")
-    else:
-        cls = game_class(name)
-    schema = {o.name: o for o in cls.option_schema}
-    values: dict[str, Any] = {}
-    for text in options or ():
+def _options(texts: Sequence[str] | None) -> dict[str, str]:
+    """The ``--option KEY=VALUE`` texts as a mapping (each value read by its option when
+    :func:`~boardlab.core.registry.resolve` makes the game)."""
+    values: dict[str, str] = {}
+    for text in texts or ():
         key, sep, value = text.partition("=")
         key = key.strip()
         if not sep or not key:
             raise OptionError(f"--option needs KEY=VALUE, got {text!r}")
-        if key not in schema and key.replace("-", "_") in schema:
-            key = key.replace("-", "_")
-        option = schema.get(key)
-        # Unknown keys go through unparsed so the game reports them with its options.
-        values[key] = option.parse(value.strip()) if option is not None else value
-    if engine is not None:
-        if not issubclass(cls, PieceGame):
-            raise OptionError(f"--engine applies to games of the move language; {cls.name} "
-                              "is written in Python")
-        values["engine"] = engine
-    return cls(*made_with, **values)
+        values[key] = value.strip()
+    return values
 
 
 def _number(value: Fraction | float | int) -> int | float:
@@ -249,7 +226,7 @@ def rules(game: GameName, option: OptionList = None, variant: VariantOption = No
     from boardlab.markup import rst_to_markdown
 
     with _edge():
-        loaded = _load(game, option, variant)
+        loaded = resolve(game, _options(option), variant=variant)
         rules_markdown = rst_to_markdown(loaded.rules)
         if as_json:
             echo_json({**loaded.info(), "rules": rules_markdown,
@@ -311,7 +288,7 @@ def perft(
     from boardlab.core.game import perft_by_depth
 
     with _edge():
-        loaded = _load(game, option, variant, engine)
+        loaded = resolve(game, _options(option), variant=variant, engine=engine)
         console = Console()
         nodes: list[int] = []
         started = time.perf_counter()
@@ -391,7 +368,7 @@ def play(
     from boardlab.ai.bots import draw_move
 
     with _edge():
-        loaded = _load(game, option, variant, engine)
+        loaded = resolve(game, _options(option), variant=variant, engine=engine)
         from boardlab.ai.bots import bot_names
 
         chance = loaded.chance_players
@@ -457,7 +434,7 @@ def replay(
     Shows the final position, whose turn it is, the legal moves and the outcome.
     """
     with _edge():
-        loaded = _load(game, option, variant, engine)
+        loaded = resolve(game, _options(option), variant=variant, engine=engine)
         start = loaded.initial_state() if position is None else loaded.parse_state(position)
         state = start.play_all(_split_moves(moves))
         outcome = state.outcome()
@@ -524,7 +501,7 @@ def arena(
     from boardlab.ai.arena import arena as run_arena
 
     with _edge():
-        loaded = _load(game, option, variant, engine)
+        loaded = resolve(game, _options(option), variant=variant, engine=engine)
         bots = _make_bots({0: bot1, 1: bot2}, seed, depth, seconds, iterations, workers)
         first, second = bots[0], bots[1]
         tally = {"win": 0, "draw": 0, "loss": 0}
@@ -594,7 +571,7 @@ def solve(
     from boardlab.ai.exact import solve_position
 
     with _edge():
-        loaded = _load(game, option, variant, engine)
+        loaded = resolve(game, _options(option), variant=variant, engine=engine)
         start = loaded.initial_state() if position is None else loaded.parse_state(position)
         state = start.play_all(_split_moves(moves))
         began = time.perf_counter()

@@ -265,6 +265,10 @@ class Game(ABC):
     #: uniformly among the legal moves. A class attribute like :attr:`player_names`, so
     #: that lists of games read it without building one.
     chance_players: ClassVar[frozenset[int]] = frozenset()
+    #: Whether the game is made with an engine (``engine=``, see
+    #: :mod:`boardlab.core.engine`): the games of the move language are; a game written
+    #: in Python plays its own code.
+    takes_engine: ClassVar[bool] = False
 
     def __init__(self, **options: Any):
         schema = {o.name: o for o in self.option_schema}

@@ -54,6 +54,7 @@ class PieceGame(Game):
     #: The class of the game's positions: a game may subclass :class:`PieceState`
     #: (to read extra notations or draw its board), and clones keep the subclass.
     state_class: ClassVar[type[PieceState]]
+    takes_engine = True
     name = "rules"
     description = "a game of the move language"
 

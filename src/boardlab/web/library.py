@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from boardlab.core.game import Game
+from boardlab.core.registry import resolve
 from boardlab.errors import BoardlabError, FileError
 from boardlab.store.web import GAME_NAME_LENGTH
 from boardlab.web.errors import ApiError
@@ -399,14 +400,10 @@ class Library:
         """The game of an id with JSON ``options``, and the id a match stores for it (the
         variant number always written)."""
         entry, variant = self.resolve(game_id)
-        return f"{entry.id}@{variant.number}", self._build(entry, variant, game_id, options)
+        return f"{entry.id}@{variant.number}", self._build(entry, variant, options)
 
-    def _build(self, entry: RuleFile, variant: Variant, game_id: str,
-               options: Mapping[str, Any]) -> Game:
-        from boardlab.web.matches import build_game
-        from boardlab.zrf.game import ZrfGame
-
-        return build_game(ZrfGame, options, game_id, self._lowered(entry, variant))
+    def _build(self, entry: RuleFile, variant: Variant, options: Mapping[str, Any]) -> Game:
+        return resolve(self._lowered(entry, variant), options, background=True)
 
     def game_json(self, game_id: str, options: Mapping[str, Any]) -> dict[str, Any]:
         """``GET /api/games/{id}`` of an imported game: the registered games' fields
@@ -415,7 +412,7 @@ class Library:
         the cells not drawn (``hidden``: dummy positions), the label of each piece
         (``labels``), and ``imported``."""
         entry, variant = self.resolve(game_id)
-        game = self._build(entry, variant, game_id, options)
+        game = self._build(entry, variant, options)
         spec = game.spec  # type: ignore[attr-defined]
         data = game_json(game)
         board = data["board"]

@@ -48,12 +48,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from boardlab.ai.bots import bot_kind, make_bot
-from boardlab.core.engine import Engine
 from boardlab.core.game import Game, State, draw
-from boardlab.core.position import PieceGame
-from boardlab.core.registry import game_class
+from boardlab.core.registry import game_class, resolve
 from boardlab.core.selection import moved_pieces, moves_using
-from boardlab.errors import BoardlabError, IllegalMoveError, NotationError, OptionError
+from boardlab.errors import IllegalMoveError, NotationError
 from boardlab.store import web as match_store
 from boardlab.store.db import Store
 from boardlab.store.web import StoredMatch
@@ -160,38 +158,6 @@ def clock_json(clock: Mapping[str, Any] | None, at: int) -> dict[str, Any] | Non
             "left": clock_left(clock, at), "running": clock.get("turn"), "at": at}
 
 
-def build_game(cls: type[Game], options: Mapping[str, Any], name: str,
-               *made_with: Any) -> Game:
-    """The game of class ``cls`` (made with ``made_with`` before its options: an imported
-    game's rules) with JSON ``options``: integers are accepted for float
-    options and text is parsed by each option; a constructor that trips over a value it
-    did not expect still answers :class:`OptionError` (naming ``name``), never a crash.
-    A game of the move language is made on :attr:`~boardlab.core.engine.Engine.BACKGROUND`
-    (see :meth:`~boardlab.core.engine.Engine.default`)."""
-    schema = {o.name: o for o in cls.option_schema}
-    values: dict[str, Any] = {}
-    for key, value in options.items():
-        option = schema.get(key)
-        if option is not None and option.type is float and isinstance(value, int) \
-                and not isinstance(value, bool):
-            value = float(value)
-        values[key] = value
-    if issubclass(cls, PieceGame):
-        # A rule set's first game plays on the interpreter while its kernel compiles.
-        values["engine"] = Engine.default(background=True)
-    try:
-        return cls(*made_with, **values)
-    except BoardlabError:
-        raise
-    except (ValueError, TypeError, KeyError, IndexError) as e:
-        raise OptionError(f"{name}: bad options: {e}") from None
-
-
-def load_game(name: str, options: Mapping[str, Any]) -> Game:
-    """The registered game ``name`` with JSON ``options`` (see :func:`build_game`)."""
-    return build_game(game_class(name), options, name)
-
-
 def bot_options(player: BotPlayer) -> dict[str, Any]:
     """The options :func:`make_bot` gets for a bot seat: the requested budget, with time
     capped at :data:`MAX_BOT_SECONDS` (also when only a depth or an iteration count is
@@ -239,7 +205,8 @@ class Matches:
                 raise ApiError(404, f"no imported game {name!r}: this server has no games "
                                     "folder", name)
             return self.library.load(name, options)
-        game = load_game(name, options)
+        # A name, never a path: game_class refuses anything but a registered game.
+        game = resolve(game_class(name), options, background=True)
         return game.name, game
 
     def rebuild(self, match: StoredMatch) -> Game:
