@@ -97,8 +97,8 @@ def test_registry_and_load():
 def test_one_resolve_makes_every_game_the_front_ends_name():
     from pathlib import Path
 
+    from boardlab.catalog import resolve
     from boardlab.core.engine import Engine
-    from boardlab.core.registry import resolve
     from boardlab.zrf.game import ZrfGame, read
 
     # Options as the command line gives them (text, "-" for "_") and as JSON does (an

@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 import boardlab
+from boardlab.catalog import resolve
 from boardlab.cli.common import MAX_SEED, echo_json, new_app, progress, working
 from boardlab.cli.common import edge as _edge
 from boardlab.core.engine import Engine
 from boardlab.core.game import Game, State
-from boardlab.core.registry import game_class, names, resolve
+from boardlab.core.registry import game_class, names
 from boardlab.errors import BoardlabError, BotError, OptionError
 
 if TYPE_CHECKING:
@@ -95,7 +96,7 @@ def main() -> None:
 # --- helpers ----------------------------------------------------------------------
 def _options(texts: Sequence[str] | None) -> dict[str, str]:
     """The ``--option KEY=VALUE`` texts as a mapping (each value read by its option when
-    :func:`~boardlab.core.registry.resolve` makes the game)."""
+    :func:`~boardlab.catalog.resolve` makes the game)."""
     values: dict[str, str] = {}
     for text in texts or ():
         key, sep, value = text.partition("=")

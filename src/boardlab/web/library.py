@@ -39,8 +39,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from boardlab.catalog import resolve
 from boardlab.core.game import Game
-from boardlab.core.registry import resolve
 from boardlab.errors import BoardlabError, FileError
 from boardlab.store.web import GAME_NAME_LENGTH
 from boardlab.web.errors import ApiError

@@ -48,8 +48,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from boardlab.ai.bots import bot_kind, make_bot
+from boardlab.catalog import resolve
 from boardlab.core.game import Game, State, draw
-from boardlab.core.registry import game_class, resolve
+from boardlab.core.registry import game_class
 from boardlab.core.selection import moved_pieces, moves_using
 from boardlab.errors import IllegalMoveError, NotationError
 from boardlab.store import web as match_store
