@@ -37,6 +37,8 @@ from boardlab.core.kernel import layout as klayout
 from boardlab.core.kernel import plan as kplan
 from boardlab.core.kernel import position as kposition
 from boardlab.core.kernel import writer as kwriter
+from boardlab.core.kernel.writer import chains as kchains
+from boardlab.core.kernel.writer import module as kmodule
 from boardlab.core.move import Capture, Move, Piece, Place, Shift
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.core.ruleset import RuleSet
@@ -331,8 +333,8 @@ def test_random_games_play_as_the_interpreter_plays_them(kernel_folder, template
     game = make_game(templates, conditions, stalemate, placement, pass_turn, recycle,
                      moves_first, follow_up)
     # Half of them with their templates as functions (the kernel of large rule sets).
-    before = kwriter._SPLIT_LINES
-    kwriter._SPLIT_LINES = 0 if split else 1 << 30
+    before = kmodule._SPLIT_LINES
+    kmodule._SPLIT_LINES = 0 if split else 1 << 30
     try:
         # Split: each template that runs is a function (none runs that is not
         # top-level when no follow-up calls it).
@@ -341,7 +343,7 @@ def test_random_games_play_as_the_interpreter_plays_them(kernel_folder, template
         assert ("def template0(" in kernel.source(game)) == (split and runs)
         play_both(game, seed, 24)
     finally:
-        kwriter._SPLIT_LINES = before
+        kmodule._SPLIT_LINES = before
 
 
 # Runs whose steps may leave the board (the cursor then off it: -1 on a kernel), and
@@ -467,7 +469,7 @@ def test_a_priority_is_skipped_only_once_a_higher_one_found_a_move(
     # Jumps (priority 1) come first; the two steps of priority 0 run where no jump is
     # found, both of them (a kernel skipped a step once the other had found one), in
     # their own order; the templates written out in generate or as functions.
-    monkeypatch.setattr(kwriter, "_SPLIT_LINES", 0 if split else 10_000)
+    monkeypatch.setattr(kmodule, "_SPLIT_LINES", 0 if split else 10_000)
     jump = r.Template((r.Step("n"), r.Verify(r.ENEMY), r.CaptureHere(), r.Step("n"),
                        r.Verify(r.EMPTY), r.Add()), ("man",), priority=1, name="jump")
     north = r.Template((r.Step("n"), r.Verify(r.EMPTY), r.Add()), ("man",), name="north")
@@ -1312,7 +1314,7 @@ def test_chains_of_one_step_meet_the_search_s_room_for_positions(kernel_folder, 
     # moves stand. (One kernel for both: the room is written into its source.)
     jump = r.Template((r.Step("n"), r.Verify(r.ENEMY), r.CaptureHere(), r.Step("n"),
                        r.Verify(r.EMPTY), r.Add(partial="")), ("man",), name="jump")
-    monkeypatch.setattr(kwriter, "_NODES", 4)
+    monkeypatch.setattr(kchains, "_NODES", 4)
     for files, error in (("abcd", True), ("abc", False)):
         placement = {f"{f}{rank}": "X" if rank == "1" else "O" for f in files for rank in "12"}
         state = make_game([jump], [], "draw", placement).initial_state()
@@ -1887,3 +1889,16 @@ def test_a_child_that_fails_to_compile_leaves_the_game_on_the_interpreter(tmp_pa
     state = game.initial_state()
     assert not isinstance(state, kernel.KernelPosition)
     assert perft(state, 3) == [9, 72, 504]
+
+
+def test_each_part_of_the_kernel_writer_defines_its_own_methods():
+    # The writer is one class made of a mixin per part of a kernel (writer/*.py): a
+    # name two parts define would be one part's silently, by the method resolution
+    # order, so each name is defined once.
+    from collections import Counter
+
+    parts = kwriter._Writer.__mro__[:-1]
+    assert len(parts) >= 9
+    counts = Counter(name for part in parts for name in vars(part)
+                     if not (name.startswith("__") and name.endswith("__")))
+    assert [name for name, k in counts.items() if k > 1] == []
