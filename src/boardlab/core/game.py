@@ -590,6 +590,14 @@ class State(ABC):
             for _ in range(done):
                 self.undo()
 
+    def search_tree(self, kept: Any = None) -> Any:
+        """A tree a Monte Carlo tree search grows from here in compiled code, or None
+        where the game has none (the search then runs in Python:
+        :func:`boardlab.ai.mcts.search`). A game with a kernel gives a
+        :class:`boardlab.core.kernel.search.Tree`: ``kept``'s subtree of this position
+        when ``kept`` is a tree of an earlier search that holds it, else a new one."""
+        return None
+
     def perft(self, depth: int) -> list[int]:
         """Leaf counts at depths 1..``depth`` below this position (terminal positions
         are not expanded); the position is left as it was, whatever is raised.

@@ -248,12 +248,13 @@ def decode_steps(words: Sequence[int], pieces: Sequence[Piece | None]
 
 def _entry(dispatcher: Any, *kinds: str) -> Any:
     """The compiled overload of a kernel function for the arguments positions pass it
-    (C-contiguous int64 vectors and matrices, integers), loaded from numba's cache or
-    compiled now."""
+    (C-contiguous int64 vectors and matrices, integers; float64 ones for a search's
+    points), loaded from numba's cache or compiled now."""
     from numba import types as nt
 
     of_kind = {"vector": nt.Array(nt.int64, 1, "C"), "matrix": nt.Array(nt.int64, 2, "C"),
-               "int": nt.int64}
+               "int": nt.int64, "floats": nt.Array(nt.float64, 1, "C"),
+               "float matrix": nt.Array(nt.float64, 2, "C"), "float": nt.float64}
     signature = tuple(of_kind[k] for k in kinds)
     dispatcher.compile(signature)
     return dispatcher.overloads[signature].entry_point

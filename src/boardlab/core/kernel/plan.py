@@ -155,6 +155,14 @@ class Plan:
         return _entry(self.module.run, "vector", "vector", "matrix", "vector", "vector",
                       "int", "int", "int", "vector")
 
+    @cached_property
+    def uct(self) -> Any:
+        """The kernel's tree search (``uct``, see :mod:`boardlab.core.kernel.search`),
+        compiled on first use: only bots search."""
+        return _entry(self.module.uct, "vector", "vector", "matrix", "vector", "matrix",
+                      "floats", "float matrix", "vector", "int", "int", "float", "vector",
+                      "vector")
+
     def weights(self, policy: PlayoutPolicy | None) -> np.ndarray:
         """A policy's weights as ``run`` reads them, by player, template (the pass
         after the templates) and whether the move captures; none without a policy."""

@@ -5,11 +5,12 @@ play whole random games; :func:`kernel_class` mixes it into a game's position cl
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from boardlab.core.game import PlayoutPolicy, Playouts, Returns, State
+from boardlab.core.kernel.search import Tree
 from boardlab.core.move import (
     Capture,
     Move,
@@ -433,6 +434,15 @@ class KernelPosition:
             for status, count in enumerate(totals[:-1].tolist()) if count]
         ends.append((None, int(totals[-1])))
         return Playouts.of(ends, plan.players)
+
+    def search_tree(self, kept: Any = None) -> Tree:
+        """:meth:`State.search_tree <boardlab.core.game.State.search_tree>`: a tree
+        the kernel's ``uct`` grows (:mod:`boardlab.core.kernel.search`)."""
+        if isinstance(kept, Tree):
+            tree = kept.reused(self)
+            if tree is not None:
+                return tree
+        return Tree(self)
 
     def perft(self, depth: int) -> list[int]:
         """:meth:`State.perft <boardlab.core.game.State.perft>` counted whole in the

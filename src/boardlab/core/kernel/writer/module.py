@@ -66,6 +66,7 @@ from boardlab.core.kernel.writer.generate import _Generate
 from boardlab.core.kernel.writer.goals import _Goals
 from boardlab.core.kernel.writer.instructions import _Instructions
 from boardlab.core.kernel.writer.predicates import _Predicates
+from boardlab.core.kernel.writer.search import _Search
 from boardlab.core.kernel.writer.sizes import _ATTACKERS, _HAND_KEYS
 from boardlab.core.kernel.writer.source import (
     _merge_shapes,
@@ -91,7 +92,7 @@ _SPLIT_LINES = 400
 
 
 class _Writer(_Predicates, _Instructions, _Goals, _Shapes, _WholeMoves, _Generate,
-              _Attacks, _Chains):
+              _Attacks, _Chains, _Search):
     """Writes a game's kernel module and the table its functions read; each mixin
     writes one part of it."""
 
@@ -1401,7 +1402,7 @@ def undo(S, H):
             # by the inlined copy of after.
             + (moves_source('moves_run', 'generate', "@njit(cache=True, inline='always')",
                             self.after_run) if not self.lazy and self.after_run != "after"
-               else "")) + self.perft()
+               else "")) + self.perft() + self.uct()
         helpers, renames = _merge_shapes("\n\n".join(
             self.helpers + [text for *_, text in self.routines.values()]))
         return _unsigned_indexes(_unliteral(_rename_calls(

@@ -1,0 +1,167 @@
+"""UCT whole in a game's kernel (boardlab.core.kernel.search): the same search as the
+Python one, checked against alpha-beta's exact values, its tree's counts, the tree kept
+from move to move, and the games whose kernels take chains, history and lazy moves."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from boardlab import catalog, load
+from boardlab.ai.alphabeta import solve
+from boardlab.ai.mcts import MCTSBot, search
+from boardlab.core.game import PlayoutPolicy
+from boardlab.core.kernel.search import Tree
+from boardlab.core.kernel.writer.search import FIRST, MOVE, NEXT, PARENT, VISITS
+
+ZRF = Path(__file__).resolve().parents[1] / "data" / "zrf"
+
+
+def _kids(tree: Tree, node: int) -> list[int]:
+    out, child = [], int(tree.q[node, FIRST])
+    while child >= 0:
+        out.append(child)
+        child = int(tree.q[child, NEXT])
+    return out
+
+
+def test_a_kernel_game_is_searched_in_its_kernel_and_a_plain_one_in_python():
+    state = load("connect-four").initial_state()
+    result = search(state, random.Random(1), iterations=3000)
+    assert isinstance(result.tree, Tree)
+    # Every iteration passes through the root and one of its children.
+    assert result.tree.visits == 3000 == sum(c.visits for c in result.root.children)
+    assert sorted(c.move.notation for c in result.root.children) == \
+        sorted(m.notation for m in state.legal_moves())
+    plain = load("connect-four", engine="interpreter").initial_state()
+    assert search(plain, random.Random(1), iterations=50).tree is None
+    # MAST and capped playouts need Python on the way: the Python search runs them.
+    assert search(state, random.Random(1), iterations=50, playout_depth=5).tree is None
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_kernels_search_plays_an_optimal_move_as_alpha_beta_values_them(seed):
+    # Positions part-way through random tic-tac-toe games: the move the search plays
+    # keeps the position's exact value (alpha-beta, an independent solver), and every
+    # value the solver proved is alpha-beta's.
+    rng = random.Random(seed)
+    state = load("tic-tac-toe").initial_state()
+    for _ in range(rng.randrange(1, 5)):
+        state.apply(rng.choice(state.legal_moves()))
+    if state.is_terminal():
+        pytest.skip("the opening ended the game")
+    result = search(state, random.Random(seed), iterations=20000)
+    assert result.tree is not None
+    exact = solve(state).proven
+    after = state.clone()
+    after.apply(result.move)
+    flipped = {"win": "loss", "loss": "win", "draw": "draw"}
+    assert after.is_terminal() or flipped[solve(after).proven] == exact
+    for child in result.root.children:
+        if child.proven is None:
+            continue
+        after = state.clone()
+        after.apply(child.move)
+        mine = child.proven[child.mover]
+        expected = ({"win": 1.0, "loss": 0.0, "draw": 0.5}[flipped[solve(after).proven]]
+                    if not after.is_terminal() else
+                    float(after.outcome()[child.mover]))  # type: ignore[index]
+        assert mine == expected, (str(state), child.move)
+
+
+def test_the_kernels_search_and_the_python_search_agree_on_connect_four():
+    # One position, the two implementations of one algorithm (the Python one on the
+    # interpreter's positions): O threatens a four on the bottom row, so both block on
+    # d, with values within what 3,000 random playouts tell apart.
+    results = []
+    for engine in ("kernel", "interpreter"):
+        state = load("connect-four", engine=engine).initial_state()
+        for move in ("g", "a", "g", "b", "f", "c"):
+            state.apply(next(m for m in state.legal_moves() if m.notation == move))
+        results.append(search(state, random.Random(3), iterations=3000))
+    compiled, python = results
+    assert compiled.tree is not None and python.tree is None
+    assert compiled.move.notation == python.move.notation == "d"
+    assert abs(compiled.value - python.value) < 0.08
+
+
+def test_same_seed_same_search_in_the_kernel():
+    state = load("connect-four").initial_state()
+    first = search(state, random.Random(5), iterations=2000)
+    second = search(state, random.Random(5), iterations=2000)
+    assert [(c.move, c.visits, c.points) for c in first.root.children] == \
+        [(c.move, c.visits, c.points) for c in second.root.children]
+    other = search(state, random.Random(6), iterations=2000)
+    assert [c.visits for c in other.root.children] != [c.visits for c in first.root.children]
+
+
+def test_the_kernels_tree_is_kept_from_move_to_move():
+    game = load("connect-four")
+    bot = MCTSBot(iterations=2000, seed=7)
+    state = game.initial_state()
+    state.apply(bot.choose(state))
+    tree = bot._tree
+    assert isinstance(tree, Tree) and bot.last.reused == 0
+    # The replies searched below the bot's move, and their subtrees' visits.
+    replies = {int(tree.q[c, MOVE]): c for c in _kids(tree, tree.root)}
+    legal = state.legal_moves()
+    index, node = max(replies.items(), key=lambda item: tree.q[item[1], VISITS])
+    kept = int(tree.q[node, VISITS])
+    grandchildren = sorted((int(tree.q[c, MOVE]), int(tree.q[c, VISITS]))
+                           for c in _kids(tree, node))
+    state.apply(legal[index])
+    bot.choose(state)
+    assert bot.last.reused == kept > 0
+    again = bot.last.tree
+    assert again.visits == kept + 2000
+    # The kept subtree moved to rows of its own, links renumbered: its root first,
+    # every child after its parent.
+    assert again.root == 0 and again.q[0, PARENT] == -1
+    assert all(again.q[i, PARENT] < i for i in range(1, again.used))
+    before = dict(grandchildren)
+    after = {int(again.q[c, MOVE]): int(again.q[c, VISITS]) for c in _kids(again, 0)}
+    assert all(after[m] >= v for m, v in before.items())
+
+
+def test_a_kept_tree_of_another_position_is_not_reused():
+    bot = MCTSBot(iterations=500, seed=1)
+    ttt = load("tic-tac-toe")
+    bot.choose(ttt.initial_state())
+    bot.choose(ttt.parse_state("xo./.x./o.. x"))  # not two plies below
+    assert bot.last.reused == 0 and bot.last.tree is not None
+
+
+def test_a_policy_weighs_the_kernels_playouts(monkeypatch):
+    seen = []
+    search_tree = Tree.search
+
+    def recorded(self, position, seed, iterations, deadline, exploration, policy):
+        seen.append(policy)
+        return search_tree(self, position, seed, iterations, deadline, exploration, policy)
+
+    monkeypatch.setattr(Tree, "search", recorded)
+    game = catalog.resolve(str(ZRF / "checkers" / "english-checkers.zrf"))
+    state = game.initial_state()
+    result = search(state, random.Random(2), iterations=300, policy=PlayoutPolicy(capture=4))
+    assert seen == [PlayoutPolicy(capture=4)] and result.tree is not None
+    assert result.move in state.legal_moves()
+
+
+@pytest.mark.parametrize("path", [
+    "checkers/english-checkers.zrf",  # chains of partial moves (jumps)
+    "chess/chess.zrf",  # king safety
+    "elimination/kono.zrf",  # a third repetition loses: each playout's history grows
+])
+def test_the_kernels_search_plays_rule_files(path):
+    game = catalog.resolve(str(ZRF / path))
+    state = game.initial_state()
+    rng = random.Random(4)
+    for _ in range(6):
+        state.apply(rng.choice(state.legal_moves()))
+    result = search(state, random.Random(4), iterations=400)
+    assert result.tree is not None and result.move in state.legal_moves()
+    assert sum(c.visits for c in result.root.children) == result.iterations == 400
+    assert np.isfinite(result.value)
