@@ -18,6 +18,11 @@ shared), the median of alternating rounds:
 Tic-tac-toe, Connect Four, Breakthrough (8x8) and Othello (boardlab's are written in the
 move language). The ratio is the kernel's rate over OpenSpiel's.
 
+Then rule files as the bot searches them by default: playouts cut at 40 plies and scored
+by the file's heuristic (material and mobility), which the kernel computes too -- the
+kernel's search against the Python tree (OpenSpiel has no such search to compare), from
+a position four random moves in.
+
 Usage: ``python benchmarks/mcts.py [--rounds 3] [--games tic-tac-toe,connect-four]
 [--iterations N]`` (iterations per round; by default a count per game that takes about
 a second).
@@ -31,8 +36,9 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from pathlib import Path
 
-from boardlab import load
+from boardlab import catalog, load
 from boardlab.ai.mcts import Node, search
 
 #: boardlab's name, OpenSpiel's, and the iterations a round runs.
@@ -44,20 +50,31 @@ GAMES = {
 }
 
 
+#: Rule files searched with capped playouts, from the tests' corpus.
+RULE_FILES = ("checkers/english-checkers.zrf", "chess/chess.zrf")
+_CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "zrf"
+
+
 def _timed(run: Callable[[], int]) -> tuple[int, float]:
     start = time.process_time()
     done = run()
     return done, time.process_time() - start
 
 
-def _boardlab(name: str, iterations: int, python_tree: bool) -> Callable[[], int]:
-    state = load(name).initial_state()
+def _boardlab(name: str, iterations: int, python_tree: bool,
+              cap: int | None = None) -> Callable[[], int]:
+    if cap is None:
+        state = load(name).initial_state()
+    else:
+        state = catalog.resolve(str(_CORPUS / name)).initial_state()
+        for seed in range(4):
+            state.apply(random.Random(seed).choice(state.legal_moves()))
     seeds = iter(range(1, 1 << 30))
 
     def run() -> int:
         root = Node(None, None, -1, state.key()) if python_tree else None
         return search(state, random.Random(next(seeds)), iterations=iterations,
-                      root=root).iterations
+                      playout_depth=cap, root=root).iterations
 
     run()  # compiled and loaded before the clock starts
     return run
@@ -80,6 +97,16 @@ def _openspiel(name: str, iterations: int) -> Callable[[], int] | None:
     return run
 
 
+def _rates(subjects: dict[str, Callable[[], int]], rounds: int) -> dict[str, float]:
+    """The median iterations per CPU-second of each subject, run in alternation."""
+    rates: dict[str, list[float]] = {key: [] for key in subjects}
+    for _ in range(rounds):
+        for key, run in subjects.items():  # alternating, so load hits all alike
+            done, seconds = _timed(run)
+            rates[key].append(done / seconds)
+    return {key: statistics.median(values) for key, values in rates.items()}
+
+
 def main() -> None:
     """Print each game's iterations per CPU-second, three ways, and the ratio."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -97,16 +124,20 @@ def main() -> None:
         spiel = _openspiel(spiel_name, iterations)
         if spiel is not None:
             subjects["openspiel"] = spiel
-        rates: dict[str, list[float]] = {key: [] for key in subjects}
-        for _ in range(args.rounds):
-            for key, run in subjects.items():  # alternating, so load hits all alike
-                done, seconds = _timed(run)
-                rates[key].append(done / seconds)
-        median = {key: statistics.median(values) for key, values in rates.items()}
+        median = _rates(subjects, args.rounds)
         ratio = (f"{median['kernel'] / median['openspiel']:.2f}x"
                  if "openspiel" in median else "-")
         print(f"{name:<14}{median['kernel']:>17,.0f}{median['python']:>14,.0f}"
               f"{median.get('openspiel', float('nan')):>12,.0f}{ratio:>18}")
+    print(f"\n{'rule file, cap 40':<32}{'boardlab kernel':>17}{'Python tree':>14}"
+          f"{'ratio':>8}")
+    for name in RULE_FILES:
+        iterations = args.iterations or 3000
+        median = _rates({"kernel": _boardlab(name, iterations, False, 40),
+                         "python": _boardlab(name, max(1, iterations // 4), True, 40)},
+                        args.rounds)
+        print(f"{name:<32}{median['kernel']:>17,.0f}{median['python']:>14,.0f}"
+              f"{median['kernel'] / median['python']:>7.2f}x")
 
 
 if __name__ == "__main__":

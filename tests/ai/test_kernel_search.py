@@ -12,8 +12,9 @@ import pytest
 
 from boardlab import catalog, load
 from boardlab.ai.alphabeta import solve
-from boardlab.ai.mcts import MCTSBot, search
+from boardlab.ai.mcts import MCTSBot, Node, _heuristic_points, search
 from boardlab.core.game import PlayoutPolicy
+from boardlab.core.kernel import plan_for, source
 from boardlab.core.kernel.search import Tree
 from boardlab.core.kernel.writer.search import FIRST, MOVE, NEXT, PARENT, VISITS
 
@@ -138,9 +139,10 @@ def test_a_policy_weighs_the_kernels_playouts(monkeypatch):
     seen = []
     search_tree = Tree.search
 
-    def recorded(self, position, seed, iterations, deadline, exploration, policy):
+    def recorded(self, position, seed, iterations, deadline, exploration, policy, cap):
         seen.append(policy)
-        return search_tree(self, position, seed, iterations, deadline, exploration, policy)
+        return search_tree(self, position, seed, iterations, deadline, exploration, policy,
+                           cap)
 
     monkeypatch.setattr(Tree, "search", recorded)
     game = catalog.resolve(str(ZRF / "checkers" / "english-checkers.zrf"))
@@ -165,3 +167,66 @@ def test_the_kernels_search_plays_rule_files(path):
     assert result.tree is not None and result.move in state.legal_moves()
     assert sum(c.visits for c in result.root.children) == result.iterations == 400
     assert np.isfinite(result.value)
+
+
+# --- playouts cut at a cap, scored by the heuristic the kernel computes ----------------------
+@pytest.mark.parametrize("path", [
+    "checkers/english-checkers.zrf",
+    "chess/chess.zrf",
+    "elimination/kono.zrf",
+    "shogi-family/mini-shogi.zrf",  # pieces in hand count as material
+])
+def test_the_kernels_heuristic_is_the_rule_files_evaluate(path):
+    # Along random games: the kernel's points of a position, as the search backs them
+    # up at a cap, are exactly the points of ZrfGame.evaluate (the same floats).
+    game = catalog.resolve(str(ZRF / path))
+    plan = plan_for(game)
+    assert plan is not None and hasattr(plan.module, "heuristic")
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(2):
+        state = game.initial_state()
+        while not state.is_terminal() and state.ply < 60:
+            points = np.zeros(plan.players)
+            code = plan.module.heuristic(state._s, np.empty_like(state._s), plan.table,
+                                         len(state.legal_moves()), points)
+            assert code == 0 and points.tolist() == _heuristic_points(state), \
+                (str(state), points.tolist())
+            checked += 1
+            state.apply(rng.choice(state.legal_moves()))
+    assert checked > 40
+
+
+def test_a_game_whose_class_writes_its_own_evaluate_gets_no_kernel_heuristic():
+    from boardlab.zrf.game import ZrfGame
+
+    class Cautious(ZrfGame):
+        def evaluate(self, state, player):
+            return 0.0
+
+    game = catalog.resolve(str(ZRF / "checkers" / "english-checkers.zrf"))
+    assert "def heuristic(" in source(game)
+    other = Cautious(game.lowered)
+    assert "def heuristic(" not in source(other)
+    assert other.initial_state().search_tree(None, 40) is None
+    assert load("breakthrough").initial_state().search_tree(None, 40) is None
+    assert isinstance(load("breakthrough").initial_state().search_tree(), Tree)
+
+
+def test_a_rule_files_bot_searches_in_its_kernel_and_agrees_with_the_python_search():
+    # The bot's default on a rule file: playouts cut at 40 plies and scored by the
+    # heuristic, now whole in the kernel; the Python tree on the same position (its
+    # playouts in the kernel, scored in Python) finds the same move and value.
+    game = catalog.resolve(str(ZRF / "checkers" / "english-checkers.zrf"))
+    state = game.initial_state()
+    for seed in range(4):
+        state.apply(random.Random(seed).choice(state.legal_moves()))
+    bot = MCTSBot(iterations=3000, seed=1)
+    bot.choose(state)
+    compiled = bot.last
+    assert compiled.tree is not None and compiled.iterations == 3000
+    python = search(state, random.Random(1), iterations=3000, playout_depth=40,
+                    root=Node(None, None, -1, state.key()))
+    assert python.tree is None
+    assert compiled.move == python.move
+    assert abs(compiled.value - python.value) < 0.03

@@ -36,12 +36,13 @@ agents):
 
 Where the position can grow the tree in compiled code (:meth:`State.search_tree
 <boardlab.core.game.State.search_tree>`: every game with a kernel) and the search needs
-no Python on the way (no MAST, no heuristic at a playout cap, no chance player), the
-whole search -- selection, expansion, playout, backup, the solver and the tree kept for
-the next move -- runs in the kernel (:mod:`boardlab.core.kernel.search`), the same
-algorithm on arrays: 1.6 to 4.3 times the iterations a CPU-second of OpenSpiel's C++
-``MCTSBot`` (``benchmarks/mcts.py``). The root's children come back as :class:`Node`
-objects, so what reads a result reads both alike.
+no Python on the way (no MAST, no chance player, and no heuristic at a playout cap but
+one the kernel computes: a rule file's), the whole search -- selection, expansion,
+playout, backup, the solver and the tree kept for the next move -- runs in the kernel
+(:mod:`boardlab.core.kernel.search`), the same algorithm on arrays: 1.6 to 4.3 times
+the iterations a CPU-second of OpenSpiel's C++ ``MCTSBot`` (``benchmarks/mcts.py``).
+The root's children come back as :class:`Node` objects, so what reads a result reads
+both alike.
 
 In games with chance players (a die: :attr:`Game.chance_players
 <boardlab.core.game.Game.chance_players>`) a chance node is no bandit: its children are
@@ -201,19 +202,19 @@ def search(state: State, rng: random.Random, iterations: int | None = None,
 
     Where the game's position can grow the tree in compiled code
     (:meth:`State.search_tree`: every game with a kernel) and the search needs no Python
-    on the way (no MAST, no heuristic at a playout cap, no chance player), the kernel
-    runs the same algorithm whole (:mod:`boardlab.core.kernel.search`)."""
+    on the way (no MAST, no chance player, and no heuristic at a playout cap but one the
+    kernel computes: a rule file's), the kernel runs the same algorithm whole
+    (:mod:`boardlab.core.kernel.search`)."""
     if state.is_terminal():
         raise BotError("cannot search a finished game")
     if iterations is None and seconds is None:
         raise BotError("MCTS needs an iteration or a time budget")
     started = time.perf_counter()
-    if mast is None and playout_depth is None and not state.game.chance_players \
-            and not isinstance(root, Node):
-        tree = state.search_tree(root)
+    if mast is None and not state.game.chance_players and not isinstance(root, Node):
+        tree = state.search_tree(root, playout_depth)
         if tree is not None:
             return _search_tree(tree, state, rng, iterations, seconds, exploration, policy,
-                                started)
+                                playout_depth, started)
     if not isinstance(root, Node):
         root = None
     deadline = math.inf if seconds is None else started + seconds
@@ -318,13 +319,13 @@ def search(state: State, rng: random.Random, iterations: int | None = None,
 
 def _search_tree(tree: Any, state: State, rng: random.Random, iterations: int | None,
                  seconds: float | None, exploration: float, policy: PlayoutPolicy | None,
-                 started: float) -> MCTSResult:
+                 playout_depth: int | None, started: float) -> MCTSResult:
     """:func:`search` run by the kernel on ``tree``; the root's children as nodes."""
     reused = tree.visits
     done = tree.search(state, rng.getrandbits(63),
                        math.inf if iterations is None else iterations,
                        math.inf if seconds is None else started + seconds, exploration,
-                       policy)
+                       policy, playout_depth)
     root = Node(None, None, -1, state.key())
     root.visits = tree.visits
     proven = tree.proven

@@ -590,9 +590,10 @@ class State(ABC):
             for _ in range(done):
                 self.undo()
 
-    def search_tree(self, kept: Any = None) -> Any:
-        """A tree a Monte Carlo tree search grows from here in compiled code, or None
-        where the game has none (the search then runs in Python:
+    def search_tree(self, kept: Any = None, cap: int | None = None) -> Any:
+        """A tree a Monte Carlo tree search grows from here in compiled code, its
+        playouts cut after ``cap`` plies and scored by :meth:`Game.evaluate` when given,
+        or None where the game has none (the search then runs in Python:
         :func:`boardlab.ai.mcts.search`). A game with a kernel gives a
         :class:`boardlab.core.kernel.search.Tree`: ``kept``'s subtree of this position
         when ``kept`` is a tree of an earlier search that holds it, else a new one."""

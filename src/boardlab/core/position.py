@@ -54,6 +54,12 @@ class PieceGame(Game):
     #: The class of the game's positions: a game may subclass :class:`PieceState`
     #: (to read extra notations or draw its board), and clones keep the subclass.
     state_class: ClassVar[type[PieceState]]
+    #: The heuristic a game kernel can compute as the class's own ``evaluate`` does,
+    #: so that a bot's playouts cut at a cap are scored in the kernel too
+    #: (:mod:`boardlab.core.kernel.search`): ``"material-mobility"`` (a rule file's
+    #: game); None: only in Python. Read with the ``evaluate`` the same class defines,
+    #: never one a subclass writes over it.
+    kernel_heuristic: ClassVar[str | None] = None
     takes_engine = True
     name = "rules"
     description = "a game of the move language"

@@ -247,6 +247,8 @@ class ZrfGame(PieceGame):
                "end is a draw (boardlab's addition)", minimum=1, maximum=100_000),
     )
     pieces: ClassVar[Mapping[str, Piece]] = {}
+    #: :meth:`evaluate`, which the game's kernel computes too.
+    kernel_heuristic = "material-mobility"
 
     def __init__(self, lowered: ZrfRules, *, engine: Engine | str | None = None,
                  **options: Any):

@@ -435,9 +435,14 @@ class KernelPosition:
         ends.append((None, int(totals[-1])))
         return Playouts.of(ends, plan.players)
 
-    def search_tree(self, kept: Any = None) -> Tree:
+    def search_tree(self, kept: Any = None, cap: int | None = None) -> Tree | None:
         """:meth:`State.search_tree <boardlab.core.game.State.search_tree>`: a tree
-        the kernel's ``uct`` grows (:mod:`boardlab.core.kernel.search`)."""
+        the kernel's ``uct`` grows (:mod:`boardlab.core.kernel.search`); None for
+        playouts cut at ``cap`` when the kernel cannot score them as the game's
+        heuristic does (:attr:`PieceGame.kernel_heuristic
+        <boardlab.core.position.PieceGame.kernel_heuristic>`)."""
+        if cap is not None and not hasattr(self._plan.module, "heuristic"):
+            return None
         if isinstance(kept, Tree):
             tree = kept.reused(self)
             if tree is not None:

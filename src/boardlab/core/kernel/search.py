@@ -100,10 +100,12 @@ class Tree:
 
     def search(self, position: KernelPosition, seed: int, iterations: float = math.inf,
                deadline: float = math.inf, exploration: float = math.sqrt(2),
-               policy: PlayoutPolicy | None = None) -> int:
+               policy: PlayoutPolicy | None = None, cap: int | None = None) -> int:
         """Run iterations of UCT from ``position`` (the root's) until ``iterations``,
         the ``deadline`` (``time.perf_counter``) or a proved root; at least one when the
-        root is open. The iterations run."""
+        root is open. Playouts stop after ``cap`` plies, scored by the game's heuristic
+        (where the kernel has it: :meth:`KernelPosition.search_tree`). The iterations
+        run."""
         plan = self.plan
         entry = plan.uct
         s = np.empty(plan.moves_at + 256, dtype=np.int64)
@@ -111,6 +113,8 @@ class Tree:
         carry = np.array([_signed(seed & _MASK64), self.used, self.root, 0], dtype=np.int64)
         weights = plan.weights(policy)
         seen = np.empty(MAX_MOVES, dtype=np.int64)
+        scratch = np.empty_like(s)
+        scores = np.zeros(plan.players, dtype=np.float64)
         chunk = 16
         while carry[3] < iterations and self.q[self.root, PROVEN] < 0:
             if carry[3] and time.perf_counter() >= deadline:
@@ -120,7 +124,8 @@ class Tree:
             before = int(carry[3])
             started = time.perf_counter()
             code = entry(position._s, s, rows, plan.table, self.q, self.v, self.plan_points,
-                         carry, n, _BUDGET, float(exploration), weights, seen)
+                         carry, n, _BUDGET, float(exploration), weights, seen,
+                         -1 if cap is None else cap, scratch, scores)
             self.used = int(carry[1])
             if code == Status.HISTORY:
                 rows = np.concatenate([rows, np.empty_like(rows)])

@@ -14,7 +14,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from boardlab.core.kernel.layout import DEPTH, KEY, TO_MOVE, Status
+from boardlab.core.kernel.layout import (
+    BASE,
+    DEPTH,
+    FOLLOW,
+    KEY,
+    NMOVES,
+    PLY,
+    REPS,
+    SINCE,
+    STATUS,
+    TAKEN,
+    TO_MOVE,
+    UNKNOWN,
+    Status,
+)
 
 if TYPE_CHECKING:
     from boardlab.core.kernel.writer.module import _Writer
@@ -28,6 +42,82 @@ COLUMNS = 10
 class _Search:
     """Writes ``uct`` and the functions it calls (mixed into :class:`_Writer`)."""
 
+    def heuristic_kind(self: _Writer) -> str | None:
+        """The game's heuristic when the kernel can compute it as ``evaluate`` does:
+        the kind a class declares (:attr:`PieceGame.kernel_heuristic
+        <boardlab.core.position.PieceGame.kernel_heuristic>`) with the ``evaluate`` it
+        defines beside it, not one a subclass wrote over it."""
+        cls = type(self.game)
+        for owner in cls.__mro__:
+            if "kernel_heuristic" in vars(owner):
+                kind = vars(owner)["kernel_heuristic"]
+                return kind if vars(owner).get("evaluate") is cls.evaluate else None
+        return None
+
+    def heuristic(self: _Writer) -> str:
+        """The source of ``heuristic``: the points of a playout cut at its cap, as
+        :func:`boardlab.ai.mcts._heuristic_points` makes them of the game's
+        ``evaluate`` for player 0 (the material and mobility of a rule file's game,
+        :meth:`boardlab.zrf.game.ZrfGame.evaluate`, in the same order of operations, so
+        the same floats); none without such a heuristic."""
+        if self.heuristic_kind() != "material-mobility":
+            return ""
+        n = self.players
+        hand = "".join(f"    material[{(self.pieces[self.codes[p]].owner) % n}] += "
+                       f"S[RES + {self.codes[p]}]\n" for p in self.hand)
+        return f'''
+
+@njit(cache=True)
+def heuristic(S, S2, T, mine, X):
+    # X: each player's points of the position S (mine: its side to move's moves), by
+    # material (pieces on the board and in hand) and mobility (the moves each side
+    # would have with the turn, as PieceState.with_turn gives it).
+    material = np.zeros({n})
+    mobility = np.zeros({n})
+    for code in range(1, {self.ncodes}):
+        owner = T[{self.owner} + code]
+        if owner >= 0:
+            material[owner] += S[CNT + code]
+{hand}    for q in range({n}):
+        if q == S[{TO_MOVE}]:
+            mobility[q] = mine
+            continue
+        for i in range(MOVES):
+            S2[i] = S[i]
+        row = {self.sides} + turn(S2[{PLY}]) * {n}
+        S2[{KEY}] ^= T[row + S2[{TO_MOVE}]] ^ T[row + q]
+        S2[{TO_MOVE}] = q
+        S2[{FOLLOW}] = -1
+        S2[{DEPTH}] = 0
+        S2[{BASE}] = 0
+        S2[{SINCE}] = 0
+        S2[{TAKEN}] = 0
+        S2[{REPS}] = 1
+        S2[{NMOVES}] = -1
+        S2[{STATUS}] = {UNKNOWN}
+        found = moves(S2, T)
+        if found < 0:
+            return found
+        mobility[q] = found & 16777215
+    value = 0.7 * balance(material) + 0.3 * balance(mobility)
+    value = max(-1.0, min(1.0, value))
+    for q in range({n}):
+        X[q] = (1 - value) / 2
+    X[0] = (1 + value) / 2
+    return 0
+
+
+@njit(cache=True, inline='always')
+def balance(values):
+    # Player 0's value against the others' mean, in [-1, 1] (0 when all are 0).
+    total = 0.0
+    for q in range({n}):
+        total += values[q]
+    mine = values[0]
+    others = (total - mine) / max(1, {n} - 1)
+    return 0.0 if mine + others == 0 else (mine - others) / (mine + others)
+'''
+
     def uct(self: _Writer) -> str:
         """The source of ``uct``, compiled on first use (most games are never searched
         by a bot)."""
@@ -35,6 +125,14 @@ class _Search:
         row = f"S[{DEPTH}]" if self.repeats else "0"
         count = self.actions_of("T[XK + k]")
         lazy_moves = "moves_lazy(S, T) if weights.shape[0] == 0 else " if self.lazy else ""
+        cut = ""
+        if self.heuristic_kind() == "material-mobility":
+            # At the cap, the heuristic's points (the moves just found are the mover's).
+            cut = ("                if 0 <= cap <= plies:\n"
+                   "                    rc = heuristic(S, S2, T, found & 16777215, X)\n"
+                   "                    if rc < 0:\n"
+                   "                        return rc\n"
+                   "                    break\n")
 
         def play(indent: str) -> str:
             # Make move k on S, where there are plies and history rows left.
@@ -107,13 +205,15 @@ def uct_prove(Q, P, node):
 
 
 @njit(cache=True)
-def uct(S0, S, H, T, Q, V, P, R, iterations, budget, c, weights, seen):
+def uct(S0, S, H, T, Q, V, P, R, iterations, budget, c, weights, seen, cap, S2, X):
     # At most iterations iterations of UCT from the position S0, the root Q row R[2],
     # each played on S (its history in H), the nodes made from row R[1] on; R[0] is the
     # generator's state, R[3] counts the iterations done. 0 when they are done or the
     # root is proved; -21 out of plies (budget), -3 out of history rows: the iteration
     # under way is dropped (a node it made stays unvisited) and the caller calls again;
-    # below zero as moves and make answer otherwise.
+    # below zero as moves and make answer otherwise. With cap >= 0 (where the kernel
+    # has the game's heuristic), a playout stops after cap plies and scores the
+    # heuristic's points (X, scratch, as S2).
     S0 = unmanaged(S0)
     S = unmanaged(S)
     H = unmanaged(H)
@@ -198,7 +298,7 @@ def uct(S0, S, H, T, Q, V, P, R, iterations, budget, c, weights, seen):
                 break
         if st < 0:
             # A random playout from the new node; an end there proves it.
-            first = True
+            plies = 0
             while True:
                 found = {lazy_moves}moves_run(S, T)
                 if found < 0:
@@ -206,17 +306,20 @@ def uct(S0, S, H, T, Q, V, P, R, iterations, budget, c, weights, seen):
                 status = (found >> 24) - 2
                 if status >= 0:
                     st = final(S, T, status)
-                    if first:
+                    if plies == 0:
                         Q[node, {PROVEN}] = st
                     break
-                first = False
+{cut}                plies += 1
                 k, state = choose(S, T, found & 16777215, weights, state)
-{play(" " * 16)}        # Back up: each node's mover scores its points of the end.
+{play(" " * 16)}        if st >= 0:
+            for q in range({n}):
+                X[q] = P[st, q]
+        # Back up: each node's mover scores its points of the end.
         w = node
         while w >= 0:
             Q[w, {VISITS}] += 1
             if Q[w, {MOVER}] >= 0:
-                V[w] += P[st, Q[w, {MOVER}]]
+                V[w] += X[Q[w, {MOVER}]]
             w = -1 if w == root else Q[w, {PARENT}]
         if Q[node, {PROVEN}] >= 0 and node != root:
             up = Q[node, {PARENT}]
@@ -227,4 +330,4 @@ def uct(S0, S, H, T, Q, V, P, R, iterations, budget, c, weights, seen):
         R[1] = used
         R[3] += 1
     return 0
-'''
+''' + self.heuristic()
