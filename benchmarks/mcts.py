@@ -18,10 +18,10 @@ shared), the median of alternating rounds:
 Tic-tac-toe, Connect Four, Breakthrough (8x8) and Othello (boardlab's are written in the
 move language). The ratio is the kernel's rate over OpenSpiel's.
 
-Then rule files as the bot searches them by default: playouts cut at 40 plies and scored
-by the file's heuristic (material and mobility), which the kernel computes too -- the
-kernel's search against the Python tree (OpenSpiel has no such search to compare), from
-a position four random moves in.
+Then games as the bot searches them by default: playouts cut at 40 plies and scored by
+the game's heuristic, which the kernel computes too (Breakthrough's piece-square table, a
+rule file's material and mobility) -- the kernel's search against the Python tree
+(OpenSpiel has no such search to compare), from a position four random moves in.
 
 Usage: ``python benchmarks/mcts.py [--rounds 3] [--games tic-tac-toe,connect-four]
 [--iterations N]`` (iterations per round; by default a count per game that takes about
@@ -50,8 +50,9 @@ GAMES = {
 }
 
 
-#: Rule files searched with capped playouts, from the tests' corpus.
-RULE_FILES = ("checkers/english-checkers.zrf", "chess/chess.zrf")
+#: Games searched with capped playouts: Breakthrough (its piece-square table) and rule
+#: files from the tests' corpus (material and mobility).
+CAPPED = ("breakthrough", "checkers/english-checkers.zrf", "chess/chess.zrf")
 _CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "zrf"
 
 
@@ -63,10 +64,9 @@ def _timed(run: Callable[[], int]) -> tuple[int, float]:
 
 def _boardlab(name: str, iterations: int, python_tree: bool,
               cap: int | None = None) -> Callable[[], int]:
-    if cap is None:
-        state = load(name).initial_state()
-    else:
-        state = catalog.resolve(str(_CORPUS / name)).initial_state()
+    state = (catalog.resolve(str(_CORPUS / name)) if name.endswith(".zrf")
+             else load(name)).initial_state()
+    if cap is not None:
         for seed in range(4):
             state.apply(random.Random(seed).choice(state.legal_moves()))
     seeds = iter(range(1, 1 << 30))
@@ -129,9 +129,9 @@ def main() -> None:
                  if "openspiel" in median else "-")
         print(f"{name:<14}{median['kernel']:>17,.0f}{median['python']:>14,.0f}"
               f"{median.get('openspiel', float('nan')):>12,.0f}{ratio:>18}")
-    print(f"\n{'rule file, cap 40':<32}{'boardlab kernel':>17}{'Python tree':>14}"
+    print(f"\n{'capped at 40 plies':<32}{'boardlab kernel':>17}{'Python tree':>14}"
           f"{'ratio':>8}")
-    for name in RULE_FILES:
+    for name in CAPPED:
         iterations = args.iterations or 3000
         median = _rates({"kernel": _boardlab(name, iterations, False, 40),
                          "python": _boardlab(name, max(1, iterations // 4), True, 40)},

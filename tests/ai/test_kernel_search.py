@@ -14,6 +14,7 @@ from boardlab import catalog, load
 from boardlab.ai.alphabeta import solve
 from boardlab.ai.mcts import MCTSBot, Node, _heuristic_points, search
 from boardlab.core.game import PlayoutPolicy
+from boardlab.core.heuristics import PieceSquare
 from boardlab.core.kernel import plan_for, source
 from boardlab.core.kernel.search import Tree
 from boardlab.core.kernel.writer.search import FIRST, MOVE, NEXT, PARENT, VISITS
@@ -197,6 +198,31 @@ def test_the_kernels_heuristic_is_the_rule_files_evaluate(path):
     assert checked > 40
 
 
+@pytest.mark.parametrize("options", [{}, {"rows": 6, "columns": 5}])
+def test_breakthroughs_piece_square_table_is_its_evaluate_in_the_kernel(options):
+    # Material and advancement, written as a piece-square table: the kernel's points
+    # are those of Breakthrough.evaluate, exactly, along random games to their end.
+    game = load("breakthrough", **options)
+    plan = plan_for(game)
+    assert isinstance(game.kernel_heuristic(), PieceSquare)
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(3):
+        state = game.initial_state()
+        while not state.is_terminal():
+            points = np.zeros(2)
+            assert plan.module.heuristic(state._s, np.empty_like(state._s), plan.table,
+                                         len(state.legal_moves()), points) == 0
+            assert points.tolist() == _heuristic_points(state), str(state)
+            checked += 1
+            state.apply(rng.choice(state.legal_moves()))
+    assert checked > 60
+    # The bot's default (playouts cut at 40 plies) searches in the kernel.
+    bot = MCTSBot(iterations=200, seed=1)
+    bot.choose(game.initial_state())
+    assert bot.last.tree is not None
+
+
 def test_a_game_whose_class_writes_its_own_evaluate_gets_no_kernel_heuristic():
     from boardlab.zrf.game import ZrfGame
 
@@ -209,8 +235,9 @@ def test_a_game_whose_class_writes_its_own_evaluate_gets_no_kernel_heuristic():
     other = Cautious(game.lowered)
     assert "def heuristic(" not in source(other)
     assert other.initial_state().search_tree(None, 40) is None
-    assert load("breakthrough").initial_state().search_tree(None, 40) is None
-    assert isinstance(load("breakthrough").initial_state().search_tree(), Tree)
+    # Othello's heuristic is Python only: capped playouts stay with the Python tree.
+    assert load("othello").initial_state().search_tree(None, 40) is None
+    assert isinstance(load("othello").initial_state().search_tree(), Tree)
 
 
 def test_a_rule_files_bot_searches_in_its_kernel_and_agrees_with_the_python_search():

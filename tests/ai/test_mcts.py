@@ -236,16 +236,23 @@ def kernel_runs(monkeypatch) -> list[tuple]:
     return calls
 
 
-@pytest.mark.parametrize("name", ["breakthrough", "taacoca"])
-def test_games_with_a_kernel_play_every_playout_in_it(name, kernel_runs):
-    # Breakthrough and Taacoca are long games with a heuristic: capped playouts, each
-    # one call of the kernel, its end scored by the heuristic.
+def test_games_with_a_kernel_play_every_playout_in_it(kernel_runs):
+    # Taacoca is a long game with a heuristic in Python: capped playouts, each one call
+    # of the kernel, its end scored by the heuristic.
     calls = kernel_runs
-    state = load(name).initial_state()
+    state = load("taacoca").initial_state()
     bot = MCTSBot(iterations=60, seed=1)
     assert bot.choose(state) in state.legal_moves()
+    assert bot.last.tree is None
     assert len(calls) == 60  # no search of 60 passes reaches an end here
     assert all(games == 1 and plies == AUTO_PLAYOUT_DEPTH for games, _, plies, _ in calls)
+    # Breakthrough's heuristic is a piece-square table its kernel computes: the whole
+    # search, capped playouts and all, is one kernel call at a time, none a playout's.
+    calls.clear()
+    state = load("breakthrough").initial_state()
+    bot = MCTSBot(iterations=60, seed=1)
+    assert bot.choose(state) in state.legal_moves()
+    assert bot.last.tree is not None and bot.last.iterations == 60 and not calls
 
 
 def test_two_workers_search_on_two_cores_and_add_up_their_roots():
@@ -369,7 +376,7 @@ def test_a_capture_weight_weighs_the_random_playouts(kernel_runs):
     with pytest.raises(OptionError, match="capture"):
         MCTSBot(capture=-1)
     calls = kernel_runs
-    state = load("breakthrough").initial_state()
+    state = load("taacoca").initial_state()  # its heuristic is Python: the Python tree
     bot = MCTSBot(iterations=30, seed=1, capture=5)
     assert bot.choose(state) in state.legal_moves()
     assert len(calls) == 30 and all(policy == PlayoutPolicy(capture=5)

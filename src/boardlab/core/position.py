@@ -29,6 +29,7 @@ from boardlab.core.board import Board
 from boardlab.core.engine import Engine
 from boardlab.core.game import Game, Returns, State, draw, win_for, zobrist_table
 from boardlab.core.goals import TurnsPlayed
+from boardlab.core.heuristics import MaterialMobility, PieceSquare
 from boardlab.core.move import Capture, Change, Move, Piece, Place, Shift, format_actions, in_hand
 from boardlab.core.ruleset import RuleSet
 from boardlab.core.turn import turn_index
@@ -54,12 +55,6 @@ class PieceGame(Game):
     #: The class of the game's positions: a game may subclass :class:`PieceState`
     #: (to read extra notations or draw its board), and clones keep the subclass.
     state_class: ClassVar[type[PieceState]]
-    #: The heuristic a game kernel can compute as the class's own ``evaluate`` does,
-    #: so that a bot's playouts cut at a cap are scored in the kernel too
-    #: (:mod:`boardlab.core.kernel.search`): ``"material-mobility"`` (a rule file's
-    #: game); None: only in Python. Read with the ``evaluate`` the same class defines,
-    #: never one a subclass writes over it.
-    kernel_heuristic: ClassVar[str | None] = None
     takes_engine = True
     name = "rules"
     description = "a game of the move language"
@@ -265,6 +260,14 @@ class PieceGame(Game):
     @cached_property
     def _tables(self) -> dict[tuple[int, Any], tuple[object, Any]]:
         return {}
+
+    def kernel_heuristic(self) -> MaterialMobility | PieceSquare | None:
+        """The heuristic the game's kernel computes as this class's ``evaluate`` does
+        (:mod:`boardlab.core.heuristics`), so that a bot's playouts cut at a cap are
+        scored in the kernel too (:mod:`boardlab.core.kernel.search`); None: only in
+        Python. The kernel reads it only with the ``evaluate`` of the class that defines
+        this method, never one a subclass writes over it."""
+        return None
 
     def derived(self, owner: object, key: Any, build: Callable[..., Any], *args: Any) -> Any:
         """What ``build(*args)`` makes for ``owner`` and ``key`` in this game, made the

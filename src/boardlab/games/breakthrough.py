@@ -20,6 +20,7 @@ from __future__ import annotations
 from boardlab.core.board import Board
 from boardlab.core.game import Option, State
 from boardlab.core.goals import AbsoluteConfig, Condition, Goals, PiecesRemaining
+from boardlab.core.heuristics import PieceSquare
 from boardlab.core.move import Piece
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.core.registry import register
@@ -85,14 +86,25 @@ class Breakthrough(PieceGame):
         """Every move takes a piece one row forward."""
         return 4 * self.options["columns"] * (self.options["rows"] - 1)
 
-    def evaluate(self, state: State, player: int) -> float | None:
-        """Material and advancement."""
-        assert isinstance(state, PieceState)
+    def kernel_heuristic(self) -> PieceSquare:
+        """Material and advancement as a piece-square table, which the kernel computes
+        too: each piece is worth 1 and a tenth of the square of its advance over the
+        rows, the sum over two rows of pieces (a side's start) 1."""
+        return self.derived(self, "piece-square", self._piece_square)
+
+    def _piece_square(self) -> PieceSquare:
         cols, rows = self.options["columns"], self.options["rows"]
-        score = 0.0
-        for cell, piece in state.occupied():
+
+        def worth(cell: int, owner: int) -> float:
             y = cell // cols
-            advance = y if piece.owner == 0 else rows - 1 - y
-            value = 1.0 + 0.1 * advance * advance / rows
-            score += value if piece.owner == player else -value
-        return max(-1.0, min(1.0, score / (2 * cols)))
+            advance = y if owner == 0 else rows - 1 - y
+            return 1.0 + 0.1 * advance * advance / rows
+
+        cells = range(self.board.size)
+        return PieceSquare(tuple((piece, tuple(worth(c, piece.owner) for c in cells))
+                                 for piece in (WHITE, BLACK)), 2 * cols)
+
+    def evaluate(self, state: State, player: int) -> float | None:
+        """Material and advancement (:meth:`kernel_heuristic`)."""
+        assert isinstance(state, PieceState)
+        return self.kernel_heuristic().evaluate(state, player)

@@ -36,6 +36,7 @@ from boardlab.core import goals as g
 from boardlab.core import rules as r
 from boardlab.core.engine import Engine
 from boardlab.core.game import Game, Option
+from boardlab.core.heuristics import MaterialMobility
 from boardlab.core.move import Capture, Change, Move, Piece, Place, Shift
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.core.ruleset import RuleSet
@@ -247,8 +248,6 @@ class ZrfGame(PieceGame):
                "end is a draw (boardlab's addition)", minimum=1, maximum=100_000),
     )
     pieces: ClassVar[Mapping[str, Piece]] = {}
-    #: :meth:`evaluate`, which the game's kernel computes too.
-    kernel_heuristic = "material-mobility"
 
     def __init__(self, lowered: ZrfRules, *, engine: Engine | str | None = None,
                  **options: Any):
@@ -314,6 +313,10 @@ class ZrfGame(PieceGame):
 
     def max_length(self) -> int:
         return self.options["max_moves"]
+
+    def kernel_heuristic(self) -> MaterialMobility:
+        """:meth:`evaluate`, which the game's kernel computes too."""
+        return MaterialMobility()
 
     def evaluate(self, state: PieceState, player: int) -> float | None:
         """Material and mobility, each in [-1, 1] as ``(mine - others) / (mine +

@@ -439,7 +439,7 @@ class KernelPosition:
         """:meth:`State.search_tree <boardlab.core.game.State.search_tree>`: a tree
         the kernel's ``uct`` grows (:mod:`boardlab.core.kernel.search`); None for
         playouts cut at ``cap`` when the kernel cannot score them as the game's
-        heuristic does (:attr:`PieceGame.kernel_heuristic
+        heuristic does (:meth:`PieceGame.kernel_heuristic
         <boardlab.core.position.PieceGame.kernel_heuristic>`)."""
         if cap is not None and not hasattr(self._plan.module, "heuristic"):
             return None

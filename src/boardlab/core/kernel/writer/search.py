@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from boardlab.core.heuristics import MaterialMobility, PieceSquare
 from boardlab.core.kernel.layout import (
     BASE,
+    BOARD,
     DEPTH,
     FOLLOW,
     KEY,
@@ -42,25 +44,34 @@ COLUMNS = 10
 class _Search:
     """Writes ``uct`` and the functions it calls (mixed into :class:`_Writer`)."""
 
-    def heuristic_kind(self: _Writer) -> str | None:
+    def heuristic_of(self: _Writer) -> MaterialMobility | PieceSquare | None:
         """The game's heuristic when the kernel can compute it as ``evaluate`` does:
-        the kind a class declares (:attr:`PieceGame.kernel_heuristic
-        <boardlab.core.position.PieceGame.kernel_heuristic>`) with the ``evaluate`` it
-        defines beside it, not one a subclass wrote over it."""
+        what :meth:`~boardlab.core.position.PieceGame.kernel_heuristic` names, where
+        the class that defines it defines the ``evaluate`` the game has (not one a
+        subclass wrote over it), and a piece-square table has every piece's values."""
         cls = type(self.game)
         for owner in cls.__mro__:
             if "kernel_heuristic" in vars(owner):
-                kind = vars(owner)["kernel_heuristic"]
-                return kind if vars(owner).get("evaluate") is cls.evaluate else None
+                if vars(owner).get("evaluate") is not cls.evaluate:
+                    return None
+                found = self.game.kernel_heuristic()
+                if isinstance(found, PieceSquare):
+                    table = dict(found.values)
+                    if any(p not in table or len(table[p]) != self.size
+                           for p in self.pieces[1:]):
+                        return None
+                return found
         return None
 
     def heuristic(self: _Writer) -> str:
         """The source of ``heuristic``: the points of a playout cut at its cap, as
         :func:`boardlab.ai.mcts._heuristic_points` makes them of the game's
-        ``evaluate`` for player 0 (the material and mobility of a rule file's game,
-        :meth:`boardlab.zrf.game.ZrfGame.evaluate`, in the same order of operations, so
-        the same floats); none without such a heuristic."""
-        if self.heuristic_kind() != "material-mobility":
+        ``evaluate`` for player 0, with the same operations in the same order, so the
+        same floats (:mod:`boardlab.core.heuristics`); none without such a heuristic."""
+        found = self.heuristic_of()
+        if isinstance(found, PieceSquare):
+            return self.piece_square(found)
+        if not isinstance(found, MaterialMobility):
             return ""
         n = self.players
         hand = "".join(f"    material[{(self.pieces[self.codes[p]].owner) % n}] += "
@@ -118,6 +129,37 @@ def balance(values):
     return 0.0 if mine + others == 0 else (mine - others) / (mine + others)
 '''
 
+    def piece_square(self: _Writer, heuristic: PieceSquare) -> str:
+        """``heuristic`` for a piece-square table (:class:`PieceSquare`), its values in
+        a constant array by piece code and cell."""
+        table = dict(heuristic.values)
+        values = [0.0] * self.size + [v for p in self.pieces[1:] for v in table[p]]
+        return f'''
+
+PIECE_SQUARE = np.array([{", ".join(repr(float(v)) for v in values)}], dtype=np.float64)
+
+
+@njit(cache=True)
+def heuristic(S, S2, T, mine, X):
+    # X: each player's points of the position S by a piece-square table: its pieces'
+    # values for player 0, the others' against, over {heuristic.divisor!r}.
+    score = 0.0
+    for cell in range({self.size}):
+        code = S[{BOARD} + cell]
+        if code != 0:
+            value = PIECE_SQUARE[code * {self.size} + cell]
+            if T[{self.owner} + code] == 0:
+                score += value
+            else:
+                score += -value
+    value = max(-1.0, min(1.0, score / {float(heuristic.divisor)!r}))
+    value = max(-1.0, min(1.0, value))
+    for q in range({self.players}):
+        X[q] = (1 - value) / 2
+    X[0] = (1 + value) / 2
+    return 0
+'''
+
     def uct(self: _Writer) -> str:
         """The source of ``uct``, compiled on first use (most games are never searched
         by a bot)."""
@@ -126,7 +168,7 @@ def balance(values):
         count = self.actions_of("T[XK + k]")
         lazy_moves = "moves_lazy(S, T) if weights.shape[0] == 0 else " if self.lazy else ""
         cut = ""
-        if self.heuristic_kind() == "material-mobility":
+        if self.heuristic_of() is not None:
             # At the cap, the heuristic's points (the moves just found are the mover's).
             cut = ("                if 0 <= cap <= plies:\n"
                    "                    rc = heuristic(S, S2, T, found & 16777215, X)\n"
