@@ -257,3 +257,15 @@ def test_a_rule_files_bot_searches_in_its_kernel_and_agrees_with_the_python_sear
     assert python.tree is None
     assert compiled.move == python.move
     assert abs(compiled.value - python.value) < 0.03
+
+
+def test_a_bot_compiles_its_search_when_prepared():
+    from boardlab.ai.bots import prepare
+
+    game = load("tic-tac-toe-3d")
+    state = game.initial_state()
+    bot = MCTSBot(time=0.1, seed=4)
+    prepare(bot, state)
+    assert "uct" in vars(plan_for(game))  # compiled, before any move is asked for
+    assert bot.last is None and bot._tree is None  # nothing of the bot's own touched
+    assert bot.choose(state) in state.legal_moves()

@@ -105,3 +105,13 @@ def test_in_threads_without_workers():
     assert choice.how == "bot" and choice.notation == "a3"
     with pytest.raises(ValueError, match="0 or more"):
         BotPool(workers=-1)
+
+
+def test_what_a_bot_compiles_counts_as_preparing_not_as_its_time(pool):
+    # MCTS on Connect Four searches in the kernel (its uct compiled on first use, some
+    # seconds on a machine that never compiled it): the worker compiles it before the
+    # move's clock starts, so a 0.3 s budget with 0.5 s of grace is the bot's own move.
+    game = load("connect-four")
+    choice, state = choose(pool, game, ["d", "c"], "mcts", seed=3, time=0.3)
+    assert choice.how == "bot"
+    assert choice.notation in {m.notation for m in state.legal_moves()}

@@ -46,6 +46,15 @@ class Bot(Protocol):
         ...
 
 
+def prepare(bot: Bot, state: State) -> None:
+    """Compile what ``bot`` will run to choose a move in ``state`` (a bot's optional
+    ``prepare``: the MCTS bot's kernel search), so that a clock started after this
+    counts thinking only (the web's bot pool: :mod:`boardlab.web.botpool`)."""
+    method = getattr(bot, "prepare", None)
+    if method is not None:
+        method(state)
+
+
 @dataclass(frozen=True)
 class BotKind:
     """A registered kind of bot: its name, a one-line description and its factory."""

@@ -604,6 +604,19 @@ class MCTSBot:
             return type(state).rollout is State.rollout and self.policy is None
         return self.playout == "mast"
 
+    def prepare(self, state: State) -> None:
+        """Compile what a search of ``state`` runs (the kernel's search or its
+        playouts, compiled on first use), with one iteration drawn from a generator of
+        its own: the bot's own draws and kept tree are untouched."""
+        if state.is_terminal() or chance_turn(state):
+            return
+        depth = self.playout_depth
+        if depth is None:
+            depth = auto_playout_depth(state.game)
+        mast = Mast(self.epsilon) if self._uses_mast(state) else None
+        search(state, random.Random(0), 1, None, self.exploration, depth, mast,
+               policy=self.policy)
+
     def choose(self, state: State) -> Move:
         """The most visited root move; ``last`` keeps the :class:`MCTSResult`. At a chance
         player's turn, a move drawn uniformly with the bot's generator (no search)."""

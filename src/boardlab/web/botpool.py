@@ -83,7 +83,7 @@ _GAMES: dict[str, Game] = {}
 
 
 def _one_job(connection: Connection) -> bool:
-    from boardlab.ai.bots import make_bot
+    from boardlab.ai.bots import make_bot, prepare
 
     job = connection.recv()
     if job is None:
@@ -97,8 +97,12 @@ def _one_job(connection: Connection) -> bool:
             game = _GAMES[key] = build(*args, **kwargs)
         state = game.initial_state().play_all(moves)
         state.legal_moves()
+        player = make_bot(bot, **options)
+        # What the bot compiles on first use (the kernel's search) counts as
+        # preparing, not against the move's time.
+        prepare(player, state)
         connection.send(("ready", None))
-        move = make_bot(bot, **options).choose(state)
+        move = player.choose(state)
     except MemoryError:
         connection.send(("memory", "the bot ran out of memory"))
         return False   # a process that hit its memory cap is not trusted with more work
