@@ -269,3 +269,14 @@ def test_a_bot_compiles_its_search_when_prepared():
     assert "uct" in vars(plan_for(game))  # compiled, before any move is asked for
     assert bot.last is None and bot._tree is None  # nothing of the bot's own touched
     assert bot.choose(state) in state.legal_moves()
+
+
+def test_a_full_tree_goes_on_with_playouts_and_adds_no_node(monkeypatch):
+    import boardlab.core.kernel.search as kernel_search
+
+    monkeypatch.setattr(kernel_search, "MAX_NODES", 64)
+    state = load("connect-four").initial_state()
+    result = search(state, random.Random(2), iterations=5000)
+    assert result.tree.used == 64 and result.iterations == 5000
+    assert result.tree.visits == 5000 == sum(c.visits for c in result.root.children)
+    assert result.move in state.legal_moves()

@@ -161,7 +161,7 @@ class Plan:
         compiled on first use: only bots search."""
         return _entry(self.module.uct, "vector", "vector", "matrix", "vector", "matrix",
                       "floats", "float matrix", "vector", "int", "int", "float", "vector",
-                      "vector", "int", "vector", "floats")
+                      "vector", "int", "vector", "floats", "int")
 
     def weights(self, policy: PlayoutPolicy | None) -> np.ndarray:
         """A policy's weights as ``run`` reads them, by player, template (the pass

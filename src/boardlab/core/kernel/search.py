@@ -45,6 +45,11 @@ if TYPE_CHECKING:
 
 #: Rows a new tree starts with (doubled as it fills).
 _ROWS = 1 << 12
+#: The most nodes a tree holds (88 bytes each: 185 MB): a search that fills it goes on
+#: with playouts from the nodes it reaches, adding none, so a long search of a fast
+#: game (Connect Four: 300,000 iterations a second, a node each) stays in bounds (the
+#: web's bots run under a cap on their memory).
+MAX_NODES = 1 << 21
 #: Plies a call of ``uct`` may play before it returns (an iteration whose playout is
 #: longer than this ends the search with an error: the game does not end).
 _BUDGET = 1 << 20
@@ -125,7 +130,8 @@ class Tree:
             started = time.perf_counter()
             code = entry(position._s, s, rows, plan.table, self.q, self.v, self.plan_points,
                          carry, n, _BUDGET, float(exploration), weights, seen,
-                         -1 if cap is None else cap, scratch, scores)
+                         -1 if cap is None else cap, scratch, scores,
+                         min(len(self.q), MAX_NODES))
             self.used = int(carry[1])
             if code == Status.HISTORY:
                 rows = np.concatenate([rows, np.empty_like(rows)])
@@ -151,13 +157,14 @@ class Tree:
         return int(carry[3])
 
     def _room(self, n: int) -> None:
-        """Rows for ``n`` more nodes (an iteration makes one at most)."""
-        need = self.used + n + 1
+        """Rows for ``n`` more nodes (an iteration makes one at most), up to
+        :data:`MAX_NODES`."""
+        need = min(self.used + n + 1, MAX_NODES)
         if need <= len(self.q):
             return
         size = len(self.q)
         while size < need:
-            size *= 2
+            size = min(2 * size, MAX_NODES)
         q = np.empty((size, COLUMNS), dtype=np.int64)
         q[:self.used] = self.q[:self.used]
         v = np.zeros(size, dtype=np.float64)

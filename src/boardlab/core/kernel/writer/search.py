@@ -247,7 +247,7 @@ def uct_prove(Q, P, node):
 
 
 @njit(cache=True)
-def uct(S0, S, H, T, Q, V, P, R, iterations, budget, c, weights, seen, cap, S2, X):
+def uct(S0, S, H, T, Q, V, P, R, iterations, budget, c, weights, seen, cap, S2, X, room):
     # At most iterations iterations of UCT from the position S0, the root Q row R[2],
     # each played on S (its history in H), the nodes made from row R[1] on; R[0] is the
     # generator's state, R[3] counts the iterations done. 0 when they are done or the
@@ -255,7 +255,8 @@ def uct(S0, S, H, T, Q, V, P, R, iterations, budget, c, weights, seen, cap, S2, 
     # under way is dropped (a node it made stays unvisited) and the caller calls again;
     # below zero as moves and make answer otherwise. With cap >= 0 (where the kernel
     # has the game's heuristic), a playout stops after cap plies and scores the
-    # heuristic's points (X, scratch, as S2).
+    # heuristic's points (X, scratch, as S2). Nodes are made in rows below room only:
+    # past it, an iteration plays out from the node it stopped at.
     S0 = unmanaged(S0)
     S = unmanaged(S)
     H = unmanaged(H)
@@ -285,6 +286,8 @@ def uct(S0, S, H, T, Q, V, P, R, iterations, budget, c, weights, seen, cap, S2, 
             n = found & 16777215
             Q[node, {MOVES}] = n
             fresh = Q[node, {TRIED}] < n
+            if fresh and used >= room:
+                break  # the tree is full: a playout from here
             if fresh:
                 # Expansion: a random move not tried yet.
                 for j in range(n):
