@@ -19,8 +19,8 @@ Tic-tac-toe, Connect Four, Breakthrough (8x8) and Othello (boardlab's are writte
 move language). The ratio is the kernel's rate over OpenSpiel's.
 
 Then games as the bot searches them by default: playouts cut at 40 plies and scored by
-the game's heuristic, which the kernel computes too (Breakthrough's piece-square table, a
-rule file's material and mobility) -- the kernel's search against the Python tree
+the game's heuristic, which the kernel computes too (Breakthrough's piece-square table,
+Othello's blend of terms, a rule file's material and mobility) -- the kernel's search against the Python tree
 (OpenSpiel has no such search to compare), from a position four random moves in.
 
 Usage: ``python benchmarks/mcts.py [--rounds 3] [--games tic-tac-toe,connect-four]
@@ -50,9 +50,10 @@ GAMES = {
 }
 
 
-#: Games searched with capped playouts: Breakthrough (its piece-square table) and rule
-#: files from the tests' corpus (material and mobility).
-CAPPED = ("breakthrough", "checkers/english-checkers.zrf", "chess/chess.zrf")
+#: Games searched with capped playouts: Breakthrough (its piece-square table), Othello
+#: (its blend of corners, mobility and discs) and rule files from the tests' corpus
+#: (material and mobility).
+CAPPED = ("breakthrough", "othello", "checkers/english-checkers.zrf", "chess/chess.zrf")
 _CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "zrf"
 
 

@@ -223,6 +223,52 @@ def test_breakthroughs_piece_square_table_is_its_evaluate_in_the_kernel(options)
     assert bot.last.tree is not None
 
 
+def _othello_as_written(state, player):
+    # Othello's evaluate as the game wrote it before its terms became a Blend.
+    from boardlab.games.othello import CORNERS
+
+    held = 0
+    for cell in CORNERS:
+        if (piece := state.piece_at(cell)) is not None:
+            held += 1 if piece.owner == player else -1
+    corners = held / 4
+
+    def placements(position, p):
+        if position.to_move != p:
+            position = position.with_turn(p)
+        return sum(1 for move in position.legal_moves() if move.actions)
+
+    mine, theirs = placements(state, player), placements(state, 1 - player)
+    mobility = (mine - theirs) / (mine + theirs + 1)
+    counts = state.disc_counts()
+    own, other = counts[player], counts[1 - player]
+    discs = (own - other) / (own + other or 1)
+    return 0.5 * corners + 0.35 * mobility + 0.15 * discs
+
+
+def test_othellos_blend_of_terms_is_its_evaluate_in_the_kernel():
+    # Corners, mobility and discs as a Blend: the same floats as the formula the game
+    # wrote before, and the kernel's points those of the Blend, along random games.
+    game = load("othello")
+    plan = plan_for(game)
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(3):
+        state = game.initial_state()
+        while not state.is_terminal():
+            assert [game.evaluate(state, p) for p in (0, 1)] == \
+                [_othello_as_written(state, p) for p in (0, 1)]
+            # As at a playout's cap: the position's moves just found, in the scratch.
+            found = plan.module.moves(state._s.copy(), plan.table) & 16777215
+            points = np.zeros(2)
+            assert plan.module.heuristic(state._s, np.empty_like(state._s), plan.table,
+                                         found, points) == 0
+            assert points.tolist() == _heuristic_points(state), str(state)
+            checked += 1
+            state.apply(rng.choice(state.legal_moves()))
+    assert checked > 150
+
+
 def test_a_game_whose_class_writes_its_own_evaluate_gets_no_kernel_heuristic():
     from boardlab.zrf.game import ZrfGame
 
@@ -235,9 +281,9 @@ def test_a_game_whose_class_writes_its_own_evaluate_gets_no_kernel_heuristic():
     other = Cautious(game.lowered)
     assert "def heuristic(" not in source(other)
     assert other.initial_state().search_tree(None, 40) is None
-    # Othello's heuristic is Python only: capped playouts stay with the Python tree.
-    assert load("othello").initial_state().search_tree(None, 40) is None
-    assert isinstance(load("othello").initial_state().search_tree(), Tree)
+    # Taacoca's heuristic is Python only: capped playouts stay with the Python tree.
+    assert load("taacoca").initial_state().search_tree(None, 40) is None
+    assert isinstance(load("taacoca").initial_state().search_tree(), Tree)
 
 
 def test_a_rule_files_bot_searches_in_its_kernel_and_agrees_with_the_python_search():

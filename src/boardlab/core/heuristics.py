@@ -47,3 +47,69 @@ class PieceSquare:
             value = table[piece][cell]
             score += value if piece.owner == player else -value
         return max(-1.0, min(1.0, score / self.divisor))
+
+
+def _placements(state: PieceState, player: int) -> int:
+    """The moves ``player`` would have that do something (a pass does nothing), with the
+    turn (:meth:`~boardlab.core.position.PieceState.with_turn`) if not to move."""
+    if state.to_move != player:
+        state = state.with_turn(player)
+    return sum(1 for move in state.legal_moves() if move.actions)
+
+
+@dataclass(frozen=True)
+class CellsHeld:
+    """Of two players: the given cells the player holds less those the other holds, over
+    how many cells (Othello's corners)."""
+
+    cells: tuple[int, ...]
+
+    def value(self, state: PieceState, player: int) -> float:
+        """The term's value for ``player``."""
+        held = 0
+        for cell in self.cells:
+            if (piece := state.piece_at(cell)) is not None:
+                held += 1 if piece.owner == player else -1
+        return held / len(self.cells)
+
+
+@dataclass(frozen=True)
+class MobilityBalance:
+    """Of two players: the difference of the moves that do something each would have
+    with the turn, over their sum plus one."""
+
+    def value(self, state: PieceState, player: int) -> float:
+        """The term's value for ``player``."""
+        mine = _placements(state, player)
+        theirs = _placements(state, 1 - player)
+        return (mine - theirs) / (mine + theirs + 1)
+
+
+@dataclass(frozen=True)
+class PieceBalance:
+    """Of two players: the difference of their pieces on the board over their sum (0
+    on an empty board)."""
+
+    def value(self, state: PieceState, player: int) -> float:
+        """The term's value for ``player``."""
+        counts = [0, 0]
+        for piece in state.cells:
+            if piece is not None:
+                counts[1 if piece.owner else 0] += 1
+        own, other = counts[player], counts[1 - player]
+        return (own - other) / (own + other or 1)
+
+
+@dataclass(frozen=True)
+class Blend:
+    """A weighted sum of terms, added in order (Othello's corners, mobility and
+    discs)."""
+
+    terms: tuple[tuple[float, CellsHeld | MobilityBalance | PieceBalance], ...]
+
+    def evaluate(self, state: PieceState, player: int) -> float:
+        """The value of ``state`` for ``player``."""
+        total = 0.0
+        for weight, term in self.terms:
+            total += weight * term.value(state, player)
+        return total

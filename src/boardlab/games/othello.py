@@ -43,6 +43,7 @@ from typing import Any, ClassVar
 from boardlab.core.board import Board
 from boardlab.core.game import State
 from boardlab.core.goals import Condition, Goals, Stalemated
+from boardlab.core.heuristics import Blend, CellsHeld, MobilityBalance, PieceBalance
 from boardlab.core.move import Piece, Place
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.core.registry import register
@@ -80,6 +81,8 @@ SYMBOLS = {piece.owner: symbol for symbol, piece in PIECES.items()}
 #: The directions a drop looks along, in the order its flips are listed.
 DIRECTIONS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
 CORNERS = tuple(BOARD.cell(n) for n in ("a1", "h1", "a8", "h8"))
+_HEURISTIC = Blend(((0.5, CellsHeld(CORNERS)), (0.35, MobilityBalance()),
+                    (0.15, PieceBalance())))
 
 
 def flank(direction: str, colour: str) -> tuple[Instruction, ...]:
@@ -225,27 +228,14 @@ class Othello(PieceGame):
         discs = sum(cell is not None for cell in cells)
         return self.new_state(cells, "xo".index(parts[1].lower()), {}, max(0, discs - 4))
 
+    def kernel_heuristic(self) -> Blend:
+        """Corners held, then mobility (the moves that place a disc), then discs: each
+        a difference scaled into [-1, 1], weighted 0.5, 0.35 and 0.15; the kernel
+        computes it too."""
+        return _HEURISTIC
+
     def evaluate(self, state: State, player: int) -> float | None:
-        """Corners held, then mobility, then discs: each a difference scaled into
-        [-1, 1], weighted 0.5, 0.35 and 0.15."""
+        """:meth:`kernel_heuristic`."""
         assert isinstance(state, OthelloState)
-        held = 0
-        for cell in CORNERS:
-            if (piece := state.piece_at(cell)) is not None:
-                held += 1 if piece.owner == player else -1
-        corners = held / 4
-        mine = placements(state, player)
-        theirs = placements(state, 1 - player)
-        mobility = (mine - theirs) / (mine + theirs + 1)
-        counts = state.disc_counts()
-        n_own, n_other = counts[player], counts[1 - player]
-        discs = (n_own - n_other) / (n_own + n_other or 1)
-        return 0.5 * corners + 0.35 * mobility + 0.15 * discs
+        return _HEURISTIC.evaluate(state, player)
 
-
-def placements(state: PieceState, player: int) -> int:
-    """How many cells ``player`` could place a disc on in ``state`` (whoever is to
-    move)."""
-    if state.to_move != player:
-        state = state.with_turn(player)
-    return sum(1 for move in state.legal_moves() if move.actions)

@@ -14,7 +14,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from boardlab.core.heuristics import MaterialMobility, PieceSquare
+from boardlab.core.heuristics import (
+    Blend,
+    CellsHeld,
+    MaterialMobility,
+    MobilityBalance,
+    PieceBalance,
+    PieceSquare,
+)
 from boardlab.core.kernel.layout import (
     BASE,
     BOARD,
@@ -44,7 +51,7 @@ COLUMNS = 10
 class _Search:
     """Writes ``uct`` and the functions it calls (mixed into :class:`_Writer`)."""
 
-    def heuristic_of(self: _Writer) -> MaterialMobility | PieceSquare | None:
+    def heuristic_of(self: _Writer) -> MaterialMobility | PieceSquare | Blend | None:
         """The game's heuristic when the kernel can compute it as ``evaluate`` does:
         what :meth:`~boardlab.core.position.PieceGame.kernel_heuristic` names, where
         the class that defines it defines the ``evaluate`` the game has (not one a
@@ -60,6 +67,8 @@ class _Search:
                     if any(p not in table or len(table[p]) != self.size
                            for p in self.pieces[1:]):
                         return None
+                if isinstance(found, Blend) and (self.players != 2 or self.lazy):
+                    return None  # two players' terms; every found move's words counted
                 return found
         return None
 
@@ -71,12 +80,14 @@ class _Search:
         found = self.heuristic_of()
         if isinstance(found, PieceSquare):
             return self.piece_square(found)
+        if isinstance(found, Blend):
+            return self.blend(found)
         if not isinstance(found, MaterialMobility):
             return ""
         n = self.players
         hand = "".join(f"    material[{(self.pieces[self.codes[p]].owner) % n}] += "
                        f"S[RES + {self.codes[p]}]\n" for p in self.hand)
-        return f'''
+        return self.with_turn() + f'''
 
 @njit(cache=True)
 def heuristic(S, S2, T, mine, X):
@@ -93,20 +104,7 @@ def heuristic(S, S2, T, mine, X):
         if q == S[{TO_MOVE}]:
             mobility[q] = mine
             continue
-        for i in range(MOVES):
-            S2[i] = S[i]
-        row = {self.sides} + turn(S2[{PLY}]) * {n}
-        S2[{KEY}] ^= T[row + S2[{TO_MOVE}]] ^ T[row + q]
-        S2[{TO_MOVE}] = q
-        S2[{FOLLOW}] = -1
-        S2[{DEPTH}] = 0
-        S2[{BASE}] = 0
-        S2[{SINCE}] = 0
-        S2[{TAKEN}] = 0
-        S2[{REPS}] = 1
-        S2[{NMOVES}] = -1
-        S2[{STATUS}] = {UNKNOWN}
-        found = moves(S2, T)
+        found = with_turn(S, S2, T, q)
         if found < 0:
             return found
         mobility[q] = found & 16777215
@@ -127,6 +125,89 @@ def balance(values):
     mine = values[0]
     others = (total - mine) / max(1, {n} - 1)
     return 0.0 if mine + others == 0 else (mine - others) / (mine + others)
+'''
+
+    def with_turn(self: _Writer) -> str:
+        """The source of ``with_turn``: the moves of a copy of a position with another
+        player to move, at the start of a turn, without history, as
+        :meth:`KernelPosition.with_turn
+        <boardlab.core.kernel.position.KernelPosition.with_turn>` makes it."""
+        return f'''
+
+@njit(cache=True)
+def with_turn(S, S2, T, q):
+    # The moves of S with q to move (in T's scratch, as moves finds them), on S2.
+    for i in range(MOVES):
+        S2[i] = S[i]
+    row = {self.sides} + turn(S2[{PLY}]) * {self.players}
+    S2[{KEY}] ^= T[row + S2[{TO_MOVE}]] ^ T[row + q]
+    S2[{TO_MOVE}] = q
+    S2[{FOLLOW}] = -1
+    S2[{DEPTH}] = 0
+    S2[{BASE}] = 0
+    S2[{SINCE}] = 0
+    S2[{TAKEN}] = 0
+    S2[{REPS}] = 1
+    S2[{NMOVES}] = -1
+    S2[{STATUS}] = {UNKNOWN}
+    return moves(S2, T)
+'''
+
+    def blend(self: _Writer, heuristic: Blend) -> str:
+        """``heuristic`` for a weighted sum of two players' terms (:class:`Blend`), each
+        written as its ``value`` computes it for player 0."""
+        lines = ["    total = 0.0"]
+        for index, (weight, term) in enumerate(heuristic.terms):
+            v = f"v{index}"
+            if isinstance(term, CellsHeld):
+                lines += ["    held = 0",
+                          f"    for cell in {tuple(term.cells)!r}:",
+                          f"        code = S[{BOARD} + cell]",
+                          "        if code != 0:",
+                          f"            held += 1 if T[{self.owner} + code] == 0 else -1",
+                          f"    {v} = held / {len(term.cells)}"]
+            elif isinstance(term, MobilityBalance):
+                # The side to move's moves are the ones found at the cap (mine of them);
+                # the other's with the turn. Moves that do something: words written.
+                count = self.actions_of("T[XK + k]")
+                # The side to move's first: with_turn finds the other's in their place.
+                lines += ["    placed = np.zeros(2, dtype=np.int64)",
+                          f"    q = S[{TO_MOVE}]",
+                          "    for k in range(mine):",
+                          f"        if {count} != 0:",
+                          "            placed[q] += 1",
+                          "    found = with_turn(S, S2, T, 1 - q)",
+                          "    if found < 0:",
+                          "        return found",
+                          "    for k in range(found & 16777215):",
+                          f"        if {count} != 0:",
+                          "            placed[1 - q] += 1",
+                          f"    {v} = (placed[0] - placed[1]) / (placed[0] + placed[1] + 1)"]
+            elif isinstance(term, PieceBalance):
+                lines += ["    own = 0",
+                          "    other = 0",
+                          f"    for code in range(1, {self.ncodes}):",
+                          f"        if T[{self.owner} + code] == 0:",
+                          "            own += S[CNT + code]",
+                          "        else:",
+                          "            other += S[CNT + code]",
+                          f"    {v} = (own - other) / (own + other if own + other else 1)"]
+            else:  # pragma: no cover - the terms are a closed set
+                raise AssertionError(term)
+            lines.append(f"    total += {float(weight)!r} * {v}")
+        body = "\n".join(lines)
+        return self.with_turn() + f'''
+
+@njit(cache=True)
+def heuristic(S, S2, T, mine, X):
+    # X: each player's points of the position S by a weighted sum of terms for player 0
+    # (mine: the side to move's moves, found in T's scratch).
+{body}
+    value = max(-1.0, min(1.0, total))
+    for q in range(2):
+        X[q] = (1 - value) / 2
+    X[0] = (1 + value) / 2
+    return 0
 '''
 
     def piece_square(self: _Writer, heuristic: PieceSquare) -> str:
