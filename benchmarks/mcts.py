@@ -20,8 +20,9 @@ move language). The ratio is the kernel's rate over OpenSpiel's.
 
 Then games as the bot searches them by default: playouts cut at 40 plies and scored by
 the game's heuristic, which the kernel computes too (Breakthrough's piece-square table,
-Othello's blend of terms, a rule file's material and mobility) -- the kernel's search against the Python tree
-(OpenSpiel has no such search to compare), from a position four random moves in.
+Othello's blend of terms, a rule file's material and mobility) -- the kernel's search
+against the Python tree (OpenSpiel has no such search to compare), from a position four
+random moves in.
 
 Usage: ``python benchmarks/mcts.py [--rounds 3] [--games tic-tac-toe,connect-four]
 [--iterations N]`` (iterations per round; by default a count per game that takes about
