@@ -269,6 +269,65 @@ def test_othellos_blend_of_terms_is_its_evaluate_in_the_kernel():
     assert checked > 150
 
 
+def _taacoca_as_written(game, state, player):
+    # Taacoca's evaluate as the game wrote it before it became a piece-square table.
+    from boardlab.games.taacoca import SIDE
+
+    rows = 2 * SIDE - 1
+    score = 0.0
+    best = [0, 0]
+    for cell, piece in state.occupied():
+        r = game.board.coords[cell][1] + SIDE - 1
+        advance = r if piece.owner == 0 else rows - 1 - r
+        best[piece.owner] = max(best[piece.owner], advance)
+        value = 1.0 + 0.08 * advance * advance / rows
+        score += value if piece.owner == player else -value
+    score += 0.3 * (best[player] - best[1 - player])
+    return max(-1.0, min(1.0, score / 12))
+
+
+def _ordo_as_written(game, state, player):
+    # Ordo's evaluate as the game wrote it before it became a piece-square table.
+    from boardlab.games.ordo import HEIGHT, WIDTH
+
+    score = 0.0
+    best = [0, 0]
+    for cell, piece in state.occupied():
+        y = cell // WIDTH
+        advance = y if piece.owner == 0 else HEIGHT - 1 - y
+        best[piece.owner] = max(best[piece.owner], advance)
+        value = 1.0 + 0.05 * advance
+        score += value if piece.owner == player else -value
+    score += 0.3 * (best[player] - best[1 - player])
+    return max(-1.0, min(1.0, score / 20))
+
+
+@pytest.mark.parametrize(("name", "as_written"), [
+    ("taacoca", _taacoca_as_written),
+    ("ordo", _ordo_as_written),
+    ("ordo-x", _ordo_as_written),
+])
+def test_a_lead_term_of_a_piece_square_table_is_the_games_evaluate(name, as_written):
+    # Material and advancement with the most advanced piece counting extra: the same
+    # floats as the formula the game wrote, and the kernel's points those of the table.
+    game = load(name)
+    plan = plan_for(game)
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(3):
+        state = game.initial_state()
+        while not state.is_terminal() and state.ply < 100:
+            assert [game.evaluate(state, p) for p in (0, 1)] == \
+                [as_written(game, state, p) for p in (0, 1)]
+            points = np.zeros(2)
+            assert plan.module.heuristic(state._s, np.empty_like(state._s), plan.table,
+                                         0, points) == 0
+            assert points.tolist() == _heuristic_points(state), str(state)
+            checked += 1
+            state.apply(rng.choice(state.legal_moves()))
+    assert checked > 40
+
+
 def test_a_game_whose_class_writes_its_own_evaluate_gets_no_kernel_heuristic():
     from boardlab.zrf.game import ZrfGame
 
@@ -281,9 +340,9 @@ def test_a_game_whose_class_writes_its_own_evaluate_gets_no_kernel_heuristic():
     other = Cautious(game.lowered)
     assert "def heuristic(" not in source(other)
     assert other.initial_state().search_tree(None, 40) is None
-    # Taacoca's heuristic is Python only: capped playouts stay with the Python tree.
-    assert load("taacoca").initial_state().search_tree(None, 40) is None
-    assert isinstance(load("taacoca").initial_state().search_tree(), Tree)
+    # Abalone's heuristic is Python only: capped playouts stay with the Python tree.
+    assert load("abalone").initial_state().search_tree(None, 40) is None
+    assert isinstance(load("abalone").initial_state().search_tree(), Tree)
 
 
 def test_a_rule_files_bot_searches_in_its_kernel_and_agrees_with_the_python_search():

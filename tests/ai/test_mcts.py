@@ -237,10 +237,10 @@ def kernel_runs(monkeypatch) -> list[tuple]:
 
 
 def test_games_with_a_kernel_play_every_playout_in_it(kernel_runs):
-    # Taacoca is a long game with a heuristic in Python: capped playouts, each one call
+    # Abalone is a long game with a heuristic in Python: capped playouts, each one call
     # of the kernel, its end scored by the heuristic.
     calls = kernel_runs
-    state = load("taacoca").initial_state()
+    state = load("abalone").initial_state()
     bot = MCTSBot(iterations=60, seed=1)
     assert bot.choose(state) in state.legal_moves()
     assert bot.last.tree is None
@@ -376,7 +376,7 @@ def test_a_capture_weight_weighs_the_random_playouts(kernel_runs):
     with pytest.raises(OptionError, match="capture"):
         MCTSBot(capture=-1)
     calls = kernel_runs
-    state = load("taacoca").initial_state()  # its heuristic is Python: the Python tree
+    state = load("abalone").initial_state()  # its heuristic is Python: the Python tree
     bot = MCTSBot(iterations=30, seed=1, capture=5)
     assert bot.choose(state) in state.legal_moves()
     assert len(calls) == 30 and all(policy == PlayoutPolicy(capture=5)

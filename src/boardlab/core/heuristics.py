@@ -34,18 +34,31 @@ class PieceSquare:
 
     values: tuple[tuple[Piece, tuple[float, ...]], ...]
     divisor: float
+    #: Of two players: a rank of each piece on each cell (its advance), the highest
+    #: rank of each player's pieces (0 without any) compared, the difference weighed
+    #: ``lead_weight`` and added before the division (the most advanced piece counts
+    #: extra, as in Taacoca and Ordo); none: no such term.
+    lead: tuple[tuple[Piece, tuple[int, ...]], ...] = ()
+    lead_weight: float = 0.0
 
     def __post_init__(self) -> None:
         # The values by piece, looked up at every piece of every evaluation.
         object.__setattr__(self, "_table", dict(self.values))
+        object.__setattr__(self, "_ranks", dict(self.lead))
 
     def evaluate(self, state: PieceState, player: int) -> float:
         """The value of ``state`` for ``player``."""
         table = self._table  # type: ignore[attr-defined]
+        ranks = self._ranks  # type: ignore[attr-defined]
         score = 0.0
+        best = [0, 0]
         for cell, piece in state.occupied():
+            if ranks:
+                best[piece.owner] = max(best[piece.owner], ranks[piece][cell])
             value = table[piece][cell]
             score += value if piece.owner == player else -value
+        if ranks:
+            score += self.lead_weight * (best[player] - best[1 - player])
         return max(-1.0, min(1.0, score / self.divisor))
 
 

@@ -78,6 +78,7 @@ from typing import ClassVar
 from boardlab.core.board import Board
 from boardlab.core.game import Option, State
 from boardlab.core.goals import AbsoluteConfig, Condition, Goals, PiecesRemaining
+from boardlab.core.heuristics import PieceSquare
 from boardlab.core.move import Capture, Move, Piece, Shift
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.core.registry import register
@@ -176,19 +177,28 @@ class _OrdoBase(PieceGame):
         """Ordo's long pushes: own pieces on the line to the target join the selection."""
         return line_closure(state, group, move)
 
-    def evaluate(self, state: State, player: int) -> float | None:
-        """Advancement (mean and best row) and material."""
-        assert isinstance(state, PieceState)
-        score = 0.0
-        best = [0, 0]
-        for cell, piece in state.occupied():
+    def kernel_heuristic(self) -> PieceSquare:
+        """Advancement (each piece's and the best row's) and material, as a
+        piece-square table the kernel computes too: a piece is worth 1 and 0.05 a row
+        of advance, the most advanced of each side 0.3 a row; the sum over 20."""
+        return self.derived(self, "piece-square", self._piece_square)
+
+    def _piece_square(self) -> PieceSquare:
+        def advance(cell: int, owner: int) -> int:
             y = cell // WIDTH
-            advance = y if piece.owner == 0 else HEIGHT - 1 - y
-            best[piece.owner] = max(best[piece.owner], advance)
-            value = 1.0 + 0.05 * advance
-            score += value if piece.owner == player else -value
-        score += 0.3 * (best[player] - best[1 - player])
-        return max(-1.0, min(1.0, score / 20))
+            return y if owner == 0 else HEIGHT - 1 - y
+
+        cells = range(self.board.size)
+        pieces = sorted({p for p in self.pieces.values()}, key=lambda p: p.owner)
+        return PieceSquare(
+            tuple((p, tuple(1.0 + 0.05 * advance(c, p.owner) for c in cells))
+                  for p in pieces), 20,
+            tuple((p, tuple(advance(c, p.owner) for c in cells)) for p in pieces), 0.3)
+
+    def evaluate(self, state: State, player: int) -> float | None:
+        """Advancement and material (:meth:`kernel_heuristic`)."""
+        assert isinstance(state, PieceState)
+        return self.kernel_heuristic().evaluate(state, player)
 
 
 @register

@@ -52,6 +52,7 @@ from collections.abc import Sequence
 from boardlab.core.board import HEX_DIRECTIONS, Board
 from boardlab.core.game import Option, State
 from boardlab.core.goals import AbsoluteConfig, Condition, Goals, PiecesRemaining
+from boardlab.core.heuristics import PieceSquare
 from boardlab.core.move import Capture, Move, Piece, Shift
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.core.registry import register
@@ -152,17 +153,28 @@ class Taacoca(PieceGame):
         """Dagaz's Taacoca closure: the selection never grows."""
         return no_closure(state, group, move)
 
-    def evaluate(self, state: State, player: int) -> float | None:
-        """Material and advancement (the most advanced stone counts extra)."""
-        assert isinstance(state, PieceState)
+    def kernel_heuristic(self) -> PieceSquare:
+        """Material and advancement, the most advanced stone counting extra, as a
+        piece-square table the kernel computes too: a stone is worth 1 and 0.08 of the
+        square of its advance over the rows, the most advanced of each side 0.3 a row;
+        the sum over 12."""
+        return self.derived(self, "piece-square", self._piece_square)
+
+    def _piece_square(self) -> PieceSquare:
         rows = 2 * SIDE - 1
-        score = 0.0
-        best = [0, 0]
-        for cell, piece in state.occupied():
+
+        def advance(cell: int, owner: int) -> int:
             r = self.board.coords[cell][1] + SIDE - 1
-            advance = r if piece.owner == 0 else rows - 1 - r
-            best[piece.owner] = max(best[piece.owner], advance)
-            value = 1.0 + 0.08 * advance * advance / rows
-            score += value if piece.owner == player else -value
-        score += 0.3 * (best[player] - best[1 - player])
-        return max(-1.0, min(1.0, score / 12))
+            return r if owner == 0 else rows - 1 - r
+
+        cells = range(self.board.size)
+        pieces = sorted({p for p in self.pieces.values()}, key=lambda p: p.owner)
+        return PieceSquare(
+            tuple((p, tuple(1.0 + 0.08 * advance(c, p.owner) * advance(c, p.owner) / rows
+                            for c in cells)) for p in pieces), 12,
+            tuple((p, tuple(advance(c, p.owner) for c in cells)) for p in pieces), 0.3)
+
+    def evaluate(self, state: State, player: int) -> float | None:
+        """Material and advancement (:meth:`kernel_heuristic`)."""
+        assert isinstance(state, PieceState)
+        return self.kernel_heuristic().evaluate(state, player)

@@ -67,6 +67,10 @@ class _Search:
                     if any(p not in table or len(table[p]) != self.size
                            for p in self.pieces[1:]):
                         return None
+                if isinstance(found, PieceSquare) and found.lead and (
+                        self.players != 2 or any(p not in dict(found.lead)
+                                                 for p in self.pieces[1:])):
+                    return None
                 if isinstance(found, Blend) and (self.players != 2 or self.lazy):
                     return None  # two players' terms; every found move's words counted
                 return found
@@ -215,9 +219,20 @@ def heuristic(S, S2, T, mine, X):
         a constant array by piece code and cell."""
         table = dict(heuristic.values)
         values = [0.0] * self.size + [v for p in self.pieces[1:] for v in table[p]]
+        ranks = dict(heuristic.lead)
+        lead = rank = ""
+        if ranks:
+            # The highest rank of each player's pieces, compared after the sum.
+            rank = (f"            r = LEAD[code * {self.size} + cell]\n"
+                    "            if r > best[owner]:\n"
+                    "                best[owner] = r\n")
+            lead = f"    score += {float(heuristic.lead_weight)!r} * (best[0] - best[1])\n"
+        table_of_ranks = [0] * self.size + [r for p in self.pieces[1:]
+                                            for r in ranks.get(p, (0,) * self.size)]
         return f'''
 
 PIECE_SQUARE = np.array([{", ".join(repr(float(v)) for v in values)}], dtype=np.float64)
+LEAD = np.array([{", ".join(str(int(r)) for r in table_of_ranks)}], dtype=np.int64)
 
 
 @njit(cache=True)
@@ -225,15 +240,17 @@ def heuristic(S, S2, T, mine, X):
     # X: each player's points of the position S by a piece-square table: its pieces'
     # values for player 0, the others' against, over {heuristic.divisor!r}.
     score = 0.0
+    best = np.zeros(2, dtype=np.int64)
     for cell in range({self.size}):
         code = S[{BOARD} + cell]
         if code != 0:
-            value = PIECE_SQUARE[code * {self.size} + cell]
-            if T[{self.owner} + code] == 0:
+            owner = T[{self.owner} + code]
+{rank}            value = PIECE_SQUARE[code * {self.size} + cell]
+            if owner == 0:
                 score += value
             else:
                 score += -value
-    value = max(-1.0, min(1.0, score / {float(heuristic.divisor)!r}))
+{lead}    value = max(-1.0, min(1.0, score / {float(heuristic.divisor)!r}))
     value = max(-1.0, min(1.0, value))
     for q in range({self.players}):
         X[q] = (1 - value) / 2
