@@ -599,6 +599,12 @@ class MCTSBot:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
 
+    def _depth(self, state: State) -> int | None:
+        # The playout cap: the user's, else the game's by default (auto_playout_depth).
+        if self.playout_depth is not None:
+            return self.playout_depth
+        return auto_playout_depth(state.game)
+
     def _uses_mast(self, state: State) -> bool:
         if self.playout == "auto":
             return type(state).rollout is State.rollout and self.policy is None
@@ -610,11 +616,8 @@ class MCTSBot:
         its own: the bot's own draws and kept tree are untouched."""
         if state.is_terminal() or chance_turn(state):
             return
-        depth = self.playout_depth
-        if depth is None:
-            depth = auto_playout_depth(state.game)
         mast = Mast(self.epsilon) if self._uses_mast(state) else None
-        search(state, random.Random(0), 1, None, self.exploration, depth, mast,
+        search(state, random.Random(0), 1, None, self.exploration, self._depth(state), mast,
                policy=self.policy)
 
     def choose(self, state: State) -> Move:
@@ -622,9 +625,7 @@ class MCTSBot:
         player's turn, a move drawn uniformly with the bot's generator (no search)."""
         if chance_turn(state):
             return draw_move(state, self.rng)
-        depth = self.playout_depth
-        if depth is None:
-            depth = auto_playout_depth(state.game)
+        depth = self._depth(state)
         if state.game is not self._game or not self.reuse:
             self._game, self._tree = state.game, None
             self._mast = None
