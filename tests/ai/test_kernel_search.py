@@ -302,14 +302,31 @@ def _ordo_as_written(game, state, player):
     return max(-1.0, min(1.0, score / 20))
 
 
+def _epaminondas_as_written(game, state, player):
+    # Epaminondas's evaluate as the game wrote it before it became a piece-square table.
+    width, height = game.width, game.height
+    total = 2 * width * 2
+    score = 0.0
+    for cell, piece in state.occupied():
+        y = cell // width
+        advance = y if piece.owner == 0 else height - 1 - y
+        value = 1.0 + 0.5 * advance / (height - 1)
+        if advance == height - 1:
+            value += 2.0
+        score += value if piece.owner == player else -value
+    return max(-1.0, min(1.0, score / total))
+
+
 @pytest.mark.parametrize(("name", "as_written"), [
     ("taacoca", _taacoca_as_written),
     ("ordo", _ordo_as_written),
     ("ordo-x", _ordo_as_written),
+    ("epaminondas", _epaminondas_as_written),
 ])
-def test_a_lead_term_of_a_piece_square_table_is_the_games_evaluate(name, as_written):
-    # Material and advancement with the most advanced piece counting extra: the same
-    # floats as the formula the game wrote, and the kernel's points those of the table.
+def test_a_piece_square_table_is_the_games_evaluate(name, as_written):
+    # Material and advancement (the most advanced piece counting extra, or a piece on
+    # the far row): the same floats as the formula the game wrote, and the kernel's
+    # points those of the table.
     game = load(name)
     plan = plan_for(game)
     rng = random.Random(3)

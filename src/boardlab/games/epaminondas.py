@@ -62,6 +62,7 @@ from typing import Any
 from boardlab.core.board import SQUARE_DIRECTIONS, Board
 from boardlab.core.game import Option, State
 from boardlab.core.goals import AllOf, Condition, Goals, MoreInZone, ToMove
+from boardlab.core.heuristics import PieceSquare
 from boardlab.core.move import Capture, Move, Piece, Shift
 from boardlab.core.position import PieceGame, PieceState
 from boardlab.core.registry import register
@@ -216,20 +217,32 @@ class Epaminondas(PieceGame):
         """A selected rear piece grows along the phalanx's line (Dagaz's Ordo closure)."""
         return line_closure(state, group, move)
 
-    def evaluate(self, state: State, player: int) -> float | None:
-        """Material, advancement and pieces on the far row, from ``player``'s side."""
-        assert isinstance(state, PieceState)
+    def kernel_heuristic(self) -> PieceSquare:
+        """Material, advancement and pieces on the far row, as a piece-square table the
+        kernel computes too: a piece is worth 1 and half its advance over the rows, 2
+        more on the far row; the sum over four rows of pieces."""
+        return self.derived(self, "piece-square", self._piece_square)
+
+    def _piece_square(self) -> PieceSquare:
         width, height = self.width, self.height
-        total = 2 * width * 2
-        score = 0.0
-        for cell, piece in state.occupied():
+
+        def worth(cell: int, owner: int) -> float:
             y = cell // width
-            advance = y if piece.owner == 0 else height - 1 - y
+            advance = y if owner == 0 else height - 1 - y
             value = 1.0 + 0.5 * advance / (height - 1)
             if advance == height - 1:
                 value += 2.0
-            score += value if piece.owner == player else -value
-        return max(-1.0, min(1.0, score / total))
+            return value
+
+        cells = range(self.board.size)
+        return PieceSquare(tuple((piece, tuple(worth(c, piece.owner) for c in cells))
+                                 for piece in (WHITE, BLACK)), 2 * width * 2)
+
+    def evaluate(self, state: State, player: int) -> float | None:
+        """Material, advancement and pieces on the far row, from ``player``'s side
+        (:meth:`kernel_heuristic`)."""
+        assert isinstance(state, PieceState)
+        return self.kernel_heuristic().evaluate(state, player)
 
 
 def rear_shift(board: Board, actions: Sequence[Any]) -> Shift:
