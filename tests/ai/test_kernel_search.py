@@ -302,6 +302,18 @@ def _ordo_as_written(game, state, player):
     return max(-1.0, min(1.0, score / 20))
 
 
+def _breakthrough_as_written(game, state, player):
+    # Breakthrough's evaluate as the game wrote it before it became a piece-square table.
+    cols, rows = game.options["columns"], game.options["rows"]
+    score = 0.0
+    for cell, piece in state.occupied():
+        y = cell // cols
+        advance = y if piece.owner == 0 else rows - 1 - y
+        value = 1.0 + 0.1 * advance * advance / rows
+        score += value if piece.owner == player else -value
+    return max(-1.0, min(1.0, score / (2 * cols)))
+
+
 def _epaminondas_as_written(game, state, player):
     # Epaminondas's evaluate as the game wrote it before it became a piece-square table.
     width, height = game.width, game.height
@@ -322,6 +334,7 @@ def _epaminondas_as_written(game, state, player):
     ("ordo", _ordo_as_written),
     ("ordo-x", _ordo_as_written),
     ("epaminondas", _epaminondas_as_written),
+    ("breakthrough", _breakthrough_as_written),
 ])
 def test_a_piece_square_table_is_the_games_evaluate(name, as_written):
     # Material and advancement (the most advanced piece counting extra, or a piece on
