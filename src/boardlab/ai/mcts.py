@@ -310,10 +310,8 @@ def search(state: State, rng: random.Random, iterations: int | None = None,
             up = node.parent
             while up is not None and up.proven is None and _prove(up, chance):
                 up = up.parent
-    best = _final(root)
-    assert best.move is not None
-    value = best.points / best.visits if best.proven is None else best.proven[best.mover]
-    return MCTSResult(best.move, value, best.visits, done,
+    best, value = _chosen(root)
+    return MCTSResult(best.move, value, best.visits, done,  # type: ignore[arg-type]
                       time.perf_counter() - started, reused, root)
 
 
@@ -340,11 +338,9 @@ def _search_tree(tree: Any, state: State, rng: random.Random, iterations: int | 
         node.proven = None if child.proven is None else list(child.proven)
         root.children.append(node)
     root.untried = [m for m in state.legal_moves() if m not in tried]
-    best = _final(root)
-    assert best.move is not None
-    value = best.points / best.visits if best.proven is None else best.proven[best.mover]
-    return MCTSResult(best.move, value, best.visits, done, time.perf_counter() - started,
-                      reused, root, tree)
+    best, value = _chosen(root)
+    return MCTSResult(best.move, value, best.visits, done,  # type: ignore[arg-type]
+                      time.perf_counter() - started, reused, root, tree)
 
 
 # --- MCTS-Solver (Winands, Björnsson and Saito, "Monte-Carlo tree search solver", 2008),
@@ -390,6 +386,13 @@ def _prove(node: Node, chance: frozenset[int] = frozenset()) -> bool:
     node.proven = max((child.proven for child in children),  # type: ignore[misc]
                       key=lambda points: points[chooser])
     return True
+
+
+def _chosen(root: Node) -> tuple[Node, float]:
+    """The move to play (:func:`_final`) and its value for its mover."""
+    best = _final(root)
+    assert best.move is not None
+    return best, best.points / best.visits if best.proven is None else best.proven[best.mover]
 
 
 def _final(root: Node) -> Node:

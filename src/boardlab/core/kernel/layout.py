@@ -81,6 +81,10 @@ _ARENA = 1 << 16
 _PERFT_ROOM = 1 << 14
 
 
+#: Room for this many legal moves in a new position's array (it grows when needed).
+_ROOM = 256
+
+
 _CHANGES = 256
 
 

@@ -33,6 +33,7 @@ from boardlab.core.kernel.layout import (
     _HIST,
     _MASK64,
     _PERFT_ROOM,
+    _ROOM,
     _TOUCH,
     BASE,
     BOARD,
@@ -60,8 +61,6 @@ from boardlab.core.kernel.layout import (
 
 # The position.
 
-#: Room for this many legal moves in a new position's array (it grows when needed).
-_ROOM = 256
 
 
 _ROWS = 256

@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from boardlab.core.game import PlayoutPolicy
-from boardlab.core.kernel.layout import _ERRORS, _MASK64, MAX_MOVES, Status, _signed
+from boardlab.core.kernel.layout import _ERRORS, _MASK64, _ROOM, MAX_MOVES, Status, _signed
 from boardlab.core.kernel.writer.search import (
     COLUMNS,
     FIRST,
@@ -113,7 +113,7 @@ class Tree:
         run."""
         plan = self.plan
         entry = plan.uct
-        s = np.empty(plan.moves_at + 256, dtype=np.int64)
+        s = np.empty(plan.moves_at + _ROOM, dtype=np.int64)
         rows = position._h.copy() if plan.repeats else plan.row
         carry = np.array([_signed(seed & _MASK64), self.used, self.root, 0], dtype=np.int64)
         weights = plan.weights(policy)
