@@ -372,7 +372,10 @@ def test_zrf_check_stops_cleanly_on_ctrl_c(tmp_path):
     import time
 
     (tmp_path / "slow.zrf").write_text(SLOW_PLAY)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    # PYTHONFAULTHANDLER: a CLI still running a minute after the signal is aborted, and
+    # its threads' stacks (on its stderr) say where it was stuck.
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p),
+           "PYTHONFAULTHANDLER": "1"}
     cli = subprocess.Popen([sys.executable, "-m", "boardlab.cli.main", "zrf", "check",
                             str(tmp_path), "--seconds", "120", "--games", "10000"],
                            env=env,
@@ -384,7 +387,12 @@ def test_zrf_check_stops_cleanly_on_ctrl_c(tmp_path):
         assert children, "the checking child never started"
         time.sleep(1.0)
         cli.send_signal(signal.SIGINT)
-        out, err = cli.communicate(timeout=60)
+        try:
+            out, err = cli.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            cli.send_signal(signal.SIGABRT)
+            out, err = cli.communicate(timeout=30)
+            pytest.fail(f"the CLI still ran 60 s after Ctrl-C; its stacks:\n{err}")
     finally:
         cli.kill()
     assert (cli.returncode, out, err) == (130, "", "interrupted\n")
