@@ -860,6 +860,86 @@ def test_group_templates_play_as_the_interpreter_plays_them(group):
     assert plies > 12
 
 
+#: Tests the board alone answers: a filter of a template's starts reads them as masks
+#: of the whole board (kernel/writer/bits.py).
+board_tests = predicate_trees(st.one_of(
+    st.sampled_from([r.EMPTY, r.FRIEND, r.ENEMY, r.ON_BOARD, r.ALWAYS, r.NEVER]),
+    st.builds(r.position_is, cells), st.builds(r.in_cells, st.frozensets(cells, max_size=4)),
+    st.builds(lambda k: r.piece_is(*k), st.lists(kinds, min_size=1, max_size=2)),
+    st.builds(r.in_zone, st.just("far"))), cells, directions)
+#: Programs that begin with a step, then steps, tests of the board and captures (what a
+#: filter reads), then anything (where a test follows the steps, a filter is written).
+filtered_programs = st.tuples(directions, st.lists(st.one_of(
+    st.builds(r.Step, directions), st.builds(r.Verify, board_tests), st.just(r.CaptureHere())),
+    max_size=4), programs).map(lambda p: (r.Step(p[0]), *p[1], *p[2]))
+
+
+@pytest.mark.slow
+@settings(max_examples=EXAMPLES, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(programs=st.lists(st.tuples(filtered_programs, st.sampled_from(
+    ((), ("man",), ("king",), ("man", "king")))), min_size=1, max_size=3),
+       placement=placements, seed=st.integers(0, 1 << 16))
+def test_runs_from_the_starts_a_board_wide_filter_keeps_play_as_the_interpreter_plays_them(
+        kernel_folder, programs, placement, seed):
+    templates = [r.Template(p, kinds=k, name=f"t{i}") for i, (p, k) in enumerate(programs)]
+    play_both(make_game(templates, [], "loss", placement), seed, 24)
+
+
+def _jumps_game(board: Board, placement: dict[str, str]) -> PieceGame:
+    """Men that jump an enemy piece (in four directions) onto an empty cell, and pieces
+    that step onto one (in three)."""
+    jump = [r.Template((r.Step(d), r.Verify(r.ENEMY), r.CaptureHere(), r.Step(d),
+                        r.Verify(r.EMPTY), r.Add()), name="jump", kinds=("man",))
+            for d in ("ne", "e", "w", "sw")]
+    step = [r.Template((r.Step(d), r.Verify(r.EMPTY), r.Add()), name="step")
+            for d in ("ne", "e", "w")]
+    goals = g.Goals((g.Condition("loss", (0, 1), g.PiecesRemaining(0, "man")),), 2)
+    return _test_game("jumps", board, placement, jump + step, goals)
+
+
+def test_a_board_wide_filter_of_starts_only_where_each_step_is_a_shift_of_a_word():
+    square = {"b2": "X", "c2": "X", "b3": "O", "c4": "O", "d3": "K", "a4": "Q"}
+    board = Board.square(5, 5).rotated_for(1)
+    source = kernel.source(_jumps_game(board, square))
+    # Each template runs from the starts its filter keeps; the board's masks are
+    # filled once a generation.
+    assert source.count("start = np.int64(trailing_zeros(_m))") == 7
+    assert "for _s in range(mine)" not in source
+    # A link from a1 westwards to e1 (the board wraps there): a step west (east for
+    # the second player, whose board is turned) is no longer one shift of the cell's
+    # index, so the four templates that step east or west run from every start, the
+    # others from those their filters keep.
+    wrapped = _jumps_game(board.link("a1", "w", "e1"), square)
+    assert kernel.source(wrapped).count("start = np.int64(trailing_zeros(_m))") == 3
+    plies = sum(play_both(wrapped, seed, 60) for seed in range(3))
+    assert plies > 20
+    # 81 cells, more than a word holds: every template runs from every start.
+    assert "bits_back(" not in kernel.source(_jumps_game(Board.square(9, 9), square))
+
+
+def test_othello_s_filter_keeps_exactly_the_drops_that_flank_a_line():
+    """Othello's drop: an empty cell, then in each direction a walk over the other
+    player's discs that must end on one of the mover's. The filter follows each walk
+    to its end (a fixed point of masks), so the cells it keeps are the legal drops
+    themselves, along random games of each colour."""
+    state = boardlab.load("othello").initial_state()
+    plan = state._plan
+    module = plan.module
+    rng = random.Random(3)
+    seen = 0
+    while not state.is_terminal():
+        moves = state.legal_moves()
+        drops = {a.cell for m in moves for a in m.actions if isinstance(a, Place)}
+        player = state.to_move
+        module.generate(state._s, plan.table, player)  # fills the masks
+        kept = int(np.uint64(module.starts0(state._s, plan.table, player)))
+        assert kept == sum(1 << c for c in drops), str(state)
+        seen += len(drops)
+        state = state.play(rng.choice(moves))
+    assert seen > 200
+
+
 def test_group_templates_beyond_a_kernel_say_why():
     assert "filter" in kernel.why_not(_groups_game(directions=("n",),
                                                    accept=lambda state, shifts: True))

@@ -9,7 +9,8 @@ job: :mod:`~boardlab.core.kernel.writer.predicates` (tests),
 :mod:`~boardlab.core.kernel.writer.instructions` (the instructions of templates),
 :mod:`~boardlab.core.kernel.writer.templates` (groups, lines, footprints),
 :mod:`~boardlab.core.kernel.writer.generate` (``generate``: the templates' runs by
-priority), :mod:`~boardlab.core.kernel.writer.chains` (chains of partial moves and move
+priority), :mod:`~boardlab.core.kernel.writer.bits` (the board-wide filters of the
+templates' starts), :mod:`~boardlab.core.kernel.writer.chains` (chains of partial moves and move
 filters), :mod:`~boardlab.core.kernel.writer.whole_moves` (the rules of whole moves),
 :mod:`~boardlab.core.kernel.writer.attacks` (attacks, for ``checkmated``),
 :mod:`~boardlab.core.kernel.writer.goals` (end conditions); what it learns of the game

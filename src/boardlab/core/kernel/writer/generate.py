@@ -23,6 +23,9 @@ class _Generate:
         """Each template's lines in generate: its runs from each start."""
         runs = []
         self.lazy = {}
+        self.bit_reset()
+        #: Whether a template reads the list of the mover's cells (see mine in write).
+        self.mine_listed = False
         self.routines = {}  # (written again: see write)
         for index, t in enumerate(self.templates):
             body: list[str] = []
@@ -67,21 +70,38 @@ class _Generate:
         body = self.lines
         self.emit(1, f"# template {index}: {t.name or '(unnamed)'}")
         self.in_hand = []
+        self.leaving = index in self.leaving_templates
+        # The starts from which the template may add a move, found board-wide (see
+        # bits), or None.
+        kept = self.start_filter(t)
         if type(t) is r.Drop:
+            if kept is not None:
+                self.emit(1, f"_f = {kept}")
             self.drop_head(t)
+            if kept is not None:
+                self.emit(2, "if (_f >> np.uint64(start)) & np.uint64(1) == 0: continue")
         else:
             if self.reserved:
                 self.hold(1, "rsv = 0")  # its pieces in hand come from cells
             if t.shared:  # any piece on the board, not only the mover's
                 self.emit(1, f"for start in range({self.size}):")
                 self.emit(2, f"if S[{BOARD} + start] == 0: continue")
+            elif kept is not None:
+                # The mover's pieces (of its kinds) the board-wide filter keeps, in the
+                # order of their cells (see bits).
+                self.emit(1, f"_m = {self.starts(t.kinds)} & {kept}")
+                self.emit(1, "while _m != 0:")
+                self.emit(2, "start = np.int64(trailing_zeros(_m))")
+                self.emit(2, "_m &= _m - np.uint64(1)")
             elif t.kinds:
+                self.mine_listed = True
                 # The mover's pieces of its kinds, listed by generate (see kind_lists).
                 j = self.kind_lists.setdefault(frozenset(t.kinds), len(self.kind_lists))
                 row = f"XKC + {j * (self.size + 1)}"
                 self.emit(1, f"for _s in range(T[{row}]):")
                 self.emit(2, f"start = T[{row} + 1 + _s]")
             else:
+                self.mine_listed = True
                 self.emit(1, "for _s in range(mine):")
                 self.emit(2, "start = T[XC + _s]")
             self.hold(2, f"hand = S[{BOARD} + start]")
@@ -91,7 +111,6 @@ class _Generate:
         self.emit(2, "pos = start")
         self.emit(2, "q = 0")  # the actions queued by the run
         self.emit(2, "nc = 0")  # the changes of type and owner it asked for
-        self.leaving = index in self.leaving_templates
         # No mark yet (-1 is off the board in a run that may leave it: see unmarked).
         self.emit(2, f"mark = {-2 if self.leaving else -1}")
         self.emit(2, "to = -1")  # no ``to`` yet

@@ -52,6 +52,7 @@ from boardlab.core.kernel.layout import (
     pass_index,
 )
 from boardlab.core.kernel.writer.attacks import _Attacks
+from boardlab.core.kernel.writer.bits import _Bits
 from boardlab.core.kernel.writer.chains import _Chains
 from boardlab.core.kernel.writer.facts import (
     _IN_PLACE,
@@ -92,7 +93,7 @@ _SPLIT_LINES = 400
 
 
 class _Writer(_Predicates, _Instructions, _Goals, _Shapes, _WholeMoves, _Generate,
-              _Attacks, _Chains, _Search):
+              _Attacks, _Chains, _Search, _Bits):
     """Writes a game's kernel module and the table its functions read; each mixin
     writes one part of it."""
 
@@ -624,14 +625,20 @@ class _Writer(_Predicates, _Instructions, _Goals, _Shapes, _WholeMoves, _Generat
         # The mover's cells, read by the templates that move a piece of the mover's
         # (drops, and templates of any piece, have starts of their own).
         mine = "    mine = 0\n"
-        if any(isinstance(t, r.Group | r.Line) or (type(t) is r.Template and not t.shared)
-               for t in self.templates):
+        # The masks of the templates' filters (see bits), filled in the same pass.
+        bits_before, bits_inside, bits_after = self.bit_scan()
+        listed = self.mine_listed or any(isinstance(t, r.Group | r.Line)
+                                         for t in self.templates)
+        if listed or bits_inside:
+            mine += "".join(line + "\n" for line in bits_before)
             mine += (
                 "    # Without a branch: whether a cell holds a piece of the mover is a\n"
                 "    # coin toss the processor cannot learn.\n"
-                f"    for c in range({size}):\n"
-                "        T[XC + mine] = c\n"
-                f"        mine += T[{self.owner} + S[{BOARD} + c]] == player\n")
+                f"    for c in range({size}):\n")
+            if listed:
+                mine += ("        T[XC + mine] = c\n"
+                         f"        mine += T[{self.owner} + S[{BOARD} + c]] == player\n")
+            mine += "".join(line + "\n" for line in bits_inside + bits_after)
         for kinds, j in self.kind_lists.items():
             # Each list of the mover's pieces of some kinds, in the order of its cells.
             row = f"XKC + {j * (size + 1)}"
@@ -763,6 +770,7 @@ class _Writer(_Predicates, _Instructions, _Goals, _Shapes, _WholeMoves, _Generat
                             ("XO", MAX_MOVES), ("XK", MAX_MOVES), ("XT", MAX_MOVES),
                             ("XH", _BUCKETS), ("XS", 5 if chained else 2), ("XY", 1), ("XC", size),
                             ("XKC", len(self.kind_lists) * (size + 1)),
+                            *((("XB", len(self.bit_atoms)),) if self.bit_atoms else ()),
                             # The cells' flags: the last run's stamp, then a row a name.
                             *((("XP0", 1), ("XF", len(self.position_flags) * size))
                               if self.position_flags else ()),
@@ -811,13 +819,16 @@ class _Writer(_Predicates, _Instructions, _Goals, _Shapes, _WholeMoves, _Generat
 
         unmanaged_digest = hashlib.sha256(
             Path(unmanaged_module.__file__).read_bytes()).hexdigest()[:16]
+        bits_import = "from numba.cpython.unsafe.numbers import trailing_zeros\n" \
+            if self.bit_atoms else ""
+        back_helper = self.filter_functions()
         head = f'''"""The kernel of {self.game.name} (written by boardlab.core.kernel)."""
 import numpy as np
 from numba import njit
 
 from boardlab.core.rng import next_below
 from boardlab.core.unmanaged import unmanaged  # {unmanaged_digest}
-
+{bits_import}
 LK = {links}
 ND = {max(1, len(self.directions))}
 CNT = {BOARD + size}
@@ -827,7 +838,7 @@ MOVES = {BOARD + size + self.ncodes * (2 if self.reserved else 1)}
 {layout}
 RB = {self.registry}
 RK = RB + {_RHEAD}
-
+{back_helper}
 
 @njit(cache=True)
 def mix(h, w):
