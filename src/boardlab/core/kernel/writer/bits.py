@@ -23,9 +23,9 @@ from which it may add a move are found at once for the whole board, as 64-bit ma
 The template then runs only from the starts the filter keeps, in the order of their
 cells as before, and each run tests everything again: a filter only drops starts whose
 run adds no move, so the moves and their order are the interpreter's. Random playouts
-per CPU-second with the filters against without: Breakthrough 2.0x, English checkers 1.37x, Othello
-1.2x to 1.37x, ``reversi.zrf`` 1.33x; ``chess.zrf``, whose runs seldom fail their
-first step, 0.9x (benchmarks/README.md)."""
+per CPU-second with the filters against without: Breakthrough 2.0x, English checkers
+1.37x, Othello 1.2x to 1.37x, ``reversi.zrf`` 1.33x; ``chess.zrf``, whose runs seldom
+fail their first step, 0.9x (benchmarks/README.md)."""
 
 from __future__ import annotations
 
