@@ -918,6 +918,17 @@ def test_a_board_wide_filter_of_starts_only_where_each_step_is_a_shift_of_a_word
     assert "bits_back(" not in kernel.source(_jumps_game(Board.square(9, 9), square))
 
 
+def test_a_template_with_a_loop_that_may_not_end_gets_no_filter(kernel_folder):
+    # From a man whose north is empty the loop never ends (it does not step): the
+    # interpreter fails the position with an error, whatever the run tests after it,
+    # and so must the kernel, which a filter of the test after the loop would spare.
+    loop = r.Template((r.Mark(), r.Step("n"), r.While(r.EMPTY, (r.Inc("v"),)), r.Back(),
+                       r.Step("e"), r.Verify(r.ENEMY), r.Add()), name="loop")
+    game = make_game([loop], [], "loss", {"b2": "X", "d4": "O"})
+    assert "bits_back(" not in kernel.source(game)
+    assert play_both(game, 0, 4) == 0  # the first position is the error, on both
+
+
 def test_othello_s_filter_keeps_exactly_the_drops_that_flank_a_line():
     """Othello's drop: an empty cell, then in each direction a walk over the other
     player's discs that must end on one of the mover's. The filter follows each walk

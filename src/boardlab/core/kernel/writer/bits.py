@@ -380,6 +380,10 @@ class _Walk:
             return replace(s, flags=flags)
         if kind is r.If:
             return self.branch(i, s)
+        if any(type(j) is r.While and not self.writer.ends(j) for j in r.instructions((i,))):
+            # A loop that may not end fails the run with an error, which a filter must
+            # not spare the interpreter's starts: no filter.
+            return None
         if kind is r.While and isinstance(s.cur, tuple) and len(i.body) == 1 and \
                 type(i.body[0]) is r.Step and not i.body[0].may_leave and \
                 self.writer.shifts(i.body[0].direction) is not None and \
