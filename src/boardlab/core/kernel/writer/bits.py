@@ -99,10 +99,13 @@ class _Bits:
         if "_c" not in expr and "S[" not in expr:
             masks = []
             for player in range(self.players):
-                word = sum(1 << c for c in range(self.size) if eval(  # noqa: S307
-                    expr, {"__builtins__": {}, "T": self.table, "player": player, "c": c}))
+                held = [_value(expr, self.table, player=player, c=c) for c in range(self.size)]
+                if None in held:
+                    break  # (generate fills it)
+                word = sum(1 << c for c, v in enumerate(held) if v)
                 masks.append(word - (1 << _WORD) if word >> (_WORD - 1) else word)
-            return f"np.uint64(T[{self.put(('cells mask', expr), masks)} + player])"
+            else:
+                return f"np.uint64(T[{self.put(('cells mask', expr), masks)} + player])"
         j = self.bit_atoms.setdefault(expr, len(self.bit_atoms))
         return f"np.uint64(T[XB + {j}])"
 
@@ -178,7 +181,9 @@ class _Bits:
         if not self.bit_atoms:
             return [], [], []
         by_code = [(expr, j) for expr, j in self.bit_atoms.items()
-                   if not re.search(r"\bc\b|S\[", expr)]
+                   if not re.search(r"\bc\b|S\[", expr) and all(
+                       _value(expr, self.table, player=player, _c=code) is not None
+                       for player in range(self.players) for code in range(self.ncodes))]
         rest = [(expr, j) for expr, j in self.bit_atoms.items() if (expr, j) not in by_code]
         # Unsigned: a signed shift into the sign bit is an overflow numba may let
         # LLVM assume away (see mix).
@@ -186,9 +191,8 @@ class _Bits:
         inside = [f"        _c = S[{BOARD} + c]"]
         if by_code:
             words = self.put(("code masks", tuple(by_code)), [
-                sum(1 << k for k, (expr, _) in enumerate(by_code) if eval(  # noqa: S307
-                    expr, {"__builtins__": {}, "T": self.table, "player": player,
-                           "_c": code}))
+                sum(1 << k for k, (expr, _) in enumerate(by_code)
+                    if _value(expr, self.table, player=player, _c=code))
                 for player in range(self.players) for code in range(self.ncodes)])
             inside.append(f"        _w = np.uint64(T[{words} + player * {self.ncodes} + _c])")
             inside += [f"        _b{j} |= ((_w >> np.uint64({k})) & np.uint64(1)) << np.uint64(c)"
@@ -449,3 +453,13 @@ def _asks_for_few(test: Any) -> bool:
     if isinstance(test, r.AtStep):
         return _asks_for_few(test.test)
     return False
+
+
+def _value(expr: str, table: list[int], **names: int) -> bool | None:
+    """The kernel's expression ``expr`` evaluated on the table as written so far, with
+    ``names`` (the side to move, a cell or a piece code); None where it reads anything
+    else (then generate evaluates it)."""
+    try:
+        return bool(eval(expr, {"__builtins__": {}, "T": table, **names}))  # noqa: S307
+    except (NameError, IndexError, TypeError):
+        return None
