@@ -76,9 +76,15 @@ class _Generate:
         kept = self.start_filter(t)
         if type(t) is r.Drop:
             if kept is not None:
-                self.emit(1, f"_f = {kept}")
+                # Found at the first cell the drop may go to: none for a player
+                # without the piece (Othello's other colour).
+                self.emit(1, "_f = np.uint64(0)")
+                self.emit(1, "_fk = False")
             self.drop_head(t)
             if kept is not None:
+                self.emit(2, "if not _fk:")
+                self.emit(3, f"_f = {kept}")
+                self.emit(3, "_fk = True")
                 self.emit(2, "if (_f >> np.uint64(start)) & np.uint64(1) == 0: continue")
         else:
             if self.reserved:
